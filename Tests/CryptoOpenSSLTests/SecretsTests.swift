@@ -1,0 +1,43 @@
+import Testing
+@testable import CryptoOpenSSL
+
+@Suite("Random, secure bytes, constant-time comparison")
+struct SecretsTests {
+    @Test("random bytes have the requested length and differ between calls")
+    func random() throws {
+        let first = try SecureRandom.bytes(32)
+        let second = try SecureRandom.bytes(32)
+        #expect(first.count == 32)
+        #expect(first != second)
+        #expect(try SecureRandom.bytes(0).isEmpty)
+        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) { try SecureRandom.bytes(-1) }
+    }
+
+    @Test("secure bytes keep their contents and hide them from description")
+    func secureBytes() throws {
+        let secret = SecureBytes(Array("correct horse".utf8))
+        #expect(secret.count == 13)
+        #expect(secret.bytes == Array("correct horse".utf8))
+        #expect(!secret.description.contains("horse"))
+        #expect(secret.description == "SecureBytes(13 bytes)")
+        let copy = secret
+        #expect(copy == secret)
+        #expect(SecureBytes(Array("correct horsf".utf8)) != secret)
+        #expect(secret.withUnsafeBytes { $0.first } == UInt8(ascii: "c"))
+        let generated = SecureBytes(count: 4) { buffer in
+            for index in buffer.indices { buffer[index] = UInt8(index * 3) }
+        }
+        #expect(generated.bytes == [0, 3, 6, 9])
+        let random = try SecureBytes(randomCount: 24)
+        #expect(random.count == 24)
+        #expect(SecureBytes([]).isEmpty)
+    }
+
+    @Test("constant-time equality")
+    func constantTime() {
+        #expect(constantTimeEquals([1, 2, 3], [1, 2, 3]))
+        #expect(!constantTimeEquals([1, 2, 3], [1, 2, 4]))
+        #expect(!constantTimeEquals([1, 2, 3], [1, 2]))
+        #expect(constantTimeEquals([], []))
+    }
+}
