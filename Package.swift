@@ -1,0 +1,67 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "Coffer",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "ASN1Kit", targets: ["ASN1Kit"]),
+        .library(name: "CryptoOpenSSL", targets: ["CryptoOpenSSL"]),
+        .library(name: "RSAKeys", targets: ["RSAKeys"]),
+        .library(name: "KVStorage", targets: ["KVStorage"]),
+        .executable(name: "keytool", targets: ["keytool"]),
+        .executable(name: "kvstore", targets: ["kvstore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+
+        // Libraries
+        .target(name: "ASN1Kit", swiftSettings: strict),
+        .target(name: "CryptoOpenSSL", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "RSAKeys", dependencies: ["ASN1Kit", "CryptoOpenSSL"], swiftSettings: strict),
+        .target(name: "KVStorage", dependencies: ["CryptoOpenSSL", "CZlib"], swiftSettings: strict),
+
+        // Command-line tools
+        .executableTarget(
+            name: "keytool",
+            dependencies: [
+                "ASN1Kit", "RSAKeys",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "kvstore",
+            dependencies: [
+                "KVStorage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // Tests
+        .testTarget(name: "ASN1KitTests", dependencies: ["ASN1Kit"], swiftSettings: strict),
+        .testTarget(name: "CryptoOpenSSLTests", dependencies: ["CryptoOpenSSL"], swiftSettings: strict),
+        .testTarget(name: "RSAKeysTests", dependencies: ["RSAKeys", "ASN1Kit", "CryptoOpenSSL"], swiftSettings: strict),
+        .testTarget(name: "KVStorageTests", dependencies: ["KVStorage"], swiftSettings: strict),
+        .testTarget(name: "KeytoolTests", dependencies: ["keytool"], swiftSettings: strict),
+        .testTarget(name: "KvstoreTests", dependencies: ["kvstore", "KVStorage"], swiftSettings: strict),
+    ]
+)

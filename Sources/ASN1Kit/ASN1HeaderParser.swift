@@ -1,0 +1,107 @@
+/// Reads identifier and length octets (X.690 §8.1.2, §8.1.3): the one place that does.
+@usableFromInline
+enum ASN1HeaderParser {
+    @usableFromInline
+    struct Header {
+        @usableFromInline var tag: ASN1Tag
+        @usableFromInline var headerLength: Int
+        /// `nil` for the indefinite form.
+        @usableFromInline var contentLength: Int?
+
+        @inlinable init(tag: ASN1Tag, headerLength: Int, contentLength: Int?) {
+            self.tag = tag
+            self.headerLength = headerLength
+            self.contentLength = contentLength
+        }
+    }
+
+    /// Parses the header at `start` (an index of `bytes`). `origin` is the index that counts as
+    /// offset 0 in messages. Checks that the declared length fits in `bytes` before returning, so
+    /// nothing is ever allocated or read on the strength of a length alone.
+    @inlinable
+    static func parse(_ bytes: ArraySlice<UInt8>, at start: Int, origin: Int, rules: ASN1ParsingOptions.Rules) throws -> Header {
+        let end = bytes.endIndex
+        let offset = start - origin
+        guard start < end else {
+            throw ASN1Error(.truncated, at: offset, "input ends at offset \(offset) where an identifier was expected")
+        }
+        let first = bytes[start]
+        var index = start + 1
+        let tagClass = ASN1TagClass(rawValue: first >> 6)!
+        let constructed = first & 0x20 != 0
+        var number = UInt64(first & 0x1F)
+        if number == 0x1F {
+            // High-tag-number form: base-128, most significant group first, minimal.
+            number = 0
+            var count = 0
+            while true {
+                guard index < end else {
+                    throw ASN1Error(.truncated, at: offset, "identifier at offset \(offset) is cut off by the end of the input")
+                }
+                let byte = bytes[index]
+                index += 1
+                if count == 0 && byte == 0x80 {
+                    throw ASN1Error(.invalidTag, at: offset, "tag number at offset \(offset) has a leading zero group (not minimal)")
+                }
+                count += 1
+                guard count <= 9 else {
+                    throw ASN1Error(.invalidTag, at: offset, "tag number at offset \(offset) is too large")
+                }
+                number = (number << 7) | UInt64(byte & 0x7F)
+                if byte & 0x80 == 0 { break }
+            }
+            if number < 31 {
+                throw ASN1Error(.invalidTag, at: offset, "tag number \(number) at offset \(offset) uses the high-tag-number form (not minimal)")
+            }
+        }
+        let tag = ASN1Tag(tagClass, number, constructed: constructed)
+
+        guard index < end else {
+            throw ASN1Error(.truncated, at: offset, "input ends at offset \(index - origin) where the length of \(tag.name) at offset \(offset) was expected")
+        }
+        let lengthByte = bytes[index]
+        index += 1
+        let contentLength: Int?
+        if lengthByte < 0x80 {
+            contentLength = Int(lengthByte)
+        } else if lengthByte == 0x80 {
+            guard rules == .lenientBER else {
+                throw ASN1Error(.indefiniteLength, at: offset, "\(tag.name) at offset \(offset) uses the indefinite length form, which DER forbids")
+            }
+            guard constructed else {
+                throw ASN1Error(.invalidLength, at: offset, "primitive \(tag.name) at offset \(offset) uses the indefinite length form")
+            }
+            contentLength = nil
+        } else if lengthByte == 0xFF {
+            throw ASN1Error(.invalidLength, at: offset, "length octet 0xFF at offset \(index - 1 - origin) is reserved")
+        } else {
+            let count = Int(lengthByte & 0x7F)
+            guard count <= 8 else {
+                throw ASN1Error(.invalidLength, at: offset, "length of \(tag.name) at offset \(offset) has \(count) octets, more than this reader supports")
+            }
+            guard end - index >= count else {
+                throw ASN1Error(.truncated, at: offset, "length of \(tag.name) at offset \(offset) is cut off by the end of the input")
+            }
+            var value: UInt64 = 0
+            for i in 0..<count { value = (value << 8) | UInt64(bytes[index + i]) }
+            if rules == .der {
+                if bytes[index] == 0 {
+                    throw ASN1Error(.nonMinimalLength, at: offset, "length of \(tag.name) at offset \(offset) has a leading zero octet (not minimal)")
+                }
+                if value < 0x80 {
+                    throw ASN1Error(.nonMinimalLength, at: offset, "length \(value) of \(tag.name) at offset \(offset) uses the long form (not minimal)")
+                }
+            }
+            index += count
+            guard value <= UInt64(Int.max) else {
+                throw ASN1Error(.invalidLength, at: offset, "length of \(tag.name) at offset \(offset) is too large")
+            }
+            contentLength = Int(value)
+        }
+        if let length = contentLength, length > end - index {
+            throw ASN1Error(.lengthOverrun, at: offset,
+                            "length \(length) at offset \(offset) runs past the end of the input (\(end - index) bytes available)")
+        }
+        return Header(tag: tag, headerLength: index - start, contentLength: contentLength)
+    }
+}

@@ -1,0 +1,82 @@
+/// A UTCTime or GeneralizedTime in its DER form (X.690 §11.7, §11.8): always UTC (`Z`), seconds
+/// present, GeneralizedTime fractions without trailing zeros.
+public struct ASN1Time: Hashable, Sendable, CustomStringConvertible {
+    /// Which of the two types the value came from.
+    public enum Kind: Sendable, Hashable { case utcTime, generalizedTime }
+
+    public var kind: Kind
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public var hour: Int
+    public var minute: Int
+    public var second: Int
+    /// Fractional-second digits of a GeneralizedTime ("" when none).
+    public var fraction: String
+
+    /// Parses DER content octets of the given kind.
+    public init(derContent content: ArraySlice<UInt8>, kind: Kind, offset: Int = 0) throws {
+        let name = kind == .utcTime ? "UTCTime" : "GeneralizedTime"
+        func bad(_ what: String) -> ASN1Error {
+            ASN1Error(.invalidTime, at: offset, "\(name) at offset \(offset) \(what)")
+        }
+        let bytes = Array(content)
+        let yearDigits = kind == .utcTime ? 2 : 4
+        let fixed = yearDigits + 10 // YY(YY) MM DD HH MM SS
+        guard bytes.count >= fixed + 1, bytes.last == UInt8(ascii: "Z") else {
+            throw bad("is not in the DER form \(kind == .utcTime ? "YYMMDDHHMMSSZ" : "YYYYMMDDHHMMSS[.f]Z")")
+        }
+        func number(_ range: Range<Int>) throws -> Int {
+            var value = 0
+            for i in range {
+                guard (0x30...0x39).contains(bytes[i]) else { throw bad("has a non-digit where a digit is required") }
+                value = value * 10 + Int(bytes[i] - 0x30)
+            }
+            return value
+        }
+        var y = try number(0..<yearDigits)
+        if kind == .utcTime { y += y < 50 ? 2000 : 1900 }
+        year = y
+        month = try number(yearDigits..<yearDigits + 2)
+        day = try number(yearDigits + 2..<yearDigits + 4)
+        hour = try number(yearDigits + 4..<yearDigits + 6)
+        minute = try number(yearDigits + 6..<yearDigits + 8)
+        second = try number(yearDigits + 8..<yearDigits + 10)
+        self.kind = kind
+        let rest = bytes[fixed..<(bytes.count - 1)]
+        if kind == .utcTime {
+            guard rest.isEmpty else { throw bad("is not in the DER form YYMMDDHHMMSSZ") }
+            fraction = ""
+        } else if rest.isEmpty {
+            fraction = ""
+        } else {
+            guard rest.first == UInt8(ascii: "."), rest.count >= 2,
+                  rest.dropFirst().allSatisfy({ (0x30...0x39).contains($0) }) else {
+                throw bad("has a malformed fraction of a second")
+            }
+            guard rest.last != UInt8(ascii: "0") else { throw bad("has trailing zeros in its fraction, which DER forbids") }
+            fraction = String(decoding: rest.dropFirst(), as: UTF8.self)
+        }
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1...12).contains(month), (1...days[month - 1]).contains(day),
+              hour < 24, minute < 60, second < 60 else {
+            throw bad("is not a valid date and time")
+        }
+    }
+
+    /// ISO 8601 text, e.g. `2026-11-21T22:15:41Z`.
+    public var description: String {
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let frac = fraction.isEmpty ? "" : ".\(fraction)"
+        return "\(year)-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):\(two(second))\(frac)Z"
+    }
+}
+
+extension ASN1Element {
+    /// The value of a UTCTime or GeneralizedTime (by tag, or `kind` for IMPLICIT tags).
+    public func time(as kind: ASN1Time.Kind? = nil) throws -> ASN1Time {
+        let resolved = kind ?? (tag.number == 23 ? .utcTime : .generalizedTime)
+        return try ASN1Time(derContent: content, kind: resolved, offset: offset)
+    }
+}
