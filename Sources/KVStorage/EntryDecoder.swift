@@ -1,0 +1,78 @@
+/// Decodes the data region: MMKV-FORMAT §2.2–2.3.
+///
+/// ```
+/// region := placeholder entry*
+/// placeholder := varint            ; value ignored, usually 4 bytes, may be 1..5
+/// entry := varint keyLength, key[keyLength]
+///          (keyLength == 0: nothing more — zero-filled space decodes harmlessly)
+///          varint valueLength, value[valueLength]
+///          (valueLength == 0: tombstone, deletes the key; otherwise the last occurrence wins)
+/// ```
+/// Keys are UTF-8, at most 65,531 bytes. With expiration on, every value ends in a u32 LE expire-at.
+enum EntryDecoder {
+    static let maximumKeyLength = 65_531
+
+    /// Decodes `base[start..<end]` into `index`.
+    ///
+    /// - Parameters:
+    ///   - base: Plaintext bytes addressed by data-file offsets.
+    ///   - start: Where decoding begins (4 for a whole region).
+    ///   - end: One past the last byte of the region.
+    ///   - skipPlaceholder: Whether a placeholder varint comes first.
+    ///   - expiration: Whether values carry the 4-byte expire trailer.
+    ///   - greedy: Keep what decoded before an error instead of throwing.
+    /// - Returns: The offset where a greedy decode stopped (`end` when everything decoded).
+    /// - Throws: ``KVStoreError/Code/damaged`` with ``KVStoreDamage/malformedEntry(offset:detail:)``.
+    @discardableResult
+    static func decode(
+        _ base: UnsafeRawPointer, from start: Int, to end: Int, skipPlaceholder: Bool,
+        expiration: Bool, greedy: Bool, into index: inout StoreIndex
+    ) throws(KVStoreError) -> Int {
+        var offset = start
+        func fail(_ at: Int, _ detail: String) -> KVStoreError {
+            KVStoreError(
+                .damaged, "malformed entry at offset \(at): \(detail)", offset: at,
+                damage: .malformedEntry(offset: at, detail: detail))
+        }
+        do throws(KVStoreError) {
+            if skipPlaceholder && offset < end {
+                do { _ = try Varint.read(base, offset: &offset, end: end) } catch {
+                    throw fail(offset, "the item-size placeholder is not a varint")
+                }
+            }
+            while offset < end {
+                let entryStart = offset
+                let keyLength: UInt64
+                do { keyLength = try Varint.read(base, offset: &offset, end: end) } catch {
+                    throw fail(entryStart, error == .tooLong ? "key length varint is longer than 10 bytes" : "truncated key length")
+                }
+                if keyLength == 0 { continue }
+                guard keyLength <= UInt64(maximumKeyLength) else {
+                    throw fail(entryStart, "key length \(keyLength) exceeds \(maximumKeyLength)")
+                }
+                guard keyLength <= UInt64(end - offset) else { throw fail(entryStart, "key runs past the end of the data") }
+                let keyBytes = UnsafeRawBufferPointer(start: base + offset, count: Int(keyLength))
+                guard let key = String(validating: keyBytes.bindMemory(to: UInt8.self), as: UTF8.self) else {
+                    throw fail(entryStart, "key is not valid UTF-8")
+                }
+                offset += Int(keyLength)
+                let valueLength: UInt64
+                do { valueLength = try Varint.read(base, offset: &offset, end: end) } catch {
+                    throw fail(entryStart, error == .tooLong ? "value length varint is longer than 10 bytes" : "truncated value length")
+                }
+                guard valueLength <= UInt64(end - offset) else { throw fail(entryStart, "value runs past the end of the data") }
+                if expiration && valueLength != 0 && valueLength < 4 {
+                    throw fail(entryStart, "value is shorter than its 4-byte expire trailer")
+                }
+                index.record(
+                    key: key, keyLength: Int(keyLength),
+                    entry: IndexEntry(offset: UInt32(offset), length: UInt32(valueLength)))
+                offset += Int(valueLength)
+            }
+        } catch {
+            if greedy { return offset }
+            throw error
+        }
+        return end
+    }
+}

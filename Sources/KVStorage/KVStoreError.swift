@@ -1,0 +1,118 @@
+/// The single error type of the KVStorage module.
+///
+/// Every error carries an opaque ``Code`` that callers match on, a human-readable ``reason`` and
+/// as much context as is known: the file path, the byte offset inside the data file, the key name,
+/// the operation or system call and its `errno`. Messages never contain crypt-key bytes or stored
+/// values. Two errors compare equal when their codes are equal.
+public struct KVStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// A system call failed; ``KVStoreError/errno`` and ``KVStoreError/operation`` say which.
+        case systemCall
+        /// The store's files do not exist (read-only open of a missing store).
+        case notFound
+        /// The files fail their CRC or structure checks; ``KVStoreError/damage`` says how.
+        case damaged
+        /// The data passes its CRC but does not decrypt into a valid store with the given key.
+        case wrongCryptKey
+        /// The data passes its CRC but does not parse, and no crypt key was given: the store is
+        /// probably encrypted, or was written by an incompatible writer.
+        case undecodable
+        /// A key is empty or longer than 65,531 UTF-8 bytes.
+        case invalidKey
+        /// An argument is out of range (for example an entry larger than 4 GiB).
+        case invalidArgument
+        /// The stored payload cannot be decoded as the requested type.
+        case typeMismatch
+        /// A write was attempted on a store opened read-only.
+        case readOnly
+        /// Another instance for the same (directory, id) is already open in this process.
+        case alreadyOpen
+        /// The instance was closed.
+        case closed
+        /// A per-key expiration was requested but expiration is not enabled on the store.
+        case expirationDisabled
+        /// A malformed varint (truncated, or an 11th continuation byte).
+        case malformedVarint
+    }
+
+    /// The failure kind; the only thing equality compares.
+    public let code: Code
+    /// A human-readable explanation, free of secrets and stored values.
+    public let reason: String
+    /// The file the failure concerns, when there is one.
+    public var path: String?
+    /// The byte offset (from the start of the data file) where the failure was found.
+    public var offset: Int?
+    /// The key name involved, when there is one.
+    public var key: String?
+    /// The operation or C function that failed (`open`, `mmap`, `flock`, `rekey`, ...).
+    public var operation: String?
+    /// The `errno` reported by the failing system call.
+    public var errno: Int32?
+    /// For ``Code/damaged``: exactly what is wrong.
+    public var damage: KVStoreDamage?
+
+    /// Creates an error.
+    public init(
+        _ code: Code, _ reason: String, path: String? = nil, offset: Int? = nil, key: String? = nil,
+        operation: String? = nil, errno: Int32? = nil, damage: KVStoreDamage? = nil
+    ) {
+        self.code = code
+        self.reason = reason
+        self.path = path
+        self.offset = offset
+        self.key = key
+        self.operation = operation
+        self.errno = errno
+        self.damage = damage
+    }
+
+    public static func == (lhs: KVStoreError, rhs: KVStoreError) -> Bool { lhs.code == rhs.code }
+
+    public var description: String {
+        var text = reason
+        var context: [String] = []
+        if let path { context.append("path \(path)") }
+        if let offset { context.append("offset \(offset)") }
+        if let key { context.append("key \"\(key)\"") }
+        if let operation { context.append("operation \(operation)") }
+        if let errno { context.append("errno \(errno)") }
+        if !context.isEmpty { text += " (" + context.joined(separator: ", ") + ")" }
+        return text
+    }
+}
+
+/// A precise description of how a store's files are damaged, as found at load time.
+public enum KVStoreDamage: Sendable, Equatable, CustomStringConvertible {
+    /// The CRC stored in the meta file does not match the data region `[4, 4 + actualSize)`.
+    case crcMismatch(stored: UInt32, computed: UInt32, actualSize: Int)
+    /// The meta file claims a data length that does not fit in the data file.
+    case sizeOutOfRange(actualSize: Int, fileSize: Int)
+    /// The data region passes its CRC but an entry does not parse.
+    case malformedEntry(offset: Int, detail: String)
+    /// The meta file is missing or zeroed while the data file holds non-zero bytes.
+    case metaMissing(nonZeroBytes: Int)
+    /// The data file is shorter than its 4-byte header.
+    case truncatedDataFile(fileSize: Int)
+
+    public var description: String {
+        switch self {
+        case let .crcMismatch(stored, computed, size):
+            return "CRC mismatch: the meta file says \(hex32(stored)), the \(size)-byte data region computes \(hex32(computed))"
+        case let .sizeOutOfRange(size, fileSize):
+            return "the meta file claims \(size) bytes of data but the data file has room for only \(max(0, fileSize - 4))"
+        case let .malformedEntry(offset, detail):
+            return "malformed entry at offset \(offset): \(detail)"
+        case let .metaMissing(count):
+            return "the meta (.crc) file is missing or zeroed but the data file holds \(count) non-zero bytes"
+        case let .truncatedDataFile(size):
+            return "the data file is \(size) bytes long, shorter than its 4-byte header"
+        }
+    }
+}
+
+func hex32(_ value: UInt32) -> String {
+    let digits = String(value, radix: 16)
+    return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
+}

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An open file and its `MAP_SHARED` mapping; unmaps and closes in `deinit`.
+///
+/// Growth is page-size aware: ``grow(to:)`` rounds up to a page multiple, extends the file with
+/// `ftruncate` (the new range reads as zeros) and remaps. Extending never touches existing bytes,
+/// so a kill during growth leaves the old contents intact.
+struct MappedFile: ~Copyable {
+    let path: String
+    let descriptor: Int32
+    let writable: Bool
+    private(set) var base: UnsafeMutableRawPointer?
+    private(set) var size: Int
+
+    /// Opens (and, when writable, creates with mode 0600) `path`, makes its size at least
+    /// `minimumSize` rounded up to a page (writable only) and maps it.
+    init(path: String, writable: Bool, minimumSize: Int) throws(KVStoreError) {
+        let flags = writable ? (O_RDWR | O_CREAT) : O_RDONLY
+        let fd = try Syscall.open(path, flags: flags, mode: 0o600)
+        var size = 0
+        var base: UnsafeMutableRawPointer?
+        do throws(KVStoreError) {
+            size = try Syscall.fileSize(fd, path: path)
+            if writable {
+                let wanted = MappedFile.roundUp(max(size, minimumSize, 1))
+                if wanted != size {
+                    try Syscall.truncate(fd, to: wanted, path: path)
+                    size = wanted
+                }
+            }
+            if size > 0 { base = try Syscall.map(fd, size: size, writable: writable, path: path) }
+        } catch {
+            Syscall.close(fd)
+            throw error
+        }
+        self.path = path
+        self.descriptor = fd
+        self.writable = writable
+        self.base = base
+        self.size = size
+    }
+
+    /// A stand-in for a file that does not exist (a read-only store without a meta file): no
+    /// descriptor, no bytes.
+    init(absentPath path: String) {
+        self.path = path
+        self.descriptor = -1
+        self.writable = false
+        self.base = nil
+        self.size = 0
+    }
+
+    /// Whether this stands for a missing file.
+    var isAbsent: Bool { descriptor < 0 }
+
+    deinit {
+        if let base { Syscall.unmap(base, size: size) }
+        if descriptor >= 0 { Syscall.close(descriptor) }
+    }
+
+    /// Rounds `size` up to a multiple of the page size (at least one page).
+    static func roundUp(_ size: Int) -> Int {
+        let page = Syscall.pageSize
+        return max(page, (size + page - 1) / page * page)
+    }
+
+    /// The mapped bytes (empty when the file is empty).
+    var bytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : size)
+    }
+
+    /// Extends the file to `newSize` rounded up to a page and remaps it.
+    mutating func grow(to newSize: Int) throws(KVStoreError) {
+        let target = MappedFile.roundUp(newSize)
+        guard target > size else { return }
+        try Syscall.truncate(descriptor, to: target, path: path)
+        try remap(to: target)
+    }
+
+    /// Remaps after another process changed the file size; returns whether the size changed.
+    mutating func refreshSize() throws(KVStoreError) -> Bool {
+        let current = try Syscall.fileSize(descriptor, path: path)
+        guard current != size else { return false }
+        try remap(to: current)
+        return true
+    }
+
+    private mutating func remap(to newSize: Int) throws(KVStoreError) {
+        if let base { Syscall.unmap(base, size: size) }
+        base = nil
+        size = 0
+        guard newSize > 0 else { return }
+        base = try Syscall.map(descriptor, size: newSize, writable: writable, path: path)
+        size = newSize
+    }
+
+    /// `msync(MS_SYNC)` over the whole mapping.
+    func sync() throws(KVStoreError) {
+        if let base, writable { try Syscall.sync(base, size: size, path: path) }
+    }
+}

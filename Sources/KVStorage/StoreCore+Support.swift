@@ -1,0 +1,33 @@
+extension StoreCore {
+    /// The expire-at value for a write: `nil` duration uses the default; 0 means never.
+    func expireAt(after seconds: UInt32?, key: String) throws(KVStoreError) -> UInt32 {
+        guard expiration else {
+            if let seconds, seconds > 0 {
+                throw KVStoreError(.expirationDisabled, "per-key expiration needs expiration enabled on the store", key: key, operation: "set")
+            }
+            return 0
+        }
+        let duration = seconds ?? configuration.defaultExpiration
+        guard duration > 0 else { return 0 }
+        return UInt32(clamping: UInt64(now) + UInt64(duration))
+    }
+
+    /// The statistics `kvstore stats` prints.
+    func statistics() -> KVStoreStatistics {
+        let info = readMeta()
+        var crcValid = false
+        var header: UInt32 = 0
+        if let base = data.base, data.size >= 4 {
+            header = MetaInfo.load(at: 0, from: base)
+            if 4 + actualSize <= data.size {
+                crcValid = CRC32.update(0, base + 4, count: actualSize) == info.crc && Int(info.actualSize) == actualSize
+            }
+        }
+        let live = liveCount()
+        return KVStoreStatistics(
+            fileSize: data.size, usedSize: 4 + actualSize, actualSize: actualSize, liveEntries: live,
+            expiredEntries: index.entries.count - live, deadEntries: index.logEntries - index.entries.count,
+            deadBytes: index.deadBytes, sequence: info.sequence, crc: info.crc, crcValid: crcValid,
+            metaVersion: info.version, header: header, cipher: crypt?.cipher, expirationEnabled: expiration)
+    }
+}

@@ -1,0 +1,419 @@
+import CryptoOpenSSL
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The state of one open store. Only ever touched under the owning ``KVStore``'s mutex, so it needs
+/// no synchronisation of its own; it is a class so the mutex can hold it and methods can mutate it
+/// in place.
+final class StoreCore {
+    let configuration: KVStoreConfiguration
+    let dataPath: String
+    let metaPath: String
+    let directory: String
+    let writable: Bool
+
+    var data: MappedFile
+    var meta: MappedFile
+    /// The meta mapping for writes (read-write mode only). The meta file never changes size.
+    var metaPointer: UnsafeMutableRawPointer?
+    var lock: FileLock
+
+    var crypt: CryptSpec?
+    /// The CFB stream positioned at the end of the data region (encrypted stores).
+    var cipher: AESCFBStream?
+    /// The decrypted data region (encrypted stores), addressed by data-file offsets.
+    var plaintext: PlaintextBuffer?
+
+    var actualSize = 0
+    var crc: UInt32 = 0
+    var sequence: UInt32 = 0
+    var iv = [UInt8](repeating: 0, count: 16)
+    var expiration = false
+    var index = StoreIndex()
+
+    /// The meta values last seen in (or written to) the file, for detecting other processes' writes.
+    var knownSequence: UInt32 = 0
+    var knownCRC: UInt32 = 0
+    var knownSize = 0
+    /// A repair adopted under a shared lock that still has to be written to the meta file.
+    var pendingRepair = false
+
+    var now: UInt32 { configuration.clock() }
+
+    init(configuration: KVStoreConfiguration) throws(KVStoreError) {
+        self.configuration = configuration
+        dataPath = configuration.dataPath
+        metaPath = configuration.metaPath
+        directory = String(dataPath[..<(dataPath.lastIndex(of: "/") ?? dataPath.startIndex)])
+        writable = configuration.accessMode == .readWrite
+        crypt = configuration.cryptSpec
+        if writable { try Syscall.makeDirectories(directory.isEmpty ? "." : directory) }
+        let minimum = writable ? max(Syscall.pageSize, configuration.initialCapacity) : 0
+        data = try MappedFile(path: dataPath, writable: writable, minimumSize: minimum)
+        var metaFile: MappedFile
+        if writable {
+            metaFile = try MappedFile(path: metaPath, writable: true, minimumSize: Syscall.pageSize)
+        } else {
+            do throws(KVStoreError) {
+                metaFile = try MappedFile(path: metaPath, writable: false, minimumSize: 0)
+            } catch where error.code == .notFound {
+                metaFile = MappedFile(absentPath: configuration.metaPath)
+            }
+        }
+        metaPointer = writable ? metaFile.base : nil
+        let metaDescriptor = metaFile.descriptor
+        meta = metaFile
+        lock = FileLock(descriptor: metaDescriptor, path: configuration.metaPath, enabled: configuration.multiProcess && metaDescriptor >= 0)
+        try lock.lock(writable ? .exclusive : .shared)
+        defer { lock.unlock(writable ? .exclusive : .shared) }
+        if writable { try Syscall.unlink(dataPath + StoreCore.compactSuffix) }
+        try reload(remap: false)
+    }
+
+    // MARK: Meta access
+
+    func readMeta() -> MetaInfo {
+        MetaInfo(bytes: meta.bytes)
+    }
+
+    /// The current meta struct as this instance believes it should be.
+    func currentMetaInfo() -> MetaInfo {
+        var info = MetaInfo()
+        info.crc = crc
+        info.version = MetaInfo.currentVersion
+        info.sequence = sequence
+        info.iv = iv
+        info.actualSize = UInt32(actualSize)
+        info.lastConfirmedSize = UInt32(actualSize)
+        info.lastConfirmedCRC = crc
+        info.flags = expiration ? MetaInfo.expireFlag : 0
+        return info
+    }
+
+    /// Writes the whole meta struct (MMKV's `IncreaseSequence` write), with the header first.
+    func writeFullMeta(_ info: MetaInfo, sync: Bool) throws(KVStoreError) {
+        guard let metaPointer, let dataBase = data.base else { throw readOnlyError("write meta") }
+        dataBase.storeBytes(of: info.actualSize.littleEndian, as: UInt32.self)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        info.store(to: metaPointer)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        knownSequence = info.sequence
+        knownCRC = info.crc
+        knownSize = Int(info.actualSize)
+        if sync { try meta.sync() }
+    }
+
+    func readOnlyError(_ operation: String) -> KVStoreError {
+        KVStoreError(.readOnly, "the store is open read-only", path: dataPath, operation: operation)
+    }
+
+    // MARK: Loading
+
+    /// Loads (or reloads) the store from its files; with `remap`, reopens the data file by path
+    /// first (another process may have replaced it by a write-back).
+    func reload(remap: Bool) throws(KVStoreError) {
+        if remap {
+            data = try MappedFile(path: dataPath, writable: writable, minimumSize: writable ? Syscall.pageSize : 0)
+        }
+        let info = readMeta()
+        let loaded = try StoreLoader.load(
+            data: data.bytes, meta: info, crypt: crypt, policy: configuration.onDamage, path: dataPath)
+        let repair = loaded.repair
+        adopt(loaded, meta: info)
+        knownSequence = info.sequence
+        knownCRC = info.crc
+        knownSize = Int(info.actualSize)
+        pendingRepair = false
+        switch repair {
+        case .none:
+            if info.hasPendingCommit && writable && lock.holdsExclusiveOrDisabled {
+                try writeFullMeta(currentMetaInfo(), sync: true)
+            }
+        case .adoptedConsistentState:
+            if writable && lock.holdsExclusiveOrDisabled {
+                sequence &+= 1
+                try writeFullMeta(currentMetaInfo(), sync: true)
+            } else {
+                pendingRepair = writable
+            }
+        case .rewrite:
+            if writable && lock.holdsExclusiveOrDisabled {
+                try writeBack(WriteBackPlan())
+            } else {
+                pendingRepair = writable
+            }
+        }
+    }
+
+    private func adopt(_ loaded: consuming LoadedState, meta info: MetaInfo) {
+        actualSize = loaded.actualSize
+        crc = loaded.crc
+        iv = loaded.iv
+        expiration = loaded.expiration
+        index = loaded.index
+        cipher = loaded.cipher
+        sequence = info.sequence
+        if crypt != nil {
+            let buffer = loaded.plaintext ?? PlaintextBuffer(capacity: data.size)
+            buffer.reserve(data.size)
+            plaintext = buffer
+        } else {
+            plaintext = nil
+        }
+    }
+
+    /// Before every operation in multi-process mode: notices other processes' writes through the
+    /// meta's sequence, CRC and size (MMKV's `checkLoadData`) and reloads what changed.
+    func refreshFromOtherProcesses() throws(KVStoreError) {
+        guard configuration.multiProcess else { return }
+        let view = meta.bytes
+        guard view.count >= MetaInfo.size, let base = view.baseAddress else { return }
+        let fileSequence = MetaInfo.load(at: MetaInfo.Offset.sequence, from: base)
+        let fileCRC = MetaInfo.load(at: MetaInfo.Offset.crc, from: base)
+        let fileSize = Int(MetaInfo.load(at: MetaInfo.Offset.actualSize, from: base))
+        let pending = MetaInfo.load(at: MetaInfo.Offset.pendingMagic, from: base) == MetaInfo.pendingMagic
+        if fileSequence != knownSequence || pending {
+            try reload(remap: true)
+            return
+        }
+        guard fileCRC != knownCRC || fileSize != knownSize else {
+            if pendingRepair && lock.holdsExclusiveOrDisabled { try reload(remap: true) }
+            return
+        }
+        // Appends by another process: extend the CRC over the new bytes and decode only them.
+        if fileSize > actualSize && knownSize == actualSize && !pendingRepair {
+            if 4 + fileSize > data.size { _ = try data.refreshSize() }
+            if 4 + fileSize <= data.size, let dataBase = data.base {
+                let extended = CRC32.update(crc, dataBase + 4 + actualSize, count: fileSize - actualSize)
+                if extended == fileCRC {
+                    do {
+                        try decodeAppended(upTo: fileSize, base: dataBase)
+                        crc = fileCRC
+                        knownCRC = fileCRC
+                        knownSize = fileSize
+                        return
+                    } catch {
+                        // Fall through to a full reload.
+                    }
+                }
+            }
+        }
+        try reload(remap: true)
+    }
+
+    private func decodeAppended(upTo newSize: Int, base dataBase: UnsafeMutableRawPointer) throws(KVStoreError) {
+        let start = 4 + actualSize
+        let count = newSize - actualSize
+        var scratch = index
+        if crypt != nil, let buffer = plaintext, var stream = cipher {
+            buffer.reserve(max(data.size, 4 + newSize))
+            let target = buffer.base + start
+            target.copyMemory(from: dataBase + start, byteCount: count)
+            stream.decrypt(UnsafeMutableRawBufferPointer(start: target, count: count))
+            try EntryDecoder.decode(
+                buffer.base, from: start, to: 4 + newSize, skipPlaceholder: false, expiration: expiration,
+                greedy: false, into: &scratch)
+            cipher = stream
+        } else {
+            try EntryDecoder.decode(
+                dataBase, from: start, to: 4 + newSize, skipPlaceholder: false, expiration: expiration,
+                greedy: false, into: &scratch)
+        }
+        index = scratch
+        actualSize = newSize
+    }
+
+    // MARK: Reading
+
+    /// The base that index offsets address: the plaintext buffer or the data mapping.
+    @inline(__always)
+    var valueBase: UnsafeRawPointer? {
+        if let buffer = plaintext?.base { return UnsafeRawPointer(buffer) }
+        return UnsafeRawPointer(data.base)
+    }
+
+    /// Calls `body` with the live payload of `key` (without its expire trailer), or returns `nil`
+    /// when the key is absent or expired.
+    @inline(__always)
+    func withPayload<R>(_ key: String, _ body: (UnsafeRawBufferPointer) throws(KVStoreError) -> R) throws(KVStoreError) -> R? {
+        guard let entry = index.entries[key], let base = valueBase else { return nil }
+        var length = Int(entry.length)
+        let start = base + Int(entry.offset)
+        if expiration {
+            length -= 4
+            let expireAt = UInt32(littleEndian: start.loadUnaligned(fromByteOffset: length, as: UInt32.self))
+            if expireAt != 0 && expireAt <= now { return nil }
+        }
+        return try body(UnsafeRawBufferPointer(start: start, count: length))
+    }
+
+    /// The expire-at time of `key` (0 = never), `nil` when absent or expiration is off.
+    func expireAt(_ key: String) -> UInt32? {
+        guard expiration, let entry = index.entries[key], let base = valueBase else { return nil }
+        let start = base + Int(entry.offset)
+        return UInt32(littleEndian: start.loadUnaligned(fromByteOffset: Int(entry.length) - 4, as: UInt32.self))
+    }
+
+    func isExpired(_ entry: IndexEntry, base: UnsafeRawPointer, now: UInt32) -> Bool {
+        guard expiration else { return false }
+        let expireAt = UInt32(littleEndian: (base + Int(entry.offset)).loadUnaligned(fromByteOffset: Int(entry.length) - 4, as: UInt32.self))
+        return expireAt != 0 && expireAt <= now
+    }
+
+    /// Live (unexpired) keys.
+    func liveKeys() -> [String] {
+        guard let base = valueBase else { return [] }
+        if !expiration { return Array(index.entries.keys) }
+        let now = self.now
+        return index.entries.compactMap { isExpired($0.value, base: base, now: now) ? nil : $0.key }
+    }
+
+    /// Live entries in file order: key, payload without trailer, expire-at (nil without expiration).
+    func liveEntries() -> [KVStoreEntry] {
+        guard let base = valueBase else { return [] }
+        let now = self.now
+        return index.entries.sorted { $0.value.offset < $1.value.offset }.compactMap { key, entry in
+            if isExpired(entry, base: base, now: now) { return nil }
+            let length = Int(entry.length) - (expiration ? 4 : 0)
+            let payload = Array(UnsafeRawBufferPointer(start: base + Int(entry.offset), count: length))
+            return KVStoreEntry(key: key, payload: payload, expireAt: expiration ? expireAt(key) : nil)
+        }
+    }
+
+    // MARK: Writing
+
+    static let placeholderRange: ClosedRange<UInt32> = 0x20_0000...0x0FFF_FFFF
+    static let compactSuffix = ".tmp-compact"
+
+    /// Starts an empty data region: a random 4-byte placeholder (and, encrypted, a fresh IV),
+    /// committed with a full meta write (sequence + 1), as MMKV's first insert does.
+    func startRegion() throws(KVStoreError) {
+        guard let dataBase = data.base else { throw readOnlyError("write") }
+        let placeholder = UInt32.random(in: Self.placeholderRange)
+        if let crypt {
+            do { iv = try SecureRandom.bytes(16) } catch {
+                throw KVStoreError(.systemCall, "no random bytes for the IV: \(error)", path: dataPath, operation: "SecureRandom.bytes")
+            }
+            let buffer = PlaintextBuffer(capacity: data.size)
+            Varint.write(UInt64(placeholder), to: buffer.base + 4)
+            (dataBase + 4).copyMemory(from: buffer.base + 4, byteCount: 4)
+            var stream = crypt.stream(iv: iv)
+            stream.encrypt(UnsafeMutableRawBufferPointer(start: dataBase + 4, count: 4))
+            cipher = stream
+            plaintext = buffer
+        } else {
+            Varint.write(UInt64(placeholder), to: dataBase + 4)
+        }
+        actualSize = 4
+        crc = CRC32.update(0, dataBase + 4, count: 4)
+        index = StoreIndex()
+        sequence &+= 1
+        try writeFullMeta(currentMetaInfo(), sync: false)
+    }
+
+    /// Appends one entry: `key`, then a value of `payloadCount` bytes written by `writePayload`,
+    /// then (expiration on) the expire trailer. `payloadCount == 0` appends a tombstone.
+    ///
+    /// Commit order (each store separated by a fence, see `StoreLoader` for the recovery rule):
+    /// entry bytes → 4-byte header = new size → meta CRC → meta size. A kill before the header
+    /// leaves the old state; between header and meta size, the header identifies the new one.
+    @inline(__always)
+    func append(
+        key: String, payloadCount: Int, expireAt: UInt32, writePayload: (UnsafeMutableRawPointer) -> Void
+    ) throws(KVStoreError) {
+        var key = key
+        let keyLength = key.utf8.count
+        guard keyLength > 0, keyLength <= EntryDecoder.maximumKeyLength else {
+            throw KVStoreError(.invalidKey, keyLength == 0 ? "empty key" : "key longer than 65,531 bytes", operation: "set")
+        }
+        let valueLength = payloadCount == 0 ? 0 : payloadCount + (expiration ? 4 : 0)
+        let entrySize = StoreIndex.entrySize(keyLength: keyLength, valueLength: valueLength)
+        guard entrySize < Int(UInt32.max) / 2 else {
+            throw KVStoreError(.invalidArgument, "entry too large (\(entrySize) bytes)", key: key, operation: "set")
+        }
+        if actualSize == 0 { try startRegion() }
+        try ensureSpace(for: entrySize)
+        guard let dataBase = data.base, let metaPointer else { throw readOnlyError("set") }
+        let start = 4 + actualSize
+        let target = plaintext?.base ?? dataBase
+        var position = target + start
+        position += Varint.write(UInt64(keyLength), to: position)
+        key.withUTF8 { position.copyMemory(from: $0.baseAddress!, byteCount: keyLength) }
+        position += keyLength
+        position += Varint.write(UInt64(valueLength), to: position)
+        let valueOffset = position - target
+        if payloadCount > 0 {
+            writePayload(position)
+            if expiration {
+                (position + payloadCount).storeBytes(of: expireAt.littleEndian, as: UInt32.self)
+            }
+        }
+        if plaintext != nil {
+            (dataBase + start).copyMemory(from: target + start, byteCount: entrySize)
+            cipher!.encrypt(UnsafeMutableRawBufferPointer(start: dataBase + start, count: entrySize))
+        }
+        crc = CRC32.update(crc, dataBase + start, count: entrySize)
+        actualSize += entrySize
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        dataBase.storeBytes(of: UInt32(actualSize).littleEndian, as: UInt32.self)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        MetaInfo.store(crc, at: MetaInfo.Offset.crc, to: metaPointer)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        MetaInfo.store(UInt32(actualSize), at: MetaInfo.Offset.actualSize, to: metaPointer)
+        knownCRC = crc
+        knownSize = actualSize
+        index.record(key: key, keyLength: keyLength, entry: IndexEntry(offset: UInt32(valueOffset), length: UInt32(valueLength)))
+    }
+
+    /// Makes room for an entry of `entrySize` bytes: grows the file in place (MMKV's sizing rule)
+    /// or, when at least half of the used bytes are dead, compacts through a write-back.
+    func ensureSpace(for entrySize: Int) throws(KVStoreError) {
+        let needed = 4 + actualSize + entrySize
+        guard needed > data.size else { return }
+        let liveCount = index.entries.count + 1
+        if index.deadBytes * 2 >= actualSize {
+            var plan = WriteBackPlan()
+            plan.reserve = entrySize
+            try writeBack(plan)
+            if 4 + actualSize + entrySize <= data.size { return }
+        }
+        let lengthNeeded = 4 + actualSize + entrySize
+        let average = (lengthNeeded + liveCount - 1) / liveCount
+        let future = average * max(8, liveCount / 2)
+        var size = data.size
+        while lengthNeeded + future >= size { size *= 2 }
+        try data.grow(to: size)
+        plaintext?.reserve(data.size)
+    }
+
+    /// Drops every expired key from the index view used by count/allKeys (no write).
+    func liveCount() -> Int {
+        guard expiration, let base = valueBase else { return index.entries.count }
+        let now = self.now
+        return index.entries.values.reduce(0) { $0 + (isExpired($1, base: base, now: now) ? 0 : 1) }
+    }
+
+    /// Writes a pending repair found under a shared lock, once the exclusive lock is held.
+    func prepareForWrite() throws(KVStoreError) {
+        guard writable else { throw readOnlyError("write") }
+        if pendingRepair { try reload(remap: true) }
+    }
+
+    /// `msync` of both files.
+    func sync() throws(KVStoreError) {
+        try data.sync()
+        try meta.sync()
+    }
+}
+
+extension FileLock {
+    /// Whether writes are allowed now: the lock is disabled (single process) or held exclusively.
+    var holdsExclusiveOrDisabled: Bool { !enabled || isExclusive }
+}

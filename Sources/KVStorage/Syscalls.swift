@@ -1,0 +1,171 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every C call KVStorage makes, each wrapped exactly once: `EINTR` is retried and a failure becomes
+/// a ``KVStoreError`` carrying the call's name, `errno` and the path it concerned.
+enum Syscall {
+    static let pageSize: Int = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    static func failure(_ operation: String, path: String?, errno code: Int32 = errno) -> KVStoreError {
+        KVStoreError(
+            .systemCall, "\(operation) failed: \(String(cString: strerror(code)))",
+            path: path, operation: operation, errno: code)
+    }
+
+    /// `open(2)`; returns the descriptor.
+    static func open(_ path: String, flags: Int32, mode: mode_t = 0o600) throws(KVStoreError) -> Int32 {
+        while true {
+            let fd = path.withCString { Glibc_open($0, flags | O_CLOEXEC, mode) }
+            if fd >= 0 { return fd }
+            if errno == EINTR { continue }
+            let code = errno
+            if code == ENOENT {
+                throw KVStoreError(.notFound, "no such file", path: path, operation: "open", errno: code)
+            }
+            throw failure("open", path: path, errno: code)
+        }
+    }
+
+    /// `close(2)`; errors are ignored (the descriptor is gone either way).
+    static func close(_ fd: Int32) {
+        _ = Glibc_close(fd)
+    }
+
+    /// `fstat(2)`, returning the file size.
+    static func fileSize(_ fd: Int32, path: String) throws(KVStoreError) -> Int {
+        var info = stat()
+        if fstat(fd, &info) != 0 { throw failure("fstat", path: path) }
+        return Int(info.st_size)
+    }
+
+    /// `ftruncate(2)`.
+    static func truncate(_ fd: Int32, to size: Int, path: String) throws(KVStoreError) {
+        while ftruncate(fd, off_t(size)) != 0 {
+            if errno == EINTR { continue }
+            throw failure("ftruncate", path: path)
+        }
+    }
+
+    /// `mmap(2)` with `MAP_SHARED`.
+    static func map(_ fd: Int32, size: Int, writable: Bool, path: String) throws(KVStoreError) -> UnsafeMutableRawPointer {
+        let protection = writable ? (PROT_READ | PROT_WRITE) : PROT_READ
+        guard let pointer = mmap(nil, size, protection, MAP_SHARED, fd, 0), pointer != MAP_FAILED else {
+            throw failure("mmap", path: path)
+        }
+        return pointer
+    }
+
+    /// `munmap(2)`.
+    static func unmap(_ pointer: UnsafeMutableRawPointer, size: Int) {
+        _ = munmap(pointer, size)
+    }
+
+    /// `msync(2)` with `MS_SYNC`.
+    static func sync(_ pointer: UnsafeMutableRawPointer, size: Int, path: String) throws(KVStoreError) {
+        while msync(pointer, size, MS_SYNC) != 0 {
+            if errno == EINTR { continue }
+            throw failure("msync", path: path)
+        }
+    }
+
+    /// `fsync(2)`.
+    static func fsync(_ fd: Int32, path: String) throws(KVStoreError) {
+        while Glibc_fsync(fd) != 0 {
+            if errno == EINTR { continue }
+            throw failure("fsync", path: path)
+        }
+    }
+
+    /// `fsync(2)` on a directory, so that a `rename` inside it is durable.
+    static func syncDirectory(_ path: String) throws(KVStoreError) {
+        let fd = try open(path, flags: O_RDONLY | O_DIRECTORY)
+        defer { close(fd) }
+        try fsync(fd, path: path)
+    }
+
+    /// `flock(2)`. With `LOCK_NB`, returns `false` when the lock is held elsewhere.
+    @discardableResult
+    static func lock(_ fd: Int32, _ operation: Int32, path: String) throws(KVStoreError) -> Bool {
+        while flock(fd, operation) != 0 {
+            if errno == EINTR { continue }
+            if errno == EWOULDBLOCK && operation & LOCK_NB != 0 { return false }
+            throw failure("flock", path: path)
+        }
+        return true
+    }
+
+    /// `rename(2)`.
+    static func rename(_ from: String, to: String) throws(KVStoreError) {
+        let rc = from.withCString { source in to.withCString { Glibc_rename(source, $0) } }
+        if rc != 0 { throw failure("rename", path: to) }
+    }
+
+    /// `unlink(2)`; a missing file is not an error.
+    static func unlink(_ path: String) throws(KVStoreError) {
+        let rc = path.withCString { Glibc_unlink($0) }
+        if rc != 0 && errno != ENOENT { throw failure("unlink", path: path) }
+    }
+
+    /// Whether `path` exists (`access(2)` with `F_OK`).
+    static func exists(_ path: String) -> Bool {
+        path.withCString { access($0, F_OK) } == 0
+    }
+
+    /// `mkdir(2)` for every missing component of `path`, mode 0700.
+    static func makeDirectories(_ path: String) throws(KVStoreError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            let rc = prefix.withCString { mkdir($0, 0o700) }
+            if rc != 0 && errno != EEXIST { throw failure("mkdir", path: prefix) }
+            prefix += "/"
+        }
+    }
+
+    /// `pwrite(2)` until every byte is written.
+    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, at offset: Int, path: String) throws(KVStoreError) {
+        var done = 0
+        while done < buffer.count {
+            let count = pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("pwrite", path: path)
+            }
+            done += count
+        }
+    }
+
+    /// `pread(2)` until `buffer` is full or the file ends; returns the bytes read.
+    static func readAll(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, at offset: Int, path: String) throws(KVStoreError) -> Int {
+        var done = 0
+        while done < buffer.count {
+            let count = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("pread", path: path)
+            }
+            if count == 0 { break }
+            done += count
+        }
+        return done
+    }
+
+    /// The current Unix time in seconds, clamped to `UInt32`.
+    static func now() -> UInt32 {
+        UInt32(clamping: time(nil))
+    }
+}
+
+// Unambiguous names for the libc functions whose Swift names the wrappers above shadow.
+@inline(__always) private func Glibc_open(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    open(path, flags, mode)
+}
+@inline(__always) private func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }
+@inline(__always) private func Glibc_fsync(_ fd: Int32) -> Int32 { fsync(fd) }
+@inline(__always) private func Glibc_rename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 { rename(from, to) }
+@inline(__always) private func Glibc_unlink(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) }

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import KVStorage
+
+/// Paths and helpers shared by the KVStorage tests. Fixtures come from the repository's
+/// `Fixtures/mmkv/` (copies of stores written by the real Tencent MMKV).
+enum TestSupport {
+    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = repositoryRoot.appendingPathComponent("Fixtures/mmkv")
+
+    /// A fresh empty directory under the system temporary directory.
+    static func temporaryDirectory(_ label: String = "kvstore") throws -> String {
+        let path = NSTemporaryDirectory() + "coffer-\(label)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Copies the fixture store `id` (data and meta) into a fresh directory and returns it.
+    static func copyFixture(_ id: String) throws -> String {
+        let directory = try temporaryDirectory(id)
+        for name in [id, id + ".crc"] {
+            let source = fixtures.appendingPathComponent("stores/" + name).path
+            let target = directory + "/" + name
+            try FileManager.default.copyItem(atPath: source, toPath: target)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target)
+        }
+        return directory
+    }
+
+    static func removeDirectory(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    static func read(_ path: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func bytes(hex: String) -> [UInt8] {
+        var result: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            result.append(UInt8(hex[index..<next], radix: 16)!)
+            index = next
+        }
+        return result
+    }
+}
+
+/// One line of a fixture dump (`ID.dump.jsonl`).
+struct DumpEntry {
+    var key: String
+    var rawHex: String
+    var type: String?
+    /// The JSON text of `value` exactly as written (integers keep full precision).
+    var valueText: String?
+    var value: Any?
+    var expireAt: UInt32?
+}
+
+/// A fixture dump: the meta line, one entry per live key, and the summary.
+struct FixtureDump {
+    var meta: [String: Any]
+    var entries: [DumpEntry]
+    var summary: [String: Any]
+
+    init(id: String) throws {
+        let url = TestSupport.fixtures.appendingPathComponent(id + ".dump.jsonl")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        var meta: [String: Any] = [:]
+        var summary: [String: Any] = [:]
+        var entries: [DumpEntry] = []
+        for line in text.split(separator: "\n") where !line.isEmpty {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+            if let value = object["meta"] as? [String: Any] {
+                meta = value
+            } else if let value = object["summary"] as? [String: Any] {
+                summary = value
+            } else {
+                var entry = DumpEntry(key: object["key"] as! String, rawHex: object["raw_hex"] as! String)
+                entry.type = object["type"] as? String
+                entry.value = object["value"]
+                entry.valueText = FixtureDump.valueText(in: String(line))
+                entry.expireAt = (object["expire_at"] as? NSNumber)?.uint32Value
+                entries.append(entry)
+            }
+        }
+        self.meta = meta
+        self.entries = entries
+        self.summary = summary
+    }
+
+    /// The raw JSON text after `"value":` up to the closing brace (for exact integers).
+    private static func valueText(in line: String) -> String? {
+        guard let range = line.range(of: "\"value\":", options: .backwards) else { return nil }
+        var text = String(line[range.upperBound...])
+        if text.hasSuffix("}") { text.removeLast() }
+        return text
+    }
+}
