@@ -18,4 +18,8 @@
 #include <openssl/decoder.h>
 #include <openssl/encoder.h>
 
+/* Composite selection macros that Swift cannot import, as functions. */
+static inline int coffer_evp_pkey_public_key_selection(void) { return EVP_PKEY_PUBLIC_KEY; }
+static inline int coffer_evp_pkey_keypair_selection(void) { return EVP_PKEY_KEYPAIR; }
+
 #endif
