@@ -22,7 +22,9 @@ extension DERWriter {
         var start = 0
         while start < bytes.count - 1 {
             let (a, b) = (bytes[start], bytes[start + 1])
-            if (a == 0x00 && b & 0x80 == 0) || (a == 0xFF && b & 0x80 != 0) { start += 1 } else { break }
+            let redundantZero = a == 0x00 && (b & 0x80 == 0 || !T.isSigned)
+            let redundantOnes = T.isSigned && a == 0xFF && b & 0x80 != 0
+            if redundantZero || redundantOnes { start += 1 } else { break }
         }
         if !T.isSigned && bytes[start] & 0x80 != 0 {
             writePrimitive(tag, content: [0] + bytes[start...])
