@@ -1,0 +1,138 @@
+import ASN1Kit
+import CryptoOpenSSL
+
+/// PKCS#8 `EncryptedPrivateKeyInfo`, the `ENCRYPTED PRIVATE KEY` container (RFC 5958 §3, RFC 8018).
+///
+/// ```
+/// EncryptedPrivateKeyInfo ::= SEQUENCE {
+///     encryptionAlgorithm  EncryptionAlgorithmIdentifier,   -- PBES2, or PBES1 (read-only)
+///     encryptedData        EncryptedData }                  -- OCTET STRING
+/// ```
+public enum EncryptedPrivateKeyInfo {
+    /// How the key is derived from the passphrase when writing.
+    public enum KeyDerivation: Sendable, Hashable {
+        /// PBKDF2 with HMAC-`prf` (`openssl pkcs8 -topk8 -v2 … -v2prf hmacWithSHA256 -iter N`).
+        case pbkdf2(iterations: Int, prf: DigestAlgorithm)
+        /// scrypt with cost `n`, block size `r` and parallelization `p` (`openssl pkcs8 -scrypt`).
+        case scrypt(n: UInt64, r: UInt64, p: UInt64)
+
+        /// OpenSSL's default: PBKDF2-HMAC-SHA256 with 2048 iterations.
+        public static let `default` = KeyDerivation.pbkdf2(iterations: 2048, prf: .sha256)
+    }
+
+    /// The parts of an EncryptedPrivateKeyInfo, parsed but not decrypted.
+    struct Parts {
+        var algorithm: PBEAlgorithm
+        var encryptedData: ArraySlice<UInt8>
+        var dataOffset: Int
+    }
+
+    /// Parses the structure without decrypting it.
+    static func parse(_ der: ArraySlice<UInt8>) throws -> Parts {
+        var reader = DERReader(der)
+        do {
+            let parts = try reader.readSequence { seq in
+                let algorithm = try PBEAlgorithm.read(from: &seq)
+                let offset = seq.offset
+                let data = try seq.readOctetString()
+                return Parts(algorithm: algorithm, encryptedData: data, dataOffset: offset)
+            }
+            try reader.finish()
+            let block = parts.algorithm.cipher.blockSize
+            guard !parts.encryptedData.isEmpty, parts.encryptedData.count % block == 0 else {
+                throw RSAKeyError(.malformed, "EncryptedPrivateKeyInfo: the encrypted data at offset \(parts.dataOffset) is \(parts.encryptedData.count) bytes, not a whole number of \(block)-byte blocks",
+                                  offset: parts.dataOffset)
+            }
+            return parts
+        } catch let error as ASN1Error {
+            throw RSAKeyError.malformed("EncryptedPrivateKeyInfo", error)
+        }
+    }
+
+    /// Reads how the key is encrypted, without a passphrase.
+    ///
+    /// - Throws: ``RSAKeyError`` `.malformed` with the byte offset, `.unsupportedEncryption` for
+    ///   schemes, KDFs, PRFs or ciphers Coffer does not support.
+    public static func encryptionInfo(_ der: ArraySlice<UInt8>) throws -> KeyEncryptionInfo {
+        try parse(der).algorithm.info
+    }
+
+    /// Decrypts and decodes an EncryptedPrivateKeyInfo DER holding an RSA key.
+    ///
+    /// - Throws: ``RSAKeyError`` `.wrongPassphrase` when the padding is wrong or the plaintext is not
+    ///   a PKCS#8 key ("wrong passphrase, or the key is damaged"); `.malformed` with the byte offset
+    ///   for a bad structure; `.unsupportedEncryption`; `.unsupportedAlgorithm` when the decrypted
+    ///   key is not RSA.
+    public static func decode(_ der: ArraySlice<UInt8>, passphrase: SecureBytes) throws -> (key: RSAPrivateKey, encryption: KeyEncryptionInfo) {
+        let parts = try parse(der)
+        let (key, iv) = try parts.algorithm.deriveKeyAndIV(passphrase)
+        var plaintext: [UInt8]
+        do {
+            var keyBytes = key.bytes
+            defer { Wipe.array(&keyBytes) }
+            plaintext = try Cipher.decrypt(parts.algorithm.cipher, key: keyBytes, iv: iv, Array(parts.encryptedData))
+        } catch let error as CryptoError where error.code == .badDecrypt {
+            throw RSAKeyError.wrongPassphrase("encrypted PKCS#8 key", cause: error)
+        } catch let error as CryptoError where error.code == .unsupported {
+            throw RSAKeyError(.unsupportedEncryption, "\(PBEAlgorithm.cipherName(parts.algorithm.cipher)) is not available in this OpenSSL: \(error.reason)", cause: error)
+        }
+        defer { Wipe.array(&plaintext) }
+        do {
+            return (try PKCS8PrivateKey.decode(plaintext[...]), parts.algorithm.info)
+        } catch let error as RSAKeyError where error.code == .malformed {
+            throw RSAKeyError.wrongPassphrase("encrypted PKCS#8 key", cause: error)
+        }
+    }
+
+    /// Encrypts `key` as an EncryptedPrivateKeyInfo DER with PBES2: a random 16-byte salt, a random
+    /// IV, the given cipher (AES-128/192/256-CBC or DES-EDE3-CBC) and key derivation. The default is
+    /// what `openssl pkcs8 -topk8 -v2 aes-256-cbc -v2prf hmacWithSHA256` writes.
+    ///
+    /// - Throws: ``RSAKeyError`` `.invalidArgument` for another cipher or bad KDF parameters.
+    public static func encode(_ key: RSAPrivateKey, passphrase: SecureBytes, cipher: SymmetricCipher = .aes256CBC,
+                              keyDerivation: KeyDerivation = .default) throws -> [UInt8] {
+        guard PBEAlgorithm.oid(for: cipher) != nil else {
+            throw RSAKeyError(.invalidArgument, "PBES2 cipher \(PBEAlgorithm.cipherName(cipher)) is not supported for writing (aes-128-cbc, aes-192-cbc, aes-256-cbc, des-ede3-cbc are)")
+        }
+        do {
+            let salt = try SecureRandom.bytes(16)
+            let iv = try SecureRandom.bytes(cipher.ivSize)
+            let derivation: PBEAlgorithm.Derivation
+            switch keyDerivation {
+            case .pbkdf2(let iterations, let prf):
+                guard iterations >= 1, iterations <= PBEAlgorithm.maximumIterations, prf != .md5 else {
+                    throw RSAKeyError(.invalidArgument, "PBKDF2 needs 1 to \(PBEAlgorithm.maximumIterations) iterations and an HMAC-SHA PRF")
+                }
+                derivation = .pbkdf2(salt: salt, iterations: iterations, prf: prf)
+            case .scrypt(let n, let r, let p):
+                guard n > 1, n & (n - 1) == 0, n <= PBEAlgorithm.maximumScryptN, (1...1024).contains(r), (1...1024).contains(p) else {
+                    throw RSAKeyError(.invalidArgument, "scrypt needs N a power of two from 2 to \(PBEAlgorithm.maximumScryptN), r and p from 1 to 1024")
+                }
+                derivation = .scrypt(salt: salt, n: n, r: r, p: p)
+            }
+            let algorithm = PBEAlgorithm(derivation: derivation, cipher: cipher, iv: iv)
+            let (derivedKey, _) = try algorithm.deriveKeyAndIV(passphrase)
+            let plaintext = PKCS8PrivateKey.encode(key)
+            var keyBytes = derivedKey.bytes
+            defer { Wipe.array(&keyBytes) }
+            var plainBytes = plaintext.bytes
+            defer { Wipe.array(&plainBytes) }
+            let ciphertext = try Cipher.encrypt(cipher, key: keyBytes, iv: iv, plainBytes)
+            var writer = DERWriter(capacity: ciphertext.count + 128)
+            try writer.writeSequence { seq in
+                try algorithm.write(to: &seq)
+                seq.writeOctetString(ciphertext)
+            }
+            return writer.finish()
+        } catch let error as CryptoError {
+            throw RSAKeyError(.operationFailed, "encrypting the PKCS#8 key failed: \(error.reason)", cause: error)
+        }
+    }
+}
+
+extension RSAPrivateKey {
+    /// Decrypts an EncryptedPrivateKeyInfo DER; see ``EncryptedPrivateKeyInfo/decode(_:passphrase:)``.
+    public init(encryptedPKCS8DER der: ArraySlice<UInt8>, passphrase: SecureBytes) throws {
+        self = try EncryptedPrivateKeyInfo.decode(der, passphrase: passphrase).key
+    }
+}

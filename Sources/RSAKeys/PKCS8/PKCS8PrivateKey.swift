@@ -1,0 +1,115 @@
+import ASN1Kit
+import CryptoOpenSSL
+
+/// PKCS#8 `PrivateKeyInfo` (v1) and `OneAsymmetricKey` (v2), the `PRIVATE KEY` container.
+///
+/// ```
+/// OneAsymmetricKey ::= SEQUENCE {
+///     version                   Version,                  -- v1(0), v2(1)
+///     privateKeyAlgorithm       PrivateKeyAlgorithmIdentifier,
+///     privateKey                PrivateKey,               -- OCTET STRING: PKCS#1 RSAPrivateKey
+///     attributes            [0] IMPLICIT Attributes OPTIONAL,
+///     ...,
+///     [[2: publicKey        [1] IMPLICIT PublicKey OPTIONAL ]],  -- BIT STRING, v2 only
+///     ...
+/// }
+/// ```
+/// (RFC 5208 §5, RFC 5958 §2.)
+public enum PKCS8PrivateKey {
+    /// Decodes a PKCS#8 DER holding an RSA key. Attributes are skipped; a v2 `publicKey` must match
+    /// the private key's modulus and exponent.
+    ///
+    /// The key is parsed with one pass of ``DERReader`` and the inner PKCS#1 DER is copied once, into
+    /// the key's wiped storage.
+    ///
+    /// - Throws: ``RSAKeyError`` `.malformed` with the byte offset, `.unsupportedAlgorithm` for keys of
+    ///   other algorithms (EC with its curve, Ed25519, DSA, …).
+    public static func decode(_ der: ArraySlice<UInt8>) throws -> RSAPrivateKey {
+        var reader = DERReader(der)
+        let parts: (algorithm: KeyAlgorithm, key: ArraySlice<UInt8>, keyOffset: Int, publicKey: (ASN1BitString, Int)?)
+        do {
+            parts = try reader.readSequence { seq in
+                let versionElement = try seq.readElement(.integer)
+                let version: Int = try versionElement.integer()
+                guard version == 0 || version == 1 else {
+                    throw RSAKeyError(.malformed, "PKCS#8 version \(version) at offset \(versionElement.offset) is neither v1 (0) nor v2 (1)",
+                                      offset: versionElement.offset)
+                }
+                let algorithm = try KeyAlgorithm.read(from: &seq)
+                let keyOffset = seq.offset
+                let key = try seq.readOctetString()
+                if try seq.peekTag() == .context(0, constructed: true) {
+                    _ = try seq.readElement()
+                }
+                var publicKey: (ASN1BitString, Int)?
+                if try seq.peekTag() == .context(1, constructed: false) {
+                    let offset = seq.offset
+                    guard version == 1 else {
+                        throw RSAKeyError(.malformed, "PKCS#8 v1 key has a [1] publicKey at offset \(offset), which only v2 allows", offset: offset)
+                    }
+                    publicKey = (try seq.readBitString(tag: .context(1, constructed: false)), offset)
+                }
+                if !seq.isAtEnd {
+                    let offset = seq.offset
+                    throw RSAKeyError(.malformed, "PKCS#8 key has an unexpected element at offset \(offset) after the private key", offset: offset)
+                }
+                return (algorithm, key, keyOffset, publicKey)
+            }
+            try reader.finish()
+        } catch let error as ASN1Error {
+            throw RSAKeyError.malformed("PKCS#8 PrivateKeyInfo", error)
+        }
+        guard parts.algorithm.isRSA else {
+            throw parts.algorithm.unsupportedError(in: "PKCS#8 PrivateKeyInfo", offset: 0)
+        }
+        let key: RSAPrivateKey
+        do {
+            key = try RSAPrivateKey(pkcs1DER: parts.key)
+        } catch let error as RSAKeyError {
+            var wrapped = error
+            let innerStart = parts.key.startIndex - der.startIndex
+            wrapped.reason = "PKCS#8 PrivateKeyInfo: the RSAPrivateKey in the OCTET STRING at offset \(parts.keyOffset) (content at \(innerStart)) is malformed: \(error.reason)"
+            wrapped.offset = error.offset.map { $0 + innerStart }
+            throw wrapped
+        }
+        if let (bits, offset) = parts.publicKey {
+            let matches = bits.unusedBits == 0 && (try? RSAPublicKey(pkcs1DER: bits.bytes)) == key.publicKey
+            guard matches else {
+                throw RSAKeyError(.malformed, "PKCS#8 v2 publicKey at offset \(offset) does not match the private key", offset: offset)
+            }
+        }
+        return key
+    }
+
+    /// Decodes a PKCS#8 DER held in an array.
+    public static func decode(_ der: [UInt8]) throws -> RSAPrivateKey {
+        try decode(der[...])
+    }
+
+    /// Encodes `key` as PKCS#8 v1 `PrivateKeyInfo` DER, byte-identical to
+    /// `openssl pkcs8 -topk8 -nocrypt -outform DER`. The result is in wiped storage.
+    public static func encode(_ key: RSAPrivateKey) -> SecureBytes {
+        let inner = key.pkcs1DER
+        return inner.withUnsafeBytes { pkcs1 in
+            var writer = DERWriter(capacity: pkcs1.count + 32)
+            writer.writeSequence { seq in
+                seq.writeInteger(0)
+                KeyAlgorithm.writeRSAEncryption(to: &seq)
+                seq.writeOctetString(pkcs1)
+            }
+            var der = writer.finish()
+            defer { Wipe.array(&der) }
+            return SecureBytes(der)
+        }
+    }
+}
+
+extension RSAPrivateKey {
+    /// Decodes a PKCS#8 DER; see ``PKCS8PrivateKey/decode(_:)-(ArraySlice<UInt8>)``.
+    public init(pkcs8DER der: ArraySlice<UInt8>) throws {
+        self = try PKCS8PrivateKey.decode(der)
+    }
+
+    /// The PKCS#8 v1 `PrivateKeyInfo` DER of this key, in wiped storage.
+    public var pkcs8DER: SecureBytes { PKCS8PrivateKey.encode(self) }
+}

@@ -1,0 +1,103 @@
+import CryptoOpenSSL
+import Foundation
+import RSAKeys
+
+/// The fixture keys (Fixtures/keys, made by `tools/make-fixtures` with openssl and ssh-keygen) and
+/// the facts those tools reported about them.
+enum DERFixtures {
+    /// One entry of Fixtures/keys/facts.json.
+    struct Fact: Decodable, Sendable {
+        var file: String
+        var format: String?
+        var encoding: String?
+        var algorithm: String?
+        var `private`: Bool?
+        var encrypted: Bool?
+        var bits: Int?
+        var modulus: String?
+        var publicExponent: String?
+        var cipher: String?
+        var comment: String?
+    }
+
+    static let directory: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/keys")
+
+    static func bytes(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: directory.appendingPathComponent(name)))
+    }
+
+    static let facts: [Fact] = {
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent("facts.json")),
+              let facts = try? JSONDecoder().decode([Fact].self, from: data) else { return [] }
+        return facts
+    }()
+
+    /// The formats this area reads (the OpenSSH ones are tested by the OpenSSH engineer).
+    static let derFormats: Set<String> = ["pkcs1-private", "pkcs1-public", "spki", "pkcs8", "pkcs8-encrypted",
+                                          "pkcs1-private-encrypted", "x509-certificate"]
+
+    static var derFacts: [Fact] { facts.filter { derFormats.contains($0.format ?? "") } }
+
+    static let passphraseText: String = {
+        let raw = (try? String(contentsOf: directory.appendingPathComponent("passphrase.txt"), encoding: .utf8)) ?? ""
+        return raw.trimmingCharacters(in: .newlines)
+    }()
+
+    static var passphrase: SecureBytes { SecureBytes(Array(passphraseText.utf8)) }
+
+    static let provider: PassphraseProvider = { _ in DERFixtures.passphrase }
+}
+
+/// Runs the real openssl in tests.
+enum Tool {
+    struct Result {
+        var status: Int32
+        var stdout: [UInt8]
+        var stderr: String
+        var text: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    static func run(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [executable] + arguments
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin)) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: Array(outData), stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A fresh temporary directory.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-der-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Writes `bytes` to a new temporary file and returns its path.
+    static func temporaryFile(_ bytes: [UInt8], name: String = "key") throws -> String {
+        let url = try temporaryDirectory().appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url.path
+    }
+
+    /// The modulus `openssl pkey` (or `openssl x509`) reports for a key file, lowercase without leading zeros.
+    static func opensslModulus(path: String, arguments: [String] = []) throws -> String? {
+        let result = try run("openssl", ["rsa", "-in", path, "-noout", "-modulus"] + arguments)
+        guard result.status == 0, let line = result.text.split(separator: "\n").first(where: { $0.hasPrefix("Modulus=") }) else { return nil }
+        let hex = line.dropFirst("Modulus=".count).lowercased()
+        let trimmed = hex.drop { $0 == "0" }
+        return trimmed.isEmpty ? "0" : String(trimmed)
+    }
+}

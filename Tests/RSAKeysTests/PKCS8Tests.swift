@@ -1,0 +1,188 @@
+import ASN1Kit
+import CryptoOpenSSL
+import Foundation
+import RSAKeys
+import Testing
+
+@Suite("PKCS#8 PrivateKeyInfo, OneAsymmetricKey and EncryptedPrivateKeyInfo")
+struct PKCS8Tests {
+    static let names = ["rsa1024", "rsa2048", "rsa3072", "rsa4096", "rsa2048-e3"]
+
+    @Test("reads openssl's PKCS#8 DER and writes it back byte-identical", arguments: names)
+    func roundTrip(name: String) throws {
+        let der = try DERFixtures.bytes("\(name).pkcs8.der")
+        let key = try PKCS8PrivateKey.decode(der)
+        let pkcs1 = try RSAPrivateKey(pkcs1DER: DERFixtures.bytes("\(name).pkcs1.der"))
+        #expect(key.pkcs1DER == pkcs1.pkcs1DER)
+        #expect(key.pkcs8DER.bytes == der)
+        #expect(PKCS8PrivateKey.encode(pkcs1).bytes == der)
+        let pem = try DERFixtures.bytes("\(name).pkcs8.pem")
+        #expect(Array(PEMBlock(label: "PRIVATE KEY", bytes: key.pkcs8DER.bytes).pemText.utf8) == pem)
+    }
+
+    @Test("the 3-prime PKCS#8 key keeps its other prime")
+    func threePrime() throws {
+        let der = try PEMParser.blocks(in: DERFixtures.bytes("rsa2048-3prime.pkcs8.pem"))[0].bytes
+        let key = try RSAPrivateKey(pkcs8DER: der[...])
+        #expect(key.otherPrimes.count == 1)
+        #expect(key.pkcs8DER.bytes == der)
+    }
+
+    /// A OneAsymmetricKey built by hand: version, rsaEncryption, the key, optional attributes and publicKey.
+    static func oneAsymmetricKey(_ key: RSAPrivateKey, version: Int, attributes: Bool, publicKey: RSAPublicKey?) -> [UInt8] {
+        var writer = DERWriter()
+        writer.writeSequence { seq in
+            seq.writeInteger(version)
+            seq.writeSequence { alg in
+                alg.writeObjectIdentifier(.rsaEncryption)
+                alg.writeNull()
+            }
+            seq.writeOctetString(key.pkcs1DER.bytes)
+            if attributes {
+                // [0] IMPLICIT SET OF Attribute: one friendlyName-like attribute.
+                seq.writeConstructed(.context(0, constructed: true)) { set in
+                    set.writeSequence { attr in
+                        attr.writeObjectIdentifier("1.2.840.113549.1.9.20")
+                        attr.writeConstructed(.set) { values in try? values.writeString("coffer", type: .bmpString) }
+                    }
+                }
+            }
+            if let publicKey {
+                seq.writeBitString(ASN1BitString(bytes: publicKey.pkcs1DER), tag: .context(1, constructed: false))
+            }
+        }
+        return writer.finish()
+    }
+
+    @Test("OneAsymmetricKey v2 with attributes and a matching publicKey reads")
+    func version2() throws {
+        let key = try RSAPrivateKey(pkcs1DER: DERFixtures.bytes("rsa1024.pkcs1.der"))
+        let der = Self.oneAsymmetricKey(key, version: 1, attributes: true, publicKey: key.publicKey)
+        #expect(try PKCS8PrivateKey.decode(der).pkcs1DER == key.pkcs1DER)
+        let v1WithAttributes = Self.oneAsymmetricKey(key, version: 0, attributes: true, publicKey: nil)
+        #expect(try PKCS8PrivateKey.decode(v1WithAttributes).pkcs1DER == key.pkcs1DER)
+    }
+
+    @Test("a publicKey that does not match, or one in a v1 key, is .malformed")
+    func badPublicKey() throws {
+        let key = try RSAPrivateKey(pkcs1DER: DERFixtures.bytes("rsa1024.pkcs1.der"))
+        let other = try RSAPublicKey(pkcs1DER: DERFixtures.bytes("rsa2048.pkcs1-public.der")[...])
+        let mismatched = Self.oneAsymmetricKey(key, version: 1, attributes: false, publicKey: other)
+        #expect(throws: RSAKeyError(.malformed, "")) { try PKCS8PrivateKey.decode(mismatched) }
+        let v1 = Self.oneAsymmetricKey(key, version: 0, attributes: false, publicKey: key.publicKey)
+        #expect(throws: RSAKeyError(.malformed, "")) { try PKCS8PrivateKey.decode(v1) }
+        let v3 = Self.oneAsymmetricKey(key, version: 2, attributes: false, publicKey: nil)
+        #expect(throws: RSAKeyError(.malformed, "")) { try PKCS8PrivateKey.decode(v3) }
+    }
+
+    @Test("non-RSA PKCS#8 names the algorithm", arguments: [
+        ("ec-p256.pkcs8.pem", "EC (P-256)"), ("ed25519.pkcs8.pem", "Ed25519"), ("dsa.pkcs8.pem", "DSA"),
+    ])
+    func nonRSA(file: String, name: String) throws {
+        let der = try PEMParser.blocks(in: DERFixtures.bytes(file))[0].bytes
+        let error = try #require(throws: RSAKeyError.self) { try PKCS8PrivateKey.decode(der) }
+        #expect(error.code == .unsupportedAlgorithm)
+        #expect(error.reason.contains(name))
+    }
+
+    @Test("other non-RSA algorithms in PKCS#8 are named", arguments: [
+        ("ED448", "Ed448"), ("X25519", "X25519"), ("X448", "X448"),
+    ])
+    func opensslNonRSA(algorithm: String, name: String) throws {
+        let generated = try Tool.run("openssl", ["genpkey", "-algorithm", algorithm, "-outform", "DER"])
+        try #require(generated.status == 0)
+        let error = try #require(throws: RSAKeyError.self) { try PKCS8PrivateKey.decode(generated.stdout) }
+        #expect(error.code == .unsupportedAlgorithm)
+        #expect(error.reason.contains(name))
+    }
+
+    @Test("EC keys on P-384 and P-521 name their curve", arguments: [("P-384", "EC (P-384)"), ("P-521", "EC (P-521)")])
+    func curves(curve: String, name: String) throws {
+        let generated = try Tool.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:\(curve)"])
+        try #require(generated.status == 0)
+        let pkcs8 = try Tool.run("openssl", ["pkcs8", "-topk8", "-nocrypt", "-outform", "DER"], stdin: generated.stdout)
+        try #require(pkcs8.status == 0)
+        let error = try #require(throws: RSAKeyError.self) { try PKCS8PrivateKey.decode(pkcs8.stdout) }
+        #expect(error.reason.contains(name))
+    }
+
+    // MARK: EncryptedPrivateKeyInfo
+
+    @Test("encrypted fixtures decrypt to the plain key and report cipher and KDF", arguments: [
+        ("rsa2048.pkcs8-aes256-sha256.pem", "aes-256-cbc", "pbkdf2-hmac-sha256"),
+        ("rsa2048.pkcs8-aes128-sha1.der", "aes-128-cbc", "pbkdf2-hmac-sha1"),
+        ("rsa2048.pkcs8-aes192-sha512.pem", "aes-192-cbc", "pbkdf2-hmac-sha512"),
+        ("rsa2048.pkcs8-des3-sha384.pem", "des-ede3-cbc", "pbkdf2-hmac-sha384"),
+        ("rsa2048.pkcs8-aes256-sha224.pem", "aes-256-cbc", "pbkdf2-hmac-sha224"),
+        ("rsa2048.pkcs8-scrypt.pem", "aes-256-cbc", "scrypt"),
+        ("rsa2048.pkcs8-pbes1-md5-des.pem", "des-cbc", "pbes1-md5"),
+        ("rsa2048.pkcs8-pbes1-sha1-3des.pem", "des-ede3-cbc", "pkcs12-sha1"),
+    ])
+    func encryptedFixtures(file: String, cipher: String, kdf: String) throws {
+        let raw = try DERFixtures.bytes(file)
+        let der = file.hasSuffix(".der") ? raw : try PEMParser.blocks(in: raw)[0].bytes
+        let info = try EncryptedPrivateKeyInfo.encryptionInfo(der[...])
+        #expect(info == KeyEncryptionInfo(cipher: cipher, kdf: kdf))
+        let (key, decodedInfo) = try EncryptedPrivateKeyInfo.decode(der[...], passphrase: DERFixtures.passphrase)
+        #expect(decodedInfo == info)
+        let plain = try RSAPrivateKey(pkcs1DER: DERFixtures.bytes("rsa2048.pkcs1.der"))
+        #expect(key.pkcs1DER == plain.pkcs1DER)
+    }
+
+    @Test("written encrypted PKCS#8 opens in openssl with the passphrase", arguments: [
+        SymmetricCipher.aes128CBC, .aes192CBC, .aes256CBC, .desEDE3CBC,
+    ])
+    func interopPBKDF2(cipher: SymmetricCipher) throws {
+        let key = try RSAPrivateKey(pkcs1DER: DERFixtures.bytes("rsa1024.pkcs1.der"))
+        let der = try EncryptedPrivateKeyInfo.encode(key, passphrase: DERFixtures.passphrase, cipher: cipher)
+        let info = try EncryptedPrivateKeyInfo.encryptionInfo(der[...])
+        #expect(info == KeyEncryptionInfo(cipher: cipher.rawValue.lowercased(), kdf: "pbkdf2-hmac-sha256"))
+        let path = try Tool.temporaryFile(der, name: "enc.der")
+        let modulus = try Tool.opensslModulus(path: path, arguments: ["-inform", "DER", "-passin", "pass:\(DERFixtures.passphraseText)"])
+        #expect(modulus == key.publicKey.modulusHex)
+        // And back through Coffer.
+        #expect(try EncryptedPrivateKeyInfo.decode(der[...], passphrase: DERFixtures.passphrase).key.pkcs1DER == key.pkcs1DER)
+    }
+
+    @Test("written scrypt and other-PRF keys open in openssl", arguments: [
+        EncryptedPrivateKeyInfo.KeyDerivation.scrypt(n: 1024, r: 8, p: 1),
+        .pbkdf2(iterations: 1000, prf: .sha1), .pbkdf2(iterations: 3000, prf: .sha512),
+    ])
+    func interopKDFs(derivation: EncryptedPrivateKeyInfo.KeyDerivation) throws {
+        let key = try RSAPrivateKey(pkcs1DER: DERFixtures.bytes("rsa1024.pkcs1.der"))
+        let der = try EncryptedPrivateKeyInfo.encode(key, passphrase: DERFixtures.passphrase, keyDerivation: derivation)
+        let path = try Tool.temporaryFile(der, name: "enc.der")
+        let modulus = try Tool.opensslModulus(path: path, arguments: ["-inform", "DER", "-passin", "pass:\(DERFixtures.passphraseText)"])
+        #expect(modulus == key.publicKey.modulusHex)
+    }
+
+    @Test("writing uses a fresh salt and IV each time")
+    func freshSalt() throws {
+        let key = try RSAPrivateKey(pkcs1DER: DERFixtures.bytes("rsa1024.pkcs1.der"))
+        let a = try EncryptedPrivateKeyInfo.encode(key, passphrase: DERFixtures.passphrase)
+        let b = try EncryptedPrivateKeyInfo.encode(key, passphrase: DERFixtures.passphrase)
+        #expect(a != b)
+        #expect(a.count == b.count)
+    }
+
+    @Test("single DES is refused for writing")
+    func noDESWriting() throws {
+        let key = try RSAPrivateKey(pkcs1DER: DERFixtures.bytes("rsa1024.pkcs1.der"))
+        #expect(throws: RSAKeyError(.invalidArgument, "")) {
+            try EncryptedPrivateKeyInfo.encode(key, passphrase: DERFixtures.passphrase, cipher: .desCBC)
+        }
+    }
+
+    @Test("a wrong passphrase on written keys is .wrongPassphrase")
+    func wrongPassphrase() throws {
+        let key = try RSAPrivateKey(pkcs1DER: DERFixtures.bytes("rsa1024.pkcs1.der"))
+        let der = try EncryptedPrivateKeyInfo.encode(key, passphrase: DERFixtures.passphrase)
+        // Several wrong passphrases: some give bad padding, some (1 in 256) valid padding and garbage.
+        for i in 0..<20 {
+            let error = try #require(throws: RSAKeyError.self) {
+                try EncryptedPrivateKeyInfo.decode(der[...], passphrase: SecureBytes(Array("wrong \(i)".utf8)))
+            }
+            #expect(error.code == .wrongPassphrase)
+        }
+    }
+}
