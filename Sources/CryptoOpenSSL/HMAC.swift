@@ -13,6 +13,17 @@ public enum HMAC {
         }
     }
 
+    /// Computes HMAC with a key held in ``SecureBytes``.
+    ///
+    /// - Throws: ``CryptoError`` with code `.openSSL` when OpenSSL rejects the computation.
+    public static func authenticationCode(_ algorithm: DigestAlgorithm, key: SecureBytes, data: [UInt8]) throws -> [UInt8] {
+        try key.withUnsafeBytes { keyBytes in
+            try data.withUnsafeBytes { dataBytes in
+                try authenticationCode(algorithm, key: keyBytes, data: dataBytes)
+            }
+        }
+    }
+
     /// Computes HMAC over raw buffers, so a key held in ``SecureBytes`` is never copied into an array.
     public static func authenticationCode(_ algorithm: DigestAlgorithm, key: UnsafeRawBufferPointer, data: UnsafeRawBufferPointer) throws -> [UInt8] {
         var output = [UInt8](repeating: 0, count: algorithm.outputSize)

@@ -72,5 +72,7 @@ struct DigestTests {
             #expect(try HMAC.authenticationCode(algorithm, key: key, data: data) == expected)
         }
         #expect(try HMAC.authenticationCode(.sha256, key: [], data: [1]).count == 32)
+        #expect(try HMAC.authenticationCode(algorithm, key: SecureBytes(key), data: [9, 8])
+            == HMAC.authenticationCode(algorithm, key: key, data: [9, 8]))
     }
 }
