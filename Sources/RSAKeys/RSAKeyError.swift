@@ -40,6 +40,9 @@ public struct RSAKeyError: Error, CustomStringConvertible, Sendable, Equatable {
     public var offset: Int?
     /// The underlying error, if any.
     public var cause: (any Error & Sendable)?
+    /// For ``Code-swift.enum/unsupportedAlgorithm``: the recognised algorithm in the lowercase
+    /// spelling `inspect --json` prints (`ec`, `ed25519`, `ed448`, `x25519`, `x448`, `dsa`, `dh`).
+    public var algorithm: String? = nil
 
     /// Creates an error.
     public init(_ code: Code, _ reason: String, offset: Int? = nil, cause: (any Error & Sendable)? = nil) {

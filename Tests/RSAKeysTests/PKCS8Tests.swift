@@ -83,6 +83,8 @@ struct PKCS8Tests {
         let error = try #require(throws: RSAKeyError.self) { try PKCS8PrivateKey.decode(der) }
         #expect(error.code == .unsupportedAlgorithm)
         #expect(error.reason.contains(name))
+        let fact = try #require(DERFixtures.facts.first { $0.file == file })
+        #expect(error.algorithm == fact.algorithm)
     }
 
     @Test("other non-RSA algorithms in PKCS#8 are named", arguments: [

@@ -70,9 +70,11 @@ public enum KeyAlgorithm: Sendable, Hashable {
                 // Parameters of other algorithms (DSA's Dss-Parms, DH's DomainParameters) are skipped.
                 while !seq.isAtEnd { _ = try seq.readElement() }
                 if let name = otherName(oid) { return .other(name) }
-                throw RSAKeyError(.unsupportedAlgorithm,
-                                  "unknown key algorithm \(oid.dotted) at offset \(oidOffset) — Coffer handles RSA keys only",
-                                  offset: oidOffset)
+                var error = RSAKeyError(.unsupportedAlgorithm,
+                                        "unknown key algorithm \(oid.dotted) at offset \(oidOffset) — Coffer handles RSA keys only",
+                                        offset: oidOffset)
+                error.algorithm = oid.dotted
+                throw error
             }
         }
     }
@@ -89,7 +91,14 @@ public enum KeyAlgorithm: Sendable, Hashable {
 
     /// The error for a recognised key of another algorithm.
     func unsupportedError(in container: String, offset: Int?) -> RSAKeyError {
-        RSAKeyError(.unsupportedAlgorithm, "\(container) holds a key of another algorithm: \(name) — Coffer handles RSA keys only", offset: offset)
+        var error = RSAKeyError(.unsupportedAlgorithm, "\(container) holds a key of another algorithm: \(name) — Coffer handles RSA keys only", offset: offset)
+        error.algorithm = identifier
+        return error
+    }
+
+    /// The lowercase identifier `inspect --json` prints: the first word of the name (`ec`, `ed25519`, `dsa`, …).
+    public var identifier: String {
+        String(name.split(separator: " ").first ?? "").lowercased()
     }
 
     /// The short curve name for a named-curve OID (NIST names where they exist).
