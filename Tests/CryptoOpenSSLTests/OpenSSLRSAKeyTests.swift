@@ -264,3 +264,26 @@ struct OpenSSLRSAKeyTests {
         #expect(try plain.decrypt(ciphertext, padding: .pkcs1) == [7, 7, 7])
     }
 }
+
+@Suite("RSA key consistency")
+struct OpenSSLRSAKeyCheckTests {
+    @Test("consistent keys pass, tampered numbers fail")
+    func check() throws {
+        let components = OpenSSLRSAKeyTests.fixture2048.components
+        #expect(try OpenSSLRSAKey(components: components).isConsistent())
+        #expect(try OpenSSLRSAKey(components: OpenSSLRSAKeyTests.fixture3Prime.components).isConsistent())
+        #expect(try OpenSSLRSAKey(modulus: components.modulus, publicExponent: components.publicExponent).isConsistent())
+
+        var wrongD = components
+        wrongD.privateExponent[wrongD.privateExponent.count - 1] ^= 0x02
+        #expect(try !OpenSSLRSAKey(components: wrongD).isConsistent())
+        var wrongCoefficient = components
+        wrongCoefficient.coefficients[0][5] ^= 0x10
+        #expect(try !OpenSSLRSAKey(components: wrongCoefficient).isConsistent())
+        var wrongPrime = components
+        wrongPrime.primes[0][wrongPrime.primes[0].count - 1] ^= 0x02  // stays odd, no longer a factor
+        #expect(try !OpenSSLRSAKey(components: wrongPrime).isConsistent())
+        // An even public exponent is not a valid public key.
+        #expect(try !OpenSSLRSAKey(modulus: components.modulus, publicExponent: [0x01, 0x00, 0x00]).isConsistent())
+    }
+}
