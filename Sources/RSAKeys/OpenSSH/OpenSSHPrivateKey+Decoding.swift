@@ -1,0 +1,138 @@
+import CryptoOpenSSL
+
+extension OpenSSHPrivateKey {
+    /// The KDF name in ``KeyEncryptionInfo`` for encrypted OpenSSH keys.
+    static let kdfName = "bcrypt-pbkdf"
+
+    /// Decodes the `openssh-key-v1` blob; offsets in errors count from its first byte.
+    static func decodeBlob(_ blob: ArraySlice<UInt8>, passphrase: PassphraseProvider?) throws -> (key: RSAPrivateKey, comment: String?, encryption: KeyEncryptionInfo?) {
+        var reader = SSHWireReader(blob, context: "OpenSSH private key")
+        guard reader.remaining.starts(with: magic) else {
+            throw reader.malformed("does not start with 'openssh-key-v1\\0'")
+        }
+        _ = try reader.readBytes(magic.count)
+
+        let cipherOffset = reader.offset
+        let cipherName = try reader.readString()
+        let kdfOffset = reader.offset
+        let kdf = try reader.readString()
+        let optionsOffset = reader.offset
+        let kdfOptions = try reader.readString()
+        let countOffset = reader.offset
+        let keyCount = try reader.readUInt32()
+        guard keyCount == 1 else {
+            throw RSAKeyError(.malformed, "OpenSSH private key holds \(keyCount) keys (at offset \(countOffset)); exactly one is supported",
+                              offset: countOffset)
+        }
+        let publicOffset = reader.offset
+        let publicBlob = try reader.readString()
+        let publicKey = try OpenSSHPublicKey.decodeBlob(publicBlob, baseOffset: publicOffset + 4,
+                                                         context: "OpenSSH private key's public key")
+
+        guard let cipher = OpenSSHCipher(name: cipherName) else {
+            throw RSAKeyError(.unsupportedEncryption,
+                              "OpenSSH private key cipher '\(SSHWireReader.printable(cipherName))' at offset \(cipherOffset) is not supported (supported: \(OpenSSHCipher.allCases.map(\.rawValue).joined(separator: ", ")))",
+                              offset: cipherOffset)
+        }
+        let sectionOffset = reader.offset
+        let section = try reader.readString()
+        let tag = try reader.readBytes(cipher.tagLength)
+        try reader.finish()
+        guard section.count % cipher.blockSize == 0 else {
+            throw RSAKeyError(.malformed, "OpenSSH private section at offset \(sectionOffset) has \(section.count) bytes, not a multiple of the \(cipher.blockSize)-byte block",
+                              offset: sectionOffset)
+        }
+
+        var encryption: KeyEncryptionInfo?
+        var plaintext: [UInt8]
+        if cipher == .none {
+            guard kdf.elementsEqual("none".utf8), kdfOptions.isEmpty else {
+                throw RSAKeyError(.malformed, "unencrypted OpenSSH private key has KDF '\(SSHWireReader.printable(kdf))' with \(kdfOptions.count) option bytes at offset \(kdfOffset); expected 'none' and none",
+                                  offset: kdfOffset)
+            }
+            plaintext = Array(section)
+        } else {
+            guard kdf.elementsEqual("bcrypt".utf8) else {
+                throw RSAKeyError(.unsupportedEncryption, "OpenSSH private key KDF '\(SSHWireReader.printable(kdf))' at offset \(kdfOffset) is not supported (only bcrypt)",
+                                  offset: kdfOffset)
+            }
+            var options = SSHWireReader(kdfOptions, baseOffset: optionsOffset + 4, context: "OpenSSH private key bcrypt options")
+            let salt = try options.readString()
+            let roundsOffset = options.offset
+            let rounds = try options.readUInt32()
+            try options.finish()
+            guard !salt.isEmpty else {
+                throw RSAKeyError(.malformed, "OpenSSH private key bcrypt salt at offset \(optionsOffset + 4) is empty", offset: optionsOffset + 4)
+            }
+            guard rounds >= 1, rounds <= BcryptPBKDF.maximumRounds else {
+                throw RSAKeyError(.malformed, "OpenSSH private key bcrypt rounds \(rounds) at offset \(roundsOffset) is outside 1…\(BcryptPBKDF.maximumRounds)",
+                                  offset: roundsOffset)
+            }
+            guard let passphrase, let secret = try passphrase("OpenSSH private key") else {
+                throw RSAKeyError(.passphraseRequired, "the OpenSSH private key is encrypted (\(cipher.rawValue)); a passphrase is needed")
+            }
+            guard !secret.isEmpty else { throw RSAKeyError.wrongPassphrase("OpenSSH private key") }
+            let keyAndIV = try BcryptPBKDF.deriveKey(passphrase: secret, salt: Array(salt), rounds: Int(rounds),
+                                                     keyLength: cipher.keyLength + cipher.ivLength)
+            plaintext = try cipher.decrypt(Array(section), tag: Array(tag), keyAndIV: keyAndIV)
+            encryption = KeyEncryptionInfo(cipher: cipher.rawValue, kdf: kdfName)
+        }
+        defer { wipe(&plaintext) }
+        let (key, comment) = try decodePrivateSection(plaintext[...], publicKey: publicKey, encrypted: cipher != .none,
+                                                      blockSize: cipher.blockSize)
+        return (key, comment, encryption)
+    }
+
+    /// Reads the (decrypted) private section. Offsets count from its first byte.
+    static func decodePrivateSection(_ section: ArraySlice<UInt8>, publicKey: RSAPublicKey, encrypted: Bool, blockSize: Int) throws -> (RSAPrivateKey, String?) {
+        var reader = SSHWireReader(section, context: "OpenSSH private section")
+        let check1 = try reader.readUInt32()
+        let check2 = try reader.readUInt32()
+        guard check1 == check2 else {
+            if encrypted { throw RSAKeyError.wrongPassphrase("OpenSSH private key") }
+            throw RSAKeyError(.malformed, "unencrypted OpenSSH private section has different check numbers at offset 0", offset: 0)
+        }
+        let typeOffset = reader.offset
+        let type = try reader.readString()
+        try OpenSSHKeyType.requireRSA(type, in: "OpenSSH private section", offset: typeOffset)
+        let nOffset = reader.offset
+        let n = try reader.readPositiveMPInt("n")
+        let e = try reader.readPositiveMPInt("e")
+        let dOffset = reader.offset
+        let d = try reader.readPositiveMPInt("d")
+        let iqmp = try reader.readPositiveMPInt("iqmp")
+        let pOffset = reader.offset
+        let p = try reader.readPositiveMPInt("p")
+        let qOffset = reader.offset
+        let q = try reader.readPositiveMPInt("q")
+        let commentBytes = try reader.readString()
+        let paddingOffset = reader.offset
+        let padding = reader.remaining
+        guard padding.count < blockSize, padding.enumerated().allSatisfy({ $0.element == UInt8(truncatingIfNeeded: $0.offset + 1) }) else {
+            throw RSAKeyError(.malformed, "OpenSSH private section padding at offset \(paddingOffset) is not 1, 2, 3, … up to the block size",
+                              offset: paddingOffset)
+        }
+        guard n.elementsEqual(publicKey.modulus), e.elementsEqual(publicKey.publicExponent) else {
+            throw RSAKeyError(.malformed, "OpenSSH private section's key at offset \(nOffset) does not match the public key stored with it",
+                              offset: nOffset)
+        }
+        guard !d.isEmpty else { throw RSAKeyError(.malformed, "OpenSSH private key has a zero d at offset \(dOffset)", offset: dOffset) }
+        let one = BigNumber.one
+        let pNumber = BigNumber(bigEndian: Array(p))
+        let qNumber = BigNumber(bigEndian: Array(q))
+        guard pNumber > one else { throw RSAKeyError(.malformed, "OpenSSH private key prime p at offset \(pOffset) is not above 1", offset: pOffset) }
+        guard qNumber > one else { throw RSAKeyError(.malformed, "OpenSSH private key prime q at offset \(qOffset) is not above 1", offset: qOffset) }
+        let dNumber = BigNumber(bigEndian: Array(d))
+        let dP = (dNumber % (pNumber - one)).bigEndianBytes
+        let dQ = (dNumber % (qNumber - one)).bigEndianBytes
+        let key = try RSAPrivateKey(modulus: Array(n), publicExponent: Array(e), privateExponent: Array(d),
+                                    prime1: Array(p), prime2: Array(q), exponent1: dP.isEmpty ? [0] : dP,
+                                    exponent2: dQ.isEmpty ? [0] : dQ, coefficient: iqmp.isEmpty ? [0] : Array(iqmp))
+        return (key, commentBytes.isEmpty ? nil : String(decoding: commentBytes, as: UTF8.self))
+    }
+
+    /// Overwrites `bytes` with zeros.
+    static func wipe(_ bytes: inout [UInt8]) {
+        for index in bytes.indices { bytes[index] = 0 }
+    }
+}

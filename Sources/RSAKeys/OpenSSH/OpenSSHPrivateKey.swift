@@ -1,0 +1,96 @@
+import ASN1Kit
+import CryptoOpenSSL
+
+/// OpenSSH private keys (`openssh-key-v1`, the format of `ssh-keygen` since OpenSSH 7.8), read and
+/// written, unencrypted or encrypted with bcrypt-pbkdf and AES.
+///
+/// ```
+/// "openssh-key-v1" 0x00
+/// string   ciphername          none | aes{128,192,256}-{ctr,cbc} | aes{128,256}-gcm@openssh.com
+/// string   kdfname             none | bcrypt
+/// string   kdfoptions          empty, or: string salt, uint32 rounds
+/// uint32   number of keys      always 1
+/// string   public key blob     string "ssh-rsa", mpint e, mpint n
+/// string   private section     encrypted as a whole, then the GCM tag (16 bytes) for GCM
+///
+/// private section:
+///     uint32 checkint, uint32 checkint      equal random numbers: a wrong passphrase shows here
+///     string "ssh-rsa", mpint n, mpint e, mpint d, mpint iqmp, mpint p, mpint q
+///     string comment
+///     byte 1, 2, 3, …                       padding to the cipher's block size (8 for none)
+/// ```
+/// (PROTOCOL.key in OpenSSH's sources.) The file is that blob in base64 at 70 columns between
+/// `-----BEGIN OPENSSH PRIVATE KEY-----` and `-----END OPENSSH PRIVATE KEY-----`.
+///
+/// OpenSSH does not store d mod (p−1) and d mod (q−1); decoding computes them.
+public enum OpenSSHPrivateKey {
+    /// The PEM-style label of the armor.
+    public static let label = "OPENSSH PRIVATE KEY"
+    /// The magic at the start of the blob, including its NUL.
+    public static let magic: [UInt8] = Array("openssh-key-v1".utf8) + [0]
+    /// The base64 line width ssh-keygen writes.
+    static let lineWidth = 70
+
+    /// Decodes an OpenSSH private key.
+    ///
+    /// - Parameters:
+    ///   - bytes: the whole file (the `-----BEGIN OPENSSH PRIVATE KEY-----` armor, text around it
+    ///     allowed) or the raw `openssh-key-v1` blob.
+    ///   - passphrase: asked only when the key is encrypted.
+    /// - Returns: the key, its comment (`nil` when empty) and the encryption (`nil` when none).
+    /// - Throws: ``RSAKeyError``: `.unsupportedAlgorithm` naming the type of a non-RSA key;
+    ///   `.unsupportedEncryption` for other ciphers or KDFs; `.passphraseRequired` when encrypted
+    ///   and no passphrase is given; `.wrongPassphrase` when the check numbers or the GCM tag do not
+    ///   match after decryption; `.malformed` with the offset in the blob (or, for the private
+    ///   section, in the decrypted section) for everything else.
+    public static func decode(_ bytes: [UInt8], passphrase: PassphraseProvider?) throws -> (key: RSAPrivateKey, comment: String?, encryption: KeyEncryptionInfo?) {
+        if bytes.starts(with: magic) {
+            return try decodeBlob(bytes[...], passphrase: passphrase)
+        }
+        let blocks: [PEMBlock]
+        do {
+            blocks = try PEMParser.blocks(in: bytes)
+        } catch let error as ASN1Error {
+            throw RSAKeyError(.malformed, "OpenSSH private key armor is malformed: \(error.reason)", offset: error.offset, cause: error)
+        }
+        let keys = blocks.filter { $0.label == label }
+        guard let block = keys.first else {
+            throw RSAKeyError(.unrecognizedFormat, "no -----BEGIN \(label)----- block found")
+        }
+        guard keys.count == 1 else {
+            throw RSAKeyError(.malformed, "file holds \(keys.count) OpenSSH private keys (second at offset \(keys[1].offset)); expected one",
+                              offset: keys[1].offset)
+        }
+        guard block.headers.isEmpty else {
+            throw RSAKeyError(.malformed, "OpenSSH private key at offset \(block.offset) has PEM headers, which the format does not use",
+                              offset: block.offset)
+        }
+        return try decodeBlob(block.bytes[...], passphrase: passphrase)
+    }
+
+    /// Encodes `key` as an OpenSSH private key file, as `ssh-keygen` writes it.
+    ///
+    /// - Parameters:
+    ///   - comment: stored inside the private section (`nil` stores an empty one).
+    ///   - passphrase: `nil` or empty writes the key unencrypted (cipher and KDF `none`), as
+    ///     ssh-keygen does for an empty passphrase.
+    ///   - cipher: an OpenSSH cipher name: `aes256-ctr` (the default), `aes128-ctr`, `aes192-ctr`,
+    ///     `aes128-cbc`, `aes192-cbc`, `aes256-cbc`, `aes128-gcm@openssh.com`,
+    ///     `aes256-gcm@openssh.com`.
+    ///   - rounds: bcrypt-pbkdf rounds (ssh-keygen's default is 16).
+    /// - Returns: the armored text, base64 at 70 columns, ending in a newline.
+    /// - Throws: ``RSAKeyError`` `.cannotConvert` for a multi-prime key (OpenSSH stores two primes),
+    ///   `.invalidArgument` for an unknown cipher or a round count outside 1…``BcryptPBKDF/maximumRounds``.
+    public static func encode(_ key: RSAPrivateKey, comment: String?, passphrase: SecureBytes?, cipher: String = "aes256-ctr", rounds: Int = 16) throws -> String {
+        let blob = try encodeBlob(key, comment: comment, passphrase: passphrase, cipher: cipher, rounds: rounds)
+        let body = Array(Base64.encode(blob).utf8)
+        var text = "-----BEGIN \(label)-----\n"
+        var start = 0
+        while start < body.count {
+            let end = min(start + lineWidth, body.count)
+            text += String(decoding: body[start..<end], as: UTF8.self) + "\n"
+            start = end
+        }
+        return text + "-----END \(label)-----\n"
+    }
+}

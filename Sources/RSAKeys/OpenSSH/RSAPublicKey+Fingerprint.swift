@@ -1,0 +1,20 @@
+import ASN1Kit
+import CryptoOpenSSL
+
+extension RSAPublicKey {
+    /// `SHA256:` and the base64 of SHA-256 over the SSH key blob, without `=` padding — exactly as
+    /// `ssh-keygen -l -E sha256` prints it.
+    public var fingerprintSHA256: String {
+        let digest = Digest.hash(.sha256, OpenSSHPublicKey.wireBlob(self))
+        var text = Base64.encode(digest)
+        while text.hasSuffix("=") { text.removeLast() }
+        return "SHA256:" + text
+    }
+
+    /// `MD5:` and the MD5 of the SSH key blob as colon-separated lowercase hex pairs — exactly as
+    /// `ssh-keygen -l -E md5` prints it.
+    public var fingerprintMD5: String {
+        let digest = Digest.hash(.md5, OpenSSHPublicKey.wireBlob(self))
+        return "MD5:" + digest.map { Hex.encodeBytes([$0]) }.joined(separator: ":")
+    }
+}
