@@ -21,12 +21,16 @@ enum EntryDecoder {
     ///   - skipPlaceholder: Whether a placeholder varint comes first.
     ///   - expiration: Whether values carry the 4-byte expire trailer.
     ///   - greedy: Keep what decoded before an error instead of throwing.
+    ///   - suspiciousBefore: Keys of entries starting before this offset must not contain C0
+    ///     control characters. An encrypted region passes it as `4 + 16`: a wrong IV (the meta's IV
+    ///     is not covered by any checksum) garbles exactly the first CFB block, and a garbled key
+    ///     that swallows the following entries contains their small length bytes.
     /// - Returns: The offset where a greedy decode stopped (`end` when everything decoded).
     /// - Throws: ``KVStoreError/Code/damaged`` with ``KVStoreDamage/malformedEntry(offset:detail:)``.
     @discardableResult
     static func decode(
         _ base: UnsafeRawPointer, from start: Int, to end: Int, skipPlaceholder: Bool,
-        expiration: Bool, greedy: Bool, into index: inout StoreIndex
+        expiration: Bool, greedy: Bool, suspiciousBefore: Int = 0, into index: inout StoreIndex
     ) throws(KVStoreError) -> Int {
         var offset = start
         func fail(_ at: Int, _ detail: String) -> KVStoreError {
@@ -54,6 +58,9 @@ enum EntryDecoder {
                 let keyBytes = UnsafeRawBufferPointer(start: base + offset, count: Int(keyLength))
                 guard let key = String(validating: keyBytes.bindMemory(to: UInt8.self), as: UTF8.self) else {
                     throw fail(entryStart, "key is not valid UTF-8")
+                }
+                if entryStart < suspiciousBefore && keyBytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+                    throw fail(entryStart, "key contains control characters (wrong IV or key?)")
                 }
                 offset += Int(keyLength)
                 let valueLength: UInt64

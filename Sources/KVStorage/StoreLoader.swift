@@ -198,7 +198,7 @@ enum StoreLoader {
             stream.decrypt(UnsafeMutableRawBufferPointer(start: buffer.base + 4, count: size))
             try EntryDecoder.decode(
                 buffer.base, from: 4, to: 4 + size, skipPlaceholder: true, expiration: expiration, greedy: greedy,
-                into: &index)
+                suspiciousBefore: 4 + 16, into: &index)
             cipher = stream
             plaintext = buffer
         } else {
