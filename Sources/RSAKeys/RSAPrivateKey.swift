@@ -56,10 +56,13 @@ public struct RSAPrivateKey: Sendable {
         var otherPrimes: [(prime: Range<Int>, exponent: Range<Int>, coefficient: Range<Int>)]
     }
 
-    /// Owns the DER.
+    /// Owns the DER and, once built, the OpenSSL key.
     final class Storage: Sendable {
         let der: SecureBytes
         let layout: Layout
+        /// The OpenSSL key, built on first use and kept: building one costs tens of microseconds,
+        /// far more than most operations' bookkeeping.
+        let openSSLKey = OpenSSLKeyCache()
 
         init(der: SecureBytes, layout: Layout) {
             self.der = der

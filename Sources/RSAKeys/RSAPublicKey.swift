@@ -14,6 +14,17 @@ public struct RSAPublicKey: Sendable, Hashable {
     public let modulus: [UInt8]
     /// e as a big-endian magnitude without leading zero octets.
     public let publicExponent: [UInt8]
+    /// The OpenSSL key, built on first use and shared by copies.
+    let cache: OpenSSLKeyCache
+
+    public static func == (lhs: RSAPublicKey, rhs: RSAPublicKey) -> Bool {
+        lhs.modulus == rhs.modulus && lhs.publicExponent == rhs.publicExponent
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(modulus)
+        hasher.combine(publicExponent)
+    }
 
     /// Creates a key from big-endian magnitudes (leading zero octets are removed).
     public init(modulus: some Collection<UInt8>, publicExponent: some Collection<UInt8>) throws {
@@ -24,6 +35,7 @@ public struct RSAPublicKey: Sendable, Hashable {
         }
         self.modulus = n
         self.publicExponent = e
+        self.cache = OpenSSLKeyCache()
     }
 
     /// The size of the modulus in bits.

@@ -1,0 +1,46 @@
+import CryptoOpenSSL
+
+/// Shared checks and error wrapping for the RSA operations.
+enum RSAOperationError {
+    /// Ciphertext must be a non-empty whole number of k-byte blocks.
+    static func checkBlocks(_ count: Int, blockSize: Int) throws {
+        guard count > 0 else { throw RSAKeyError(.invalidArgument, "the ciphertext is empty") }
+        guard count % blockSize == 0 else {
+            throw RSAKeyError(.invalidArgument,
+                              "the ciphertext is \(count) bytes, not a multiple of the key's \(blockSize)-byte block size (wrong key size, or truncated data)")
+        }
+    }
+
+    /// Runs an OpenSSL operation, turning its error into ``RSAKeyError`` `.operationFailed` or
+    /// `.invalidArgument`, naming what failed.
+    static func wrap<T>(_ what: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as CryptoError {
+            let code: RSAKeyError.Code = error.code == .invalidArgument ? .invalidArgument : .operationFailed
+            let hint = code == .operationFailed && (what.contains("decryption") || what.contains("recovery"))
+                ? " (wrong key, or the data is damaged)" : ""
+            throw RSAKeyError(code, "RSA \(what) failed\(hint): \(error.reason)", cause: error)
+        }
+    }
+}
+
+extension DigestAlgorithm {
+    /// The name users type and read: `sha256`, `sha1`, `md5`.
+    public var shortName: String {
+        switch self {
+        case .md5: "md5"
+        case .sha1: "sha1"
+        case .sha224: "sha224"
+        case .sha256: "sha256"
+        case .sha384: "sha384"
+        case .sha512: "sha512"
+        }
+    }
+
+    /// The algorithm for a short name (`sha256`), case-insensitive.
+    public init?(shortName: String) {
+        guard let match = DigestAlgorithm.allCases.first(where: { $0.shortName == shortName.lowercased() }) else { return nil }
+        self = match
+    }
+}
