@@ -158,6 +158,17 @@ struct PKCS8Tests {
         #expect(modulus == key.publicKey.modulusHex)
     }
 
+    @Test("the derivation work is reported without deriving", arguments: [
+        ("rsa2048.pkcs8-aes256-sha256.pem", 2048), ("rsa2048.pkcs8-pbes1-md5-des.pem", 2048),
+    ])
+    func derivationWork(file: String, work: Int) throws {
+        let der = try PEMParser.blocks(in: DERFixtures.bytes(file))[0].bytes
+        #expect(try EncryptedPrivateKeyInfo.derivationWork(der[...]) == work)
+        let key = try RSAPrivateKey(pkcs1DER: DERFixtures.bytes("rsa1024.pkcs1.der"))
+        let scrypt = try EncryptedPrivateKeyInfo.encode(key, passphrase: DERFixtures.passphrase, keyDerivation: .scrypt(n: 1024, r: 8, p: 2))
+        #expect(try EncryptedPrivateKeyInfo.derivationWork(scrypt[...]) == 1024 * 8 * 2)
+    }
+
     @Test("writing uses a fresh salt and IV each time")
     func freshSalt() throws {
         let key = try RSAPrivateKey(pkcs1DER: DERFixtures.bytes("rsa1024.pkcs1.der"))

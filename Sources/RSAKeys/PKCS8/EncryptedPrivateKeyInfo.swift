@@ -57,6 +57,20 @@ public enum EncryptedPrivateKeyInfo {
         try parse(der).algorithm.info
     }
 
+    /// How much work deriving the key costs, without doing it: the iteration count for PBKDF2 and
+    /// PBES1, N·r·p for scrypt. Lets callers (fuzzers, servers) refuse expensive files up front.
+    ///
+    /// - Throws: as ``encryptionInfo(_:)``.
+    public static func derivationWork(_ der: ArraySlice<UInt8>) throws -> Int {
+        switch try parse(der).algorithm.derivation {
+        case .pbkdf2(_, let iterations, _), .pbkdf1(_, let iterations, _), .pkcs12(_, let iterations):
+            return iterations
+        case .scrypt(_, let n, let r, let p):
+            let (product, overflow) = Int(n).multipliedReportingOverflow(by: Int(r) * Int(p))
+            return overflow ? Int.max : product
+        }
+    }
+
     /// Decrypts and decodes an EncryptedPrivateKeyInfo DER holding an RSA key.
     ///
     /// - Throws: ``RSAKeyError`` `.wrongPassphrase` when the padding is wrong or the plaintext is not
