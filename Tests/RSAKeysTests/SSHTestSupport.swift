@@ -1,0 +1,127 @@
+import CryptoOpenSSL
+import Foundation
+import RSAKeys
+import Testing
+
+/// The fixture keys (Fixtures/keys, made by `tools/make-fixtures` with openssl and ssh-keygen) and
+/// what those tools reported about them, for the OpenSSH and RFC 4716 tests.
+enum SSHFixtures {
+    /// One entry of Fixtures/keys/facts.json.
+    struct Fact: Decodable, Sendable, CustomTestStringConvertible {
+        var file: String
+        var format: String?
+        var algorithm: String?
+        var encrypted: Bool?
+        var bits: Int?
+        var modulus: String?
+        var publicExponent: String?
+        var fingerprintSHA256: String?
+        var fingerprintMD5: String?
+        var cipher: String?
+        var comment: String?
+        var testDescription: String { file }
+    }
+
+    static let directory: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/keys")
+
+    static func bytes(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: directory.appendingPathComponent(name)))
+    }
+
+    static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    static let facts: [Fact] = {
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent("facts.json")),
+              let facts = try? JSONDecoder().decode([Fact].self, from: data) else { return [] }
+        return facts
+    }()
+
+    static func facts(format: String) -> [Fact] {
+        facts.filter { $0.format == format && $0.algorithm == "rsa" }
+    }
+
+    /// Every RSA fact that carries fingerprints.
+    static var fingerprinted: [Fact] { facts.filter { $0.fingerprintSHA256 != nil && $0.algorithm == "rsa" } }
+
+    static let passphraseText: String = {
+        let raw = (try? String(contentsOf: directory.appendingPathComponent("passphrase.txt"), encoding: .utf8)) ?? ""
+        return raw.trimmingCharacters(in: .newlines)
+    }()
+
+    static var passphrase: SecureBytes { SecureBytes(Array(passphraseText.utf8)) }
+
+    static let provider: PassphraseProvider = { _ in SSHFixtures.passphrase }
+
+    static func provider(_ text: String) -> PassphraseProvider {
+        { _ in SecureBytes(Array(text.utf8)) }
+    }
+}
+
+/// Runs the real ssh-keygen and openssl in tests.
+enum SSHTool {
+    struct Result {
+        var status: Int32
+        var stdout: [UInt8]
+        var stderr: String
+        var text: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    static func run(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [executable] + arguments
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin)) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: Array(outData), stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A fresh temporary directory.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-ssh-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Writes `bytes` to a new private (0600) temporary file and returns its path.
+    static func temporaryFile(_ bytes: [UInt8], name: String = "key") throws -> String {
+        let url = try temporaryDirectory().appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        return url.path
+    }
+
+    /// Generates a key with ssh-keygen (`-t type -b bits`, no passphrase) and returns the private key path.
+    static func sshKeygen(type: String = "rsa", bits: Int? = nil, comment: String = "test@coffer") throws -> String {
+        let path = try temporaryDirectory().appendingPathComponent("id").path
+        var arguments = ["-q", "-t", type, "-N", "", "-C", comment, "-f", path]
+        if let bits { arguments += ["-b", String(bits)] }
+        let result = try run("ssh-keygen", arguments)
+        guard result.status == 0 else { throw SSHToolError(message: "ssh-keygen failed: \(result.stderr)") }
+        return path
+    }
+
+    /// The line `ssh-keygen -y` prints for a private key file (`nil` when it refuses the file).
+    static func publicLine(privateKeyPath: String, passphrase: String? = nil) throws -> String? {
+        var arguments = ["-y", "-f", privateKeyPath]
+        if let passphrase { arguments = ["-y", "-P", passphrase, "-f", privateKeyPath] }
+        let result = try run("ssh-keygen", arguments)
+        return result.status == 0 ? result.text : nil
+    }
+}
+
+struct SSHToolError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
