@@ -64,21 +64,49 @@ enum DERShape: Equatable, Sendable {
         return Header(tag: tag, contentStart: i, contentEnd: i + min(length, available), truncated: length > available)
     }
 
-    /// The children's headers of the constructed value at `index` (at most `limit`).
-    private static func children(_ bytes: ArraySlice<UInt8>, of parent: Header, limit: Int) -> (headers: [Header], truncated: Bool) {
-        var result: [Header] = []
+    /// The outline of a constructed value's children, gathered without allocating.
+    private struct Outline {
+        /// The tags of the first children (0 where there is none).
+        var tags: (UInt8, UInt8, UInt8) = (0, 0, 0)
+        /// The tag of the tenth child (0 where there is none).
+        var tenth: UInt8 = 0
+        /// How many children were read (at most `limit`).
+        var count = 0
+        /// Whether the first nine children (or all, if fewer) are INTEGERs.
+        var leadingIntegers = true
+        /// Whether every child read is an INTEGER.
+        var allIntegers = true
+        /// The first child's header.
+        var first: Header?
+        /// Whether the value or a child was cut short.
+        var truncated = false
+    }
+
+    private static func outline(_ bytes: ArraySlice<UInt8>, of parent: Header, limit: Int) -> Outline {
+        var result = Outline()
+        result.truncated = parent.truncated
         var index = parent.contentStart
-        var truncated = parent.truncated
         while index < parent.contentEnd, result.count < limit {
             guard let child = header(bytes[..<parent.contentEnd], at: index) else {
-                truncated = true
+                result.truncated = true
                 break
             }
-            result.append(child)
-            if child.truncated { truncated = true }
+            switch result.count {
+            case 0: result.tags.0 = child.tag; result.first = child
+            case 1: result.tags.1 = child.tag
+            case 2: result.tags.2 = child.tag
+            case 9: result.tenth = child.tag
+            default: break
+            }
+            if child.tag != 0x02 {
+                result.allIntegers = false
+                if result.count < 9 { result.leadingIntegers = false }
+            }
+            result.count += 1
+            if child.truncated { result.truncated = true }
             index = child.contentEnd
         }
-        return (result, truncated)
+        return result
     }
 
     /// OID prefixes of the password-based encryption schemes: pkcs-5 (1.2.840.113549.1.5) and
@@ -91,32 +119,30 @@ enum DERShape: Equatable, Sendable {
     /// Classifies `bytes`, which should start with a SEQUENCE.
     static func classify(_ bytes: ArraySlice<UInt8>) -> DERShape {
         guard let top = header(bytes, at: bytes.startIndex), top.tag == 0x30 else { return .unknown }
-        let (kids, truncated) = children(bytes, of: top, limit: 12)
+        let kids = outline(bytes, of: top, limit: 12)
         guard let first = kids.first else { return .unknown }
-        let tags = kids.map(\.tag)
         switch first.tag {
         case 0x02:
-            if tags.allSatisfy({ $0 == 0x02 }) || (tags.count >= 10 && tags.prefix(9).allSatisfy { $0 == 0x02 } && tags[9] == 0x30) {
+            if kids.allIntegers || (kids.count >= 10 && kids.leadingIntegers && kids.tenth == 0x30) {
                 let smallFirst = first.contentEnd - first.contentStart == 1
-                if !smallFirst { return tags.count <= 2 ? .pkcs1Public : .unknown }
-                if tags.count == 6 && !truncated { return .dsaPrivate }
-                return tags.count >= 2 || truncated ? .pkcs1Private : .unknown
+                if !smallFirst { return kids.count <= 2 ? .pkcs1Public : .unknown }
+                if kids.count == 6 && !kids.truncated { return .dsaPrivate }
+                return kids.count >= 2 || kids.truncated ? .pkcs1Private : .unknown
             }
-            if tags.count >= 2 && tags[1] == 0x30 && (tags.count == 2 || tags[2] == 0x04) { return .pkcs8 }
-            if tags.count >= 2 && tags[1] == 0x04 { return .ecPrivate }
+            if kids.count >= 2 && kids.tags.1 == 0x30 && (kids.count == 2 || kids.tags.2 == 0x04) { return .pkcs8 }
+            if kids.count >= 2 && kids.tags.1 == 0x04 { return .ecPrivate }
             return .unknown
         case 0x30:
-            let grandchildHeaders = children(bytes, of: first, limit: 2).headers
-            let grandchildren = grandchildHeaders.map(\.tag)
-            guard tags.count >= 2 else {
+            let inner = outline(bytes, of: first, limit: 2)
+            guard kids.count >= 2 else {
                 // Cut short inside the AlgorithmIdentifier: its OID still tells a key from a PBE scheme.
-                guard let oid = grandchildHeaders.first, oid.tag == 0x06 else { return .unknown }
+                guard let oid = inner.first, oid.tag == 0x06 else { return .unknown }
                 let content = bytes[oid.contentStart..<oid.contentEnd]
                 return pbeArcs.contains { content.starts(with: $0) } ? .encryptedPKCS8 : .spki
             }
-            if tags[1] == 0x03 && tags.count == 2 && grandchildren.first == 0x06 { return .spki }
-            if tags[1] == 0x04 && tags.count == 2 && grandchildren.first == 0x06 { return .encryptedPKCS8 }
-            if tags[1] == 0x30 && (grandchildren.first == 0xA0 || grandchildren.first == 0x02) { return .certificate }
+            if kids.tags.1 == 0x03 && kids.count == 2 && inner.tags.0 == 0x06 { return .spki }
+            if kids.tags.1 == 0x04 && kids.count == 2 && inner.tags.0 == 0x06 { return .encryptedPKCS8 }
+            if kids.tags.1 == 0x30 && (inner.tags.0 == 0xA0 || inner.tags.0 == 0x02) { return .certificate }
             return .unknown
         default:
             return .unknown
