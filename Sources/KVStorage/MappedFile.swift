@@ -77,8 +77,14 @@ struct MappedFile: ~Copyable {
 
     /// Extends the file to `newSize` rounded up to a page and remaps it.
     mutating func grow(to newSize: Int) throws(KVStoreError) {
-        let target = MappedFile.roundUp(newSize)
+        // Another process may already have grown the file further: never shrink it.
+        let current = try Syscall.fileSize(descriptor, path: path)
+        let target = max(MappedFile.roundUp(newSize), current)
         guard target > size else { return }
+        if target == current {
+            try remap(to: target)
+            return
+        }
         try Syscall.truncate(descriptor, to: target, path: path)
         try remap(to: target)
     }
