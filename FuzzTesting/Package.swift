@@ -1,0 +1,30 @@
+// swift-tools-version:6.1
+// libFuzzer targets for Coffer's parsers, one executable per parser. Build and run them with
+// `tools/fuzz TARGET SECONDS [JOBS]` from the repository root; the flags it passes are
+// `-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library`.
+//
+// To add a target: create `Sources/FuzzNAME/FuzzNAME.swift` with a
+// `@_cdecl("LLVMFuzzerTestOneInput")` function and add one line to `fuzzTargets` below.
+import PackageDescription
+
+/// Each fuzz target and the Coffer products it exercises.
+let fuzzTargets: [(name: String, products: [String])] = [
+    ("FuzzASN1Reader", ["ASN1Kit"]),
+    ("FuzzPEM", ["ASN1Kit"]),
+]
+
+let package = Package(
+    name: "CofferFuzzTesting",
+    platforms: [.macOS(.v15)],
+    products: fuzzTargets.map { .executable(name: $0.name, targets: [$0.name]) },
+    dependencies: [
+        .package(name: "Coffer", path: ".."),
+    ],
+    targets: fuzzTargets.map { target in
+        .executableTarget(
+            name: target.name,
+            dependencies: target.products.map { .product(name: $0, package: "Coffer") },
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        )
+    }
+)
