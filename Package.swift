@@ -42,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "keytool",
             dependencies: [
-                "ASN1Kit",
+                "ASN1Kit", "RSAKeys", "CryptoOpenSSL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

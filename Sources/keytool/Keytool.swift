@@ -11,6 +11,8 @@ struct Keytool: ParsableCommand {
             --passphrase-file, --passphrase-env or a no-echo prompt, never from the command line.
             Exit status: 0 success, 1 failure with valid usage, 64 usage error.
             """,
-        subcommands: [Asn1Command.self]
+        subcommands: [
+            InspectCommand.self, ConvertCommand.self, FingerprintCommand.self, Asn1Command.self,
+        ]
     )
 }

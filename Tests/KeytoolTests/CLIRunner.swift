@@ -25,7 +25,7 @@ enum CLIRunner {
     static func run(_ arguments: [String], tool: String = "keytool", stdin: [UInt8]? = nil,
                     environment: [String: String] = [:]) throws -> CLIResult {
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent(tool)
+        process.executableURL = tool.hasPrefix("/") ? URL(fileURLWithPath: tool) : productsDirectory.appendingPathComponent(tool)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }

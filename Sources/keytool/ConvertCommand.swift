@@ -1,0 +1,71 @@
+import ArgumentParser
+import RSAKeys
+
+extension KeyOutputFormat: ExpressibleByArgument {}
+
+/// `keytool convert FILE --to FORMAT [--der] [--out F] [--encrypt CIPHER --new-passphrase-…]`.
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert a key to another container.",
+        discussion: """
+            Formats: \(KeyOutputFormat.allCases.map(\.rawValue).joined(separator: ", ")). A private key \
+            can be written in any format (public formats take its public half); a public key only in \
+            public formats. Private keys are written with mode 0600.
+            """
+    )
+
+    @Argument(help: "The key file, or - for standard input.")
+    var file: String
+
+    @Option(help: "The output format.")
+    var to: KeyOutputFormat
+
+    @Flag(help: "Write DER instead of PEM (pkcs1, pkcs1-public, pkcs8, spki).")
+    var der = false
+
+    @Option(name: .shortAndLong, help: "The output file (default: standard output).")
+    var out: String?
+
+    @Option(help: ArgumentHelp("Encrypt the output with this cipher (aes-256-cbc, aes-128-cbc, des-ede3-cbc…; for openssh: aes256-ctr…).", valueName: "cipher"))
+    var encrypt: String?
+
+    @Option(help: "Comment for OpenSSH and RFC 4716 output (default: the input's comment).")
+    var comment: String?
+
+    @OptionGroup var passphrase: PassphraseOptions
+    @OptionGroup var newPassphrase: NewPassphraseOptions
+
+    func validate() throws {
+        if encrypt != nil && !to.isPrivate {
+            throw ValidationError("--encrypt needs a private output format (pkcs1, pkcs8, openssh)")
+        }
+        if newPassphrase.isGiven && encrypt == nil {
+            throw ValidationError("--new-passphrase-file/--new-passphrase-env need --encrypt CIPHER")
+        }
+        if der && ![.pkcs1, .pkcs1Public, .pkcs8, .spki].contains(to) {
+            throw ValidationError("--der applies to pkcs1, pkcs1-public, pkcs8 and spki only")
+        }
+        if der && encrypt != nil && to == .pkcs1 {
+            throw ValidationError("encrypted PKCS#1 (legacy PEM encryption) exists only as PEM; use --to pkcs8 for encrypted DER")
+        }
+    }
+
+    func run() throws {
+        try reportingFailures {
+            let decoded = try KeyLoader.load(file, passphrase: passphrase)
+            let name = file == "-" ? "stdin" : file
+            if to.isPrivate && !decoded.key.isPrivate {
+                throw CommandError("\(name): holds a public key; --to \(to.rawValue) needs a private key")
+            }
+            let encryption = try encrypt.map { KeyEncoder.Encryption(passphrase: try newPassphrase.read(), cipher: $0) }
+            let bytes: [UInt8]
+            do {
+                bytes = try KeyEncoder.encode(decoded.key, as: to, der: der, comment: comment ?? decoded.comment, encryption: encryption)
+            } catch let error as RSAKeyError {
+                throw CommandError("\(name): \(error.reason)")
+            }
+            try OutputFile.write(bytes, to: out, mode: to.isPrivate ? 0o600 : 0o644)
+        }
+    }
+}

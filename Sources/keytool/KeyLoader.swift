@@ -1,0 +1,44 @@
+import ASN1Kit
+import CryptoOpenSSL
+import RSAKeys
+
+/// Reads keys for the commands, turning library errors into messages that name the file.
+enum KeyLoader {
+    /// Every key in FILE or `-`.
+    static func loadAll(_ path: String, passphrase: PassphraseOptions) throws -> (input: InputFile, keys: [DecodedKey]) {
+        let input = try InputFile.read(path)
+        do {
+            return (input, try KeyDecoder.decodeAll(input.bytes, source: input.name, passphrase: passphrase.provider))
+        } catch let error as RSAKeyError {
+            throw CommandError(message(error, file: input.name))
+        }
+    }
+
+    /// The single key in FILE or `-`.
+    static func load(_ path: String, passphrase: PassphraseOptions) throws -> DecodedKey {
+        let (input, keys) = try loadAll(path, passphrase: passphrase)
+        guard keys.count == 1 else {
+            throw CommandError("\(input.name): holds \(keys.count) keys; this command needs exactly one")
+        }
+        return keys[0]
+    }
+
+    /// The private key in FILE, or a clear error when it holds a public key.
+    static func loadPrivate(_ path: String, passphrase: PassphraseOptions) throws -> RSAPrivateKey {
+        let decoded = try load(path, passphrase: passphrase)
+        guard let key = decoded.key.privateKey else {
+            throw CommandError("\(path == "-" ? "stdin" : path): holds a public key (\(decoded.format.rawValue)); this needs a private key")
+        }
+        return key
+    }
+
+    /// `FILE: reason`, with a hint for the passphrase cases.
+    static func message(_ error: RSAKeyError, file: String) -> String {
+        switch error.code {
+        case .passphraseRequired:
+            "\(file): \(error.reason); give --passphrase-file or --passphrase-env"
+        default:
+            "\(file): \(error.reason)"
+        }
+    }
+}

@@ -1,2 +1,0 @@
-// Placeholder until this target gets its first real file; delete when adding one.
-@main struct KvstorePlaceholder { static func main() {} }

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+/// `keytool inspect` and `fingerprint` over every fixture, against what openssl and ssh-keygen
+/// reported for it (Fixtures/keys/facts.json).
+@Suite("keytool inspect and fingerprint")
+struct InspectCommandTests {
+    struct Fact: Decodable, Sendable, CustomTestStringConvertible {
+        var file: String
+        var algorithm: String
+        var format: String?
+        var encoding: String?
+        var `private`: Bool?
+        var encrypted: Bool?
+        var bits: Int?
+        var modulus: String?
+        var publicExponent: String?
+        var fingerprintSHA256: String?
+        var fingerprintMD5: String?
+        var cipher: String?
+        var comment: String?
+        var testDescription: String { file }
+    }
+
+    static let facts: [Fact] = {
+        let url = URL(fileURLWithPath: CLIRunner.fixture("keys/facts.json"))
+        return (try? JSONDecoder().decode([Fact].self, from: Data(contentsOf: url))) ?? []
+    }()
+
+    static let rsaFacts = facts.filter { $0.algorithm == "rsa" }
+    static let otherFacts = facts.filter { $0.algorithm != "rsa" }
+    static let passphraseFile = CLIRunner.fixture("keys/passphrase.txt")
+
+    @Test func factsArePresent() {
+        #expect(Self.rsaFacts.count > 60)
+        #expect(Self.otherFacts.count >= 5)
+    }
+
+    @Test("inspect --json reports what openssl and ssh-keygen reported", arguments: rsaFacts)
+    func inspectJSON(_ fact: Fact) throws {
+        let result = try CLIRunner.run(["inspect", "--json", "--passphrase-file", Self.passphraseFile, CLIRunner.fixture("keys/\(fact.file)")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["format"] as? String == fact.format)
+        #expect(object["encoding"] as? String == fact.encoding)
+        #expect(object["algorithm"] as? String == "rsa")
+        #expect(object["private"] as? Bool == fact.private)
+        #expect(object["encrypted"] as? Bool == fact.encrypted)
+        #expect(object["bits"] as? Int == fact.bits)
+        #expect(object["modulus"] as? String == fact.modulus)
+        #expect(object["publicExponent"] as? String == fact.publicExponent)
+        #expect(object["fingerprintSHA256"] as? String == fact.fingerprintSHA256)
+        #expect(object["fingerprintMD5"] as? String == fact.fingerprintMD5)
+        if let cipher = fact.cipher { #expect(object["cipher"] as? String == cipher) }
+        if let comment = fact.comment { #expect(object["comment"] as? String == comment) }
+        #expect(object["privateExponent"] == nil, "private numbers need --show-private")
+    }
+
+    @Test func showPrivateAddsTheNumbers() throws {
+        let result = try CLIRunner.run(["inspect", "--json", "--show-private", CLIRunner.fixture("keys/rsa2048-3prime.pkcs1.pem")])
+        #expect(result.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        for field in ["privateExponent", "prime1", "prime2", "exponent1", "exponent2", "coefficient", "prime3"] {
+            #expect((object[field] as? String)?.isEmpty == false, "\(field)")
+        }
+    }
+
+    @Test func bundlePrintsEveryKey() throws {
+        let result = try CLIRunner.run(["inspect", "--json", CLIRunner.fixture("keys/bundle.pem")])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].contains("\"format\":\"spki\""))
+        #expect(lines[1].contains("\"format\":\"pkcs1-private\""))
+        let text = try CLIRunner.run(["inspect", CLIRunner.fixture("keys/bundle.pem")])
+        #expect(text.stdout.contains("[key 2 of 2]"))
+    }
+
+    @Test("fingerprint prints what ssh-keygen -l prints", arguments: rsaFacts.filter { $0.format == "openssh-public" || $0.format == "openssh-private" && $0.encrypted == false })
+    func fingerprint(_ fact: Fact) throws {
+        let path = CLIRunner.fixture("keys/\(fact.file)")
+        for hash in ["sha256", "md5"] {
+            let mine = try CLIRunner.run(["fingerprint", "--hash", hash, path])
+            #expect(mine.status == 0)
+            let theirs = try CLIRunner.run(["-l", "-E", hash, "-f", path], tool: "/usr/bin/ssh-keygen")
+            #expect(mine.stdout == theirs.stdout)
+        }
+    }
+
+    @Test("keys of other algorithms are named, not called malformed", arguments: otherFacts)
+    func otherAlgorithms(_ fact: Fact) throws {
+        let result = try CLIRunner.run(["inspect", CLIRunner.fixture("keys/\(fact.file)")])
+        #expect(result.status == 1)
+        let names = ["ec": "EC", "ed25519": "Ed25519", "dsa": "DSA"]
+        #expect(result.stderr.contains(names[fact.algorithm]!), "\(result.stderr)")
+        #expect(result.stderr.contains("RSA keys only") || result.stderr.contains("only RSA keys"), "\(result.stderr)")
+        #expect(!result.stderr.contains("malformed"))
+    }
+
+    @Test func passphraseProblemsAreDistinct() throws {
+        let path = CLIRunner.fixture("keys/rsa2048.pkcs8-aes256-sha256.pem")
+        let missing = try CLIRunner.run(["inspect", path])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no passphrase was given"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("keytool-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let wrong = dir.appendingPathComponent("wrong")
+        try Data("not-the-passphrase\n".utf8).write(to: wrong)
+        for file in ["rsa2048.pkcs8-aes256-sha256.pem", "rsa2048.legacy-des3.pem", "rsa2048.openssh-aes256-ctr", "rsa2048.pkcs8-scrypt.pem"] {
+            let result = try CLIRunner.run(["inspect", "--passphrase-file", wrong.path, CLIRunner.fixture("keys/\(file)")])
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("wrong passphrase, or the key is damaged"), "\(file): \(result.stderr)")
+            #expect(!result.stderr.contains("not-the-passphrase"))
+        }
+        let env = try CLIRunner.run(["inspect", "--passphrase-env", "COFFER_TEST_PASS", path], environment: ["COFFER_TEST_PASS": "coffer-test-pass"])
+        #expect(env.status == 0)
+        let both = try CLIRunner.run(["inspect", "--passphrase-env", "X", "--passphrase-file", wrong.path, path])
+        #expect(both.status == 64)
+    }
+
+    @Test func malformedInputNamesFileAndOffset() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("keytool-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var der = try [UInt8](Data(contentsOf: URL(fileURLWithPath: CLIRunner.fixture("keys/rsa2048.pkcs1.der"))))
+        der.removeLast(10)
+        let file = dir.appendingPathComponent("truncated.der")
+        try Data(der).write(to: file)
+        let result = try CLIRunner.run(["inspect", file.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("keytool: error: \(file.path): "))
+        #expect(result.stderr.contains("offset"))
+        let random = try CLIRunner.run(["inspect", "-"], stdin: (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 5) })
+        #expect(random.status == 1)
+        #expect(random.stderr.hasPrefix("keytool: error: stdin: "))
+    }
+}
