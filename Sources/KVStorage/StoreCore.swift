@@ -74,7 +74,9 @@ final class StoreCore {
         try lock.lock(writable ? .exclusive : .shared)
         defer { lock.unlock(writable ? .exclusive : .shared) }
         if writable { try Syscall.unlink(dataPath + StoreCore.compactSuffix) }
-        try reload(remap: false)
+        // Another process may have replaced the data file (write-back rename) between opening it
+        // above and taking the lock: reopen it under the lock.
+        try reload(remap: configuration.multiProcess)
     }
 
     // MARK: Meta access
@@ -372,13 +374,18 @@ final class StoreCore {
         index.record(key: key, keyLength: keyLength, entry: IndexEntry(offset: UInt32(valueOffset), length: UInt32(valueLength)))
     }
 
+    /// Files below this size grow instead of compacting: a crash-safe write-back costs three
+    /// fsyncs (and, shared, a full reload in every other process), so small stores buy room.
+    static let compactionThreshold = 64 * 1024
+
     /// Makes room for an entry of `entrySize` bytes: grows the file in place (MMKV's sizing rule)
-    /// or, when at least half of the used bytes are dead, compacts through a write-back.
+    /// or, when the file is not small and at least half of the used bytes are dead, compacts
+    /// through a write-back.
     func ensureSpace(for entrySize: Int) throws(KVStoreError) {
         let needed = 4 + actualSize + entrySize
         guard needed > data.size else { return }
         let liveCount = index.entries.count + 1
-        if index.deadBytes * 2 >= actualSize {
+        if index.deadBytes * 2 >= actualSize && data.size >= Self.compactionThreshold {
             var plan = WriteBackPlan()
             plan.reserve = entrySize
             try writeBack(plan)

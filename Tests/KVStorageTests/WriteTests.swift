@@ -154,7 +154,7 @@ struct WriteTests {
             for key in 0..<10 { try store.set(Int64(round * 10 + key), forKey: "counter_\(key)") }
         }
         let statistics = try store.statistics()
-        #expect(statistics.fileSize <= 8192)
+        #expect(statistics.fileSize <= StoreCore.compactionThreshold)
         #expect(statistics.sequence > 1)
         for key in 0..<10 { #expect(try store.int64(forKey: "counter_\(key)") == Int64(1999 * 10 + key)) }
     }
