@@ -31,11 +31,7 @@ public enum KeyDecoder {
         if bytes[firstNonSpace] == 0x30 && firstNonSpace == bytes.startIndex {
             return [try decodeDER(bytes[...], context: context)]
         }
-        if contains(bytes, rfc4716Begin) {
-            let decoded = try RFC4716PublicKey.decode(bytes)
-            return [DecodedKey(format: .rfc4716Public, encoding: .text, key: .publicKey(decoded.key), comment: decoded.comment)]
-        }
-        if PEMParser.containsPEM(bytes) {
+        if contains(bytes, pemBegin) {
             let blocks: [PEMBlock]
             do {
                 blocks = try PEMParser.blocks(in: bytes)
@@ -43,6 +39,10 @@ public enum KeyDecoder {
                 throw RSAKeyError(.malformed, "PEM is malformed: \(error.reason)", offset: error.offset, cause: error)
             }
             return try blocks.map { try decodeBlock($0, context: context) }
+        }
+        if contains(bytes, rfc4716Begin) {
+            let decoded = try RFC4716PublicKey.decode(bytes)
+            return [DecodedKey(format: .rfc4716Public, encoding: .text, key: .publicKey(decoded.key), comment: decoded.comment)]
         }
         if looksLikeOpenSSHPublicKey(bytes) {
             return try OpenSSHPublicKey.decodeAll(bytes).map {
@@ -217,6 +217,7 @@ public enum KeyDecoder {
 
     static let opensshMagic = Array("openssh-key-v1\0".utf8)
     static let rfc4716Begin = Array("---- BEGIN SSH2 PUBLIC KEY ----".utf8)
+    static let pemBegin = Array("-----BEGIN ".utf8)
     /// Key types that start an OpenSSH public key (after optional authorized_keys options).
     static let opensshKeyTypes = ["ssh-rsa ", "ssh-ed25519 ", "ssh-dss ", "ecdsa-sha2-", "sk-ssh-ed25519@openssh.com ",
                                   "sk-ecdsa-sha2-", "ssh-ed448 ", "rsa-sha2-256 ", "rsa-sha2-512 ", "ssh-rsa-cert-v01@openssh.com "]
