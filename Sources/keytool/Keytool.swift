@@ -12,7 +12,9 @@ struct Keytool: ParsableCommand {
             Exit status: 0 success, 1 failure with valid usage, 64 usage error.
             """,
         subcommands: [
-            InspectCommand.self, ConvertCommand.self, FingerprintCommand.self, Asn1Command.self,
+            InspectCommand.self, ConvertCommand.self, FingerprintCommand.self, CheckCommand.self,
+            GenerateCommand.self, EncryptCommand.self, DecryptCommand.self, SignCommand.self, VerifyCommand.self,
+            Asn1Command.self,
         ]
     )
 }

@@ -1,0 +1,53 @@
+import ArgumentParser
+import RSAKeys
+
+/// `keytool decrypt --key K [--padding …] [--public] IN OUT`.
+struct DecryptCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decrypt",
+        abstract: "Decrypt chunked RSA ciphertext (a whole number of k-byte blocks).",
+        discussion: """
+            With --public, recover data that was "encrypted with the private key" (PKCS#1 type 1 \
+            padding, as openssl rsautl -sign writes it) using the public key: this proves who made \
+            the data but does not keep it secret. PKCS#1 v1.5 decryption is legacy (Bleichenbacher).
+            """
+    )
+
+    @Option(help: "The key file: private, or public with --public.")
+    var key: String
+
+    @Option(help: "oaep-sha256 (default), oaep-sha1 or pkcs1 (ignored with --public).")
+    var padding: EncryptionPaddingOption = .oaepSHA256
+
+    @Flag(name: .customLong("public"), help: "Recover private-key-encrypted data with the public key.")
+    var usePublicKey = false
+
+    @Argument(help: "Input file, or - for standard input.")
+    var input: String
+
+    @Argument(help: "Output file, or - for standard output.")
+    var output: String
+
+    @OptionGroup var passphrase: PassphraseOptions
+
+    func run() throws {
+        try reportingFailures {
+            let data = try InputFile.read(input)
+            let plaintext: [UInt8]
+            do {
+                if usePublicKey {
+                    let decoded = try KeyLoader.load(key, passphrase: passphrase)
+                    plaintext = try decoded.key.publicKey.recoverWithPublicKey(data.bytes)
+                } else {
+                    let privateKey = try KeyLoader.loadPrivate(key, passphrase: passphrase)
+                    plaintext = padding == .pkcs1
+                        ? try privateKey.decryptLegacyPKCS1v15(data.bytes)
+                        : try privateKey.decrypt(data.bytes, padding: padding.padding)
+                }
+            } catch let error as RSAKeyError {
+                throw CommandError("\(data.name): \(error.reason)")
+            }
+            try OutputFile.write(plaintext, to: output, mode: 0o600)
+        }
+    }
+}

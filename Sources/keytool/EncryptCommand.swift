@@ -1,0 +1,42 @@
+import ArgumentParser
+import RSAKeys
+
+/// `keytool encrypt --key K [--padding …] IN OUT`: RSA over data of any length.
+struct EncryptCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "encrypt",
+        abstract: "Encrypt data of any length with an RSA public key (chunked: one k-byte block per chunk).",
+        discussion: """
+            Chunks hold at most k − 2·hLen − 2 bytes with OAEP (190 for a 2048-bit key and SHA-256) or \
+            k − 11 with PKCS#1 v1.5. The key may be a public or a private key file.
+            """
+    )
+
+    @Option(help: "The key file (public or private).")
+    var key: String
+
+    @Option(help: "oaep-sha256 (default), oaep-sha1 or pkcs1.")
+    var padding: EncryptionPaddingOption = .oaepSHA256
+
+    @Argument(help: "Input file, or - for standard input.")
+    var input: String
+
+    @Argument(help: "Output file, or - for standard output.")
+    var output: String
+
+    @OptionGroup var passphrase: PassphraseOptions
+
+    func run() throws {
+        try reportingFailures {
+            let decoded = try KeyLoader.load(key, passphrase: passphrase)
+            let data = try InputFile.read(input)
+            let ciphertext: [UInt8]
+            do {
+                ciphertext = try decoded.key.publicKey.encrypt(data.bytes, padding: padding.padding)
+            } catch let error as RSAKeyError {
+                throw CommandError("\(data.name): \(error.reason)")
+            }
+            try OutputFile.write(ciphertext, to: output)
+        }
+    }
+}
