@@ -75,6 +75,33 @@ struct PKCS8Tests {
         #expect(throws: RSAKeyError(.malformed, "")) { try PKCS8PrivateKey.decode(v3) }
     }
 
+    @Test("the canonical fast path and the general reader agree")
+    func fastPathAgrees() throws {
+        let der = try DERFixtures.bytes("rsa1024.pkcs8.der")
+        let key = try PKCS8PrivateKey.decode(der)
+        // Absent NULL parameters: not the canonical bytes, so the general reader decodes it.
+        var writer = DERWriter()
+        writer.writeSequence { seq in
+            seq.writeInteger(0)
+            seq.writeSequence { alg in alg.writeObjectIdentifier(.rsaEncryption) }
+            seq.writeOctetString(key.pkcs1DER.bytes)
+        }
+        #expect(try PKCS8PrivateKey.decode(writer.finish()).pkcs1DER == key.pkcs1DER)
+        // A non-minimal outer length (0x83 00 xx xx) is refused, as DER requires.
+        #expect(der[1] == 0x82)
+        let nonMinimal = [0x30, 0x83, 0x00] + der[2...]
+        #expect(throws: RSAKeyError(.malformed, "")) { try PKCS8PrivateKey.decode(Array(nonMinimal)) }
+        // A non-minimal OCTET STRING length likewise.
+        let octetIndex = 4 + 18
+        #expect(der[octetIndex] == 0x04 && der[octetIndex + 1] == 0x82)
+        var longOctet = Array(der[..<(octetIndex + 1)]) + [0x83, 0x00] + der[(octetIndex + 2)...]
+        longOctet[3] += 1
+        #expect(throws: RSAKeyError(.malformed, "")) { try PKCS8PrivateKey.decode(longOctet) }
+        // From a slice that does not start at index 0.
+        let padded = [0xFF, 0xFF] + der
+        #expect(try PKCS8PrivateKey.decode(padded[2...]).pkcs1DER == key.pkcs1DER)
+    }
+
     @Test("non-RSA PKCS#8 names the algorithm", arguments: [
         ("ec-p256.pkcs8.pem", "EC (P-256)"), ("ed25519.pkcs8.pem", "Ed25519"), ("dsa.pkcs8.pem", "DSA"),
     ])

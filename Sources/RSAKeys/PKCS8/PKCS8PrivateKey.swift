@@ -25,6 +25,9 @@ public enum PKCS8PrivateKey {
     /// - Throws: ``RSAKeyError`` `.malformed` with the byte offset, `.unsupportedAlgorithm` for keys of
     ///   other algorithms (EC with its curve, Ed25519, DSA, …).
     public static func decode(_ der: ArraySlice<UInt8>) throws -> RSAPrivateKey {
+        if let (inner, keyOffset) = canonicalRSAKey(in: der) {
+            return try decodeInner(inner, keyOffset: keyOffset, der: der)
+        }
         var reader = DERReader(der)
         let parts: (algorithm: KeyAlgorithm, key: ArraySlice<UInt8>, keyOffset: Int, publicKey: (ASN1BitString, Int)?)
         do {
@@ -62,16 +65,7 @@ public enum PKCS8PrivateKey {
         guard parts.algorithm.isRSA else {
             throw parts.algorithm.unsupportedError(in: "PKCS#8 PrivateKeyInfo", offset: 0)
         }
-        let key: RSAPrivateKey
-        do {
-            key = try RSAPrivateKey(pkcs1DER: parts.key)
-        } catch let error as RSAKeyError {
-            var wrapped = error
-            let innerStart = parts.key.startIndex - der.startIndex
-            wrapped.reason = "PKCS#8 PrivateKeyInfo: the RSAPrivateKey in the OCTET STRING at offset \(parts.keyOffset) (content at \(innerStart)) is malformed: \(error.reason)"
-            wrapped.offset = error.offset.map { $0 + innerStart }
-            throw wrapped
-        }
+        let key = try decodeInner(parts.key, keyOffset: parts.keyOffset, der: der)
         if let (bits, offset) = parts.publicKey {
             let matches = bits.unusedBits == 0 && (try? RSAPublicKey(pkcs1DER: bits.bytes)) == key.publicKey
             guard matches else {
@@ -79,6 +73,66 @@ public enum PKCS8PrivateKey {
             }
         }
         return key
+    }
+
+    /// The PKCS#1 key inside, with offsets of errors counted from the start of the PKCS#8.
+    private static func decodeInner(_ inner: ArraySlice<UInt8>, keyOffset: Int, der: ArraySlice<UInt8>) throws -> RSAPrivateKey {
+        do {
+            return try RSAPrivateKey(pkcs1DER: inner)
+        } catch let error as RSAKeyError {
+            var wrapped = error
+            let innerStart = inner.startIndex - der.startIndex
+            wrapped.reason = "PKCS#8 PrivateKeyInfo: the RSAPrivateKey in the OCTET STRING at offset \(keyOffset) (content at \(innerStart)) is malformed: \(error.reason)"
+            wrapped.offset = error.offset.map { $0 + innerStart }
+            throw wrapped
+        }
+    }
+
+    /// The fixed bytes between the outer header and the OCTET STRING of a v1 RSA key as every tool
+    /// writes it: INTEGER 0, SEQUENCE { rsaEncryption, NULL }.
+    private static let canonicalMiddle: [UInt8] = [
+        0x02, 0x01, 0x00,
+        0x30, 0x0D, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01, 0x05, 0x00,
+    ]
+
+    /// The fast path: when `der` is exactly `SEQUENCE { INTEGER 0, rsaEncryption NULL, OCTET STRING }`
+    /// in DER with nothing after it, the OCTET STRING's content and the offset of its header; `nil`
+    /// for anything else (which the general reader then decodes or reports). Reads only the fixed
+    /// prefix and two lengths.
+    static func canonicalRSAKey(in der: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, Int)? {
+        var index = der.startIndex
+        guard index < der.endIndex, der[index] == 0x30 else { return nil }
+        index += 1
+        guard let outer = definiteLength(der, at: &index), outer == der.endIndex - index else { return nil }
+        guard der.endIndex - index > canonicalMiddle.count + 2,
+              der[index..<(index + canonicalMiddle.count)].elementsEqual(canonicalMiddle) else { return nil }
+        index += canonicalMiddle.count
+        let keyOffset = index - der.startIndex
+        guard der[index] == 0x04 else { return nil }
+        index += 1
+        guard let length = definiteLength(der, at: &index), length == der.endIndex - index else { return nil }
+        return (der[index...], keyOffset)
+    }
+
+    /// A DER length in the short form or the minimal one- or two-octet long form; `nil` otherwise.
+    private static func definiteLength(_ der: ArraySlice<UInt8>, at index: inout Int) -> Int? {
+        guard index < der.endIndex else { return nil }
+        let first = der[index]
+        switch first {
+        case 0x00..<0x80:
+            index += 1
+            return Int(first)
+        case 0x81:
+            guard index + 1 < der.endIndex, der[index + 1] >= 0x80 else { return nil }
+            index += 2
+            return Int(der[index - 1])
+        case 0x82:
+            guard index + 2 < der.endIndex, der[index + 1] != 0 else { return nil }
+            index += 3
+            return Int(der[index - 2]) << 8 | Int(der[index - 1])
+        default:
+            return nil
+        }
     }
 
     /// Decodes a PKCS#8 DER held in an array.
