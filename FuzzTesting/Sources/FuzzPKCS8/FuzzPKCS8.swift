@@ -1,0 +1,41 @@
+// libFuzzer target: PKCS#8 PrivateKeyInfo / OneAsymmetricKey, SubjectPublicKeyInfo, the X.509
+// public key, and KeyDecoder's format detection over arbitrary bytes.
+//
+// Oracles: no crash; only RSAKeyError is thrown; an error's offset lies inside the input; a key that
+// decodes re-encodes (PKCS#8 v1, SPKI) to DER that decodes to the same key; KeyDecoder without a
+// passphrase never does key-derivation work (it stops at .passphraseRequired).
+import RSAKeys
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPKCS8(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = count > 0 && start != nil ? Array(UnsafeBufferPointer(start: start, count: count)) : []
+
+    func check(_ what: String, _ body: () throws -> Void) {
+        do {
+            try body()
+        } catch let error as RSAKeyError {
+            if let offset = error.offset, offset < 0 || offset > bytes.count {
+                fatalError("\(what): error offset \(offset) outside the input of \(bytes.count) bytes: \(error.code)")
+            }
+        } catch {
+            fatalError("\(what) threw a foreign error type: \(type(of: error))")
+        }
+    }
+
+    check("PKCS8PrivateKey") {
+        let key = try PKCS8PrivateKey.decode(bytes)
+        let again = try PKCS8PrivateKey.decode(key.pkcs8DER.bytes)
+        guard again.pkcs1DER == key.pkcs1DER else { fatalError("PKCS#8 key does not round-trip") }
+    }
+    check("SubjectPublicKeyInfo") {
+        let key = try SubjectPublicKeyInfo.decode(bytes)
+        guard try SubjectPublicKeyInfo.decode(key.spkiDER) == key else { fatalError("SPKI does not round-trip") }
+    }
+    check("X509Certificate") {
+        _ = try X509Certificate.publicKey(in: bytes[...])
+    }
+    check("KeyDecoder") {
+        _ = try KeyDecoder.decodeAll(bytes, source: "fuzz", passphrase: nil)
+    }
+    return 0
+}
