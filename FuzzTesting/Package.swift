@@ -11,6 +11,8 @@ import PackageDescription
 let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzASN1Reader", ["ASN1Kit"]),
     ("FuzzPEM", ["ASN1Kit"]),
+    ("FuzzPKCS8", ["RSAKeys"]),
+    ("FuzzPKCS8Encrypted", ["RSAKeys", "ASN1Kit", "CryptoOpenSSL"]),
 ]
 
 let package = Package(
