@@ -191,9 +191,9 @@ extension StoreCore {
         newIV.withUnsafeBytes { (metaPointer + MetaInfo.Offset.pendingIV).copyMemory(from: $0.baseAddress!, byteCount: 16) }
         MetaInfo.store(UInt32(newSize), at: MetaInfo.Offset.lastConfirmedSize, to: metaPointer)
         MetaInfo.store(newCRC, at: MetaInfo.Offset.lastConfirmedCRC, to: metaPointer)
-        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        atomicMemoryFence(ordering: .releasing)
         MetaInfo.store(MetaInfo.pendingMagic, at: MetaInfo.Offset.pendingMagic, to: metaPointer)
-        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        atomicMemoryFence(ordering: .releasing)
         try meta.sync()
 
         // Step 3: switch the data file atomically.

@@ -103,9 +103,9 @@ final class StoreCore {
     func writeFullMeta(_ info: MetaInfo, sync: Bool) throws(KVStoreError) {
         guard let metaPointer, let dataBase = data.base else { throw readOnlyError("write meta") }
         dataBase.storeBytes(of: info.actualSize.littleEndian, as: UInt32.self)
-        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        atomicMemoryFence(ordering: .releasing)
         info.store(to: metaPointer)
-        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        atomicMemoryFence(ordering: .releasing)
         knownSequence = info.sequence
         knownCRC = info.crc
         knownSize = Int(info.actualSize)
@@ -363,11 +363,11 @@ final class StoreCore {
         }
         crc = CRC32.update(crc, dataBase + start, count: entrySize)
         actualSize += entrySize
-        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        atomicMemoryFence(ordering: .releasing)
         dataBase.storeBytes(of: UInt32(actualSize).littleEndian, as: UInt32.self)
-        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        atomicMemoryFence(ordering: .releasing)
         MetaInfo.store(crc, at: MetaInfo.Offset.crc, to: metaPointer)
-        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        atomicMemoryFence(ordering: .releasing)
         MetaInfo.store(UInt32(actualSize), at: MetaInfo.Offset.actualSize, to: metaPointer)
         knownCRC = crc
         knownSize = actualSize
