@@ -3,7 +3,7 @@ import Testing
 
 @testable import KVStorage
 
-@Suite("AES-CFB encryption and rekey")
+@Suite("AES-CFB encryption and rekey", .serialized)
 struct EncryptionTests {
     static let key128 = Array("coffer-fixture-key".utf8)
     static let key256 = Array("coffer-fixture-aes256-key-32byte".utf8)

@@ -4,7 +4,7 @@ import Testing
 @testable import KVStorage
 
 /// Every store written by the real MMKV reads back to exactly the values in its dump.
-@Suite("MMKV fixture stores")
+@Suite("MMKV fixture stores", .serialized)
 struct FixtureReadTests {
     static let plainFixtures = ["plain", "deleted", "compacted", "onekey", "large", "empty"]
 

@@ -272,3 +272,30 @@ struct WriteTests {
         #expect(try source.int64(forKey: "b") == 2)
     }
 }
+
+@Suite("Sharing one instance between threads")
+struct ThreadTests {
+    @Test("8 threads × 1,000 transactions and reads on one instance lose no update")
+    func concurrentIncrements() async throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { TestSupport.removeDirectory(directory) }
+        let store = try KVStore(KVStoreConfiguration(directory: directory))
+        defer { store.close() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for iteration in 0..<1_000 {
+                        try store.transaction { tx throws(KVStoreError) in
+                            try tx.set((tx.int64(forKey: "counter") ?? 0) + 1, forKey: "counter")
+                        }
+                        try store.set("t\(worker)-\(iteration)", forKey: "thread_\(worker)")
+                        _ = try store.string(forKey: "thread_\((worker + 1) % 8)")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try store.int64(forKey: "counter") == 8_000)
+        for worker in 0..<8 { #expect(try store.string(forKey: "thread_\(worker)") == "t\(worker)-999") }
+    }
+}
