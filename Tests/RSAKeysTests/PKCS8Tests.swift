@@ -158,6 +158,31 @@ struct PKCS8Tests {
         #expect(key.pkcs1DER == plain.pkcs1DER)
     }
 
+    @Test("openssl's other PBES1 and PKCS#12 schemes decrypt", arguments: [
+        ("PBE-SHA1-DES", "des-cbc", "pbes1-sha1"), ("PBE-MD5-DES", "des-cbc", "pbes1-md5"), ("PBE-SHA1-3DES", "des-ede3-cbc", "pkcs12-sha1"),
+    ])
+    func pbes1(scheme: String, cipher: String, kdf: String) throws {
+        let plainPath = try Tool.temporaryFile(DERFixtures.bytes("rsa1024.pkcs8.pem"))
+        let result = try Tool.run("openssl", ["pkcs8", "-topk8", "-in", plainPath, "-v1", scheme, "-provider", "legacy", "-provider", "default",
+                                              "-passout", "pass:\(DERFixtures.passphraseText)", "-outform", "DER"])
+        try #require(result.status == 0, "\(result.stderr)")
+        let (key, info) = try EncryptedPrivateKeyInfo.decode(result.stdout[...], passphrase: DERFixtures.passphrase)
+        #expect(info == KeyEncryptionInfo(cipher: cipher, kdf: kdf))
+        #expect(key.pkcs8DER.bytes == (try DERFixtures.bytes("rsa1024.pkcs8.der")))
+    }
+
+    @Test("a non-ASCII passphrase works with PKCS#12 and PBKDF2 derivation as openssl does it", arguments: ["PBE-SHA1-3DES", "AES-256-CBC"])
+    func unicodePassphrase(scheme: String) throws {
+        let passphrase = "pässwörd-ключ"
+        let plainPath = try Tool.temporaryFile(DERFixtures.bytes("rsa1024.pkcs8.pem"))
+        let passPath = try Tool.temporaryFile(Array(passphrase.utf8), name: "pass.txt")
+        let schemeArguments = scheme.hasPrefix("PBE") ? ["-v1", scheme] : ["-v2", scheme]
+        let result = try Tool.run("openssl", ["pkcs8", "-topk8", "-in", plainPath, "-passout", "file:\(passPath)", "-outform", "DER"] + schemeArguments)
+        try #require(result.status == 0, "\(result.stderr)")
+        let (key, _) = try EncryptedPrivateKeyInfo.decode(result.stdout[...], passphrase: SecureBytes(Array(passphrase.utf8)))
+        #expect(key.pkcs8DER.bytes == (try DERFixtures.bytes("rsa1024.pkcs8.der")))
+    }
+
     @Test("written encrypted PKCS#8 opens in openssl with the passphrase", arguments: [
         SymmetricCipher.aes128CBC, .aes192CBC, .aes256CBC, .desEDE3CBC,
     ])
