@@ -13,6 +13,9 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzPEM", ["ASN1Kit"]),
     ("FuzzPKCS8", ["RSAKeys"]),
     ("FuzzPKCS8Encrypted", ["RSAKeys", "ASN1Kit", "CryptoOpenSSL"]),
+    ("FuzzOpenSSHPublicKey", ["RSAKeys"]),
+    ("FuzzOpenSSHPrivateKey", ["RSAKeys"]),
+    ("FuzzRFC4716", ["RSAKeys"]),
 ]
 
 let package = Package(

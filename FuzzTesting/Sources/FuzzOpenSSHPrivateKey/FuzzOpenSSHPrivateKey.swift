@@ -1,0 +1,33 @@
+// libFuzzer target: OpenSSH private keys (armored text or the raw openssh-key-v1 blob).
+//
+// No passphrase is supplied, so encrypted keys stop at `.passphraseRequired` after their header and
+// public key are parsed (the private section parser is the same for both, and is reached through
+// unencrypted keys; bcrypt-pbkdf on random round counts would only measure time).
+//
+// Oracles: no crash; only RSAKeyError is thrown, with an offset inside the input; a key that
+// decodes re-encodes unencrypted to a file that decodes to the same PKCS#1 key and comment.
+import RSAKeys
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOpenSSHPrivateKey(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = count > 0 && start != nil ? Array(UnsafeBufferPointer(start: start, count: count)) : []
+    let decoded: (key: RSAPrivateKey, comment: String?, encryption: KeyEncryptionInfo?)
+    do {
+        decoded = try OpenSSHPrivateKey.decode(bytes, passphrase: nil)
+    } catch let error as RSAKeyError {
+        if let offset = error.offset, offset < 0 || offset > bytes.count {
+            fatalError("OpenSSH private key error offset \(offset) outside the input of \(bytes.count) bytes: \(error.code)")
+        }
+        return 0
+    } catch {
+        fatalError("OpenSSHPrivateKey threw a foreign error type: \(type(of: error))")
+    }
+    guard let text = try? OpenSSHPrivateKey.encode(decoded.key, comment: decoded.comment, passphrase: nil),
+          let again = try? OpenSSHPrivateKey.decode(Array(text.utf8), passphrase: nil) else {
+        fatalError("a decoded OpenSSH private key does not re-encode and decode")
+    }
+    guard again.key.pkcs1DER == decoded.key.pkcs1DER, again.comment == decoded.comment else {
+        fatalError("OpenSSH private key does not round-trip through encode")
+    }
+    return 0
+}
