@@ -56,9 +56,7 @@ enum EntryDecoder {
                 }
                 guard keyLength <= UInt64(end - offset) else { throw fail(entryStart, "key runs past the end of the data") }
                 let keyBytes = UnsafeRawBufferPointer(start: base + offset, count: Int(keyLength))
-                guard let key = String(validating: keyBytes.bindMemory(to: UInt8.self), as: UTF8.self) else {
-                    throw fail(entryStart, "key is not valid UTF-8")
-                }
+                guard isValidUTF8(keyBytes) else { throw fail(entryStart, "key is not valid UTF-8") }
                 if entryStart < suspiciousBefore && keyBytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
                     throw fail(entryStart, "key contains control characters (wrong IV or key?)")
                 }
@@ -71,9 +69,7 @@ enum EntryDecoder {
                 if expiration && valueLength != 0 && valueLength < 4 {
                     throw fail(entryStart, "value is shorter than its 4-byte expire trailer")
                 }
-                index.record(
-                    key: key, keyLength: Int(keyLength),
-                    entry: IndexEntry(offset: UInt32(offset), length: UInt32(valueLength)))
+                index.record(key: keyBytes, entryOffset: entryStart, valueLength: Int(valueLength), base: base, limit: end)
                 offset += Int(valueLength)
             }
         } catch {
@@ -81,5 +77,22 @@ enum EntryDecoder {
             throw error
         }
         return end
+    }
+
+    /// UTF-8 validation without allocating for ASCII keys (the common case).
+    @inline(__always)
+    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var ascii = true
+        for byte in bytes where byte >= 0x80 {
+            ascii = false
+            break
+        }
+        if ascii { return true }
+        return String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) != nil
+    }
+
+    /// The key at an index entry as a `String` (entries were validated when decoded).
+    static func key(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -153,7 +153,7 @@ public final class KVStore: Sendable {
     /// Removes `key` by appending a tombstone (nothing is written when the key is absent).
     public func remove(_ key: String) throws(KVStoreError) {
         try write { core throws(KVStoreError) in
-            guard core.index.entries[key] != nil else { return }
+            guard core.entry(for: key) != nil else { return }
             try core.append(key: key, payloadCount: 0, expireAt: 0) { _ in }
         }
     }
@@ -162,7 +162,7 @@ public final class KVStore: Sendable {
     public func remove(_ keys: [String]) throws(KVStoreError) {
         if keys.count == 1 { return try remove(keys[0]) }
         try write { core throws(KVStoreError) in
-            guard keys.contains(where: { core.index.entries[$0] != nil }) else { return }
+            guard keys.contains(where: { core.entry(for: $0) != nil }) else { return }
             var plan = WriteBackPlan()
             plan.removeKeys = Set(keys)
             try core.writeBack(plan)

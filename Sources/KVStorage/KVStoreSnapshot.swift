@@ -28,7 +28,11 @@ public struct KVStoreSnapshot: Sendable, Hashable {
                 if let buffer = loaded.plaintext?.base { base = UnsafeRawPointer(buffer) }
                 var entries: [KVStoreEntry] = []
                 if let base {
-                    for (key, entry) in loaded.index.entries.sorted(by: { $0.value.offset < $1.value.offset }) {
+                    let limit = loaded.plaintext?.capacity ?? bytes.count
+                    for offset in loaded.index.entryOffsetsInFileOrder() {
+                        guard let parts = StoreIndex.parse(base, entryOffset: offset, limit: limit) else { continue }
+                        let key = EntryDecoder.key(parts.key)
+                        let entry = parts.value
                         let start = base + Int(entry.offset)
                         var length = Int(entry.length)
                         var expireAt: UInt32?

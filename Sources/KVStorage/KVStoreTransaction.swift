@@ -54,7 +54,7 @@ public struct KVStoreTransaction {
 
     /// Removes `key` (a tombstone).
     public func remove(_ key: String) throws(KVStoreError) {
-        guard core.index.entries[key] != nil else { return }
+        guard core.entry(for: key) != nil else { return }
         try core.append(key: key, payloadCount: 0, expireAt: 0) { _ in }
     }
 }

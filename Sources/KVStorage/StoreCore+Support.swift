@@ -26,7 +26,7 @@ extension StoreCore {
         let live = liveCount()
         return KVStoreStatistics(
             fileSize: data.size, usedSize: 4 + actualSize, actualSize: actualSize, liveEntries: live,
-            expiredEntries: index.entries.count - live, deadEntries: index.logEntries - index.entries.count,
+            expiredEntries: index.count - live, deadEntries: index.logEntries - index.count,
             deadBytes: index.deadBytes, sequence: info.sequence, crc: info.crc, crcValid: crcValid,
             metaVersion: info.version, header: header, cipher: crypt?.cipher, expirationEnabled: expiration)
     }

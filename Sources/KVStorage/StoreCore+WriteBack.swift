@@ -91,7 +91,7 @@ extension StoreCore {
                 position += entry.payload.count
             }
         } else if !plan.removeAll, let base = valueBase {
-            for (key, entry) in index.entries.sorted(by: { $0.value.offset < $1.value.offset }) {
+            for (key, entry) in indexedEntries() {
                 if plan.removeKeys.contains(key) || isExpired(entry, base: base, now: now) { continue }
                 var length = Int(entry.length)
                 var expireAt: UInt32 = 0
@@ -111,7 +111,8 @@ extension StoreCore {
             newSize += StoreIndex.entrySize(keyLength: item.key.utf8.count, valueLength: item.payload.count + trailer)
         }
         var image = [UInt8](repeating: 0, count: 4 + newSize)
-        var newIndex = StoreIndex()
+        var newIndex = StoreIndex(expectedCount: items.count)
+        let imageSize = image.count
         image.withUnsafeMutableBytes { raw in
             let out = raw.baseAddress!
             out.storeBytes(of: UInt32(newSize).littleEndian, as: UInt32.self)
@@ -119,6 +120,7 @@ extension StoreCore {
             for item in items {
                 var key = item.key
                 let keyLength = key.utf8.count
+                let entryStart = position
                 position += Varint.write(UInt64(keyLength), to: out + position)
                 key.withUTF8 { (out + position).copyMemory(from: $0.baseAddress!, byteCount: keyLength) }
                 position += keyLength
@@ -131,7 +133,10 @@ extension StoreCore {
                     (out + position).storeBytes(of: item.expireAt.littleEndian, as: UInt32.self)
                     position += 4
                 }
-                newIndex.record(key: key, keyLength: keyLength, entry: IndexEntry(offset: UInt32(valueOffset), length: UInt32(payloadCount + trailer)))
+                newIndex.record(
+                    key: UnsafeRawBufferPointer(start: out + entryStart + Varint.size(UInt64(keyLength)), count: keyLength),
+                    entryOffset: entryStart, valueLength: payloadCount + trailer, base: out, limit: imageSize)
+                _ = valueOffset
             }
         }
 
@@ -145,7 +150,7 @@ extension StoreCore {
         } else {
             fileSize = max(data.size, MappedFile.roundUp(needed))
             if plan.reserve > 0 {
-                let count = newIndex.entries.count + 1
+                let count = newIndex.count + 1
                 let future = (needed + count - 1) / count * max(8, count / 2)
                 while needed + future >= fileSize { fileSize *= 2 }
             }

@@ -213,7 +213,7 @@ final class StoreCore {
     private func decodeAppended(upTo newSize: Int, base dataBase: UnsafeMutableRawPointer) throws(KVStoreError) {
         let start = 4 + actualSize
         let count = newSize - actualSize
-        var scratch = index
+        // Decoded straight into the index: on failure the caller reloads everything.
         if crypt != nil, let buffer = plaintext, var stream = cipher {
             buffer.reserve(max(data.size, 4 + newSize))
             let target = buffer.base + start
@@ -221,14 +221,13 @@ final class StoreCore {
             stream.decrypt(UnsafeMutableRawBufferPointer(start: target, count: count))
             try EntryDecoder.decode(
                 buffer.base, from: start, to: 4 + newSize, skipPlaceholder: false, expiration: expiration,
-                greedy: false, into: &scratch)
+                greedy: false, into: &index)
             cipher = stream
         } else {
             try EntryDecoder.decode(
                 dataBase, from: start, to: 4 + newSize, skipPlaceholder: false, expiration: expiration,
-                greedy: false, into: &scratch)
+                greedy: false, into: &index)
         }
-        index = scratch
         actualSize = newSize
     }
 
@@ -241,11 +240,30 @@ final class StoreCore {
         return UnsafeRawPointer(data.base)
     }
 
+    /// The size of the memory index offsets address (bounds every read through the index).
+    var valueLimit: Int { plaintext?.capacity ?? data.size }
+
+    /// The value location of `key` (expired or not), or `nil`.
+    @inline(__always)
+    func entry(for key: String) -> IndexEntry? {
+        index.lookup(key, base: valueBase, limit: valueLimit)
+    }
+
+    /// Every indexed entry (expired ones included) as key, value location — in file order.
+    func indexedEntries() -> [(key: String, entry: IndexEntry)] {
+        guard let base = valueBase else { return [] }
+        let limit = valueLimit
+        return index.entryOffsetsInFileOrder().compactMap { offset in
+            guard let parts = StoreIndex.parse(base, entryOffset: offset, limit: limit) else { return nil }
+            return (EntryDecoder.key(parts.key), parts.value)
+        }
+    }
+
     /// Calls `body` with the live payload of `key` (without its expire trailer), or returns `nil`
     /// when the key is absent or expired.
     @inline(__always)
     func withPayload<R>(_ key: String, _ body: (UnsafeRawBufferPointer) throws(KVStoreError) -> R) throws(KVStoreError) -> R? {
-        guard let entry = index.entries[key], let base = valueBase else { return nil }
+        guard let base = valueBase, let entry = index.lookup(key, base: base, limit: valueLimit) else { return nil }
         var length = Int(entry.length)
         let start = base + Int(entry.offset)
         if expiration {
@@ -258,7 +276,7 @@ final class StoreCore {
 
     /// The expire-at time of `key` (0 = never), `nil` when absent or expiration is off.
     func expireAt(_ key: String) -> UInt32? {
-        guard expiration, let entry = index.entries[key], let base = valueBase else { return nil }
+        guard expiration, let base = valueBase, let entry = entry(for: key) else { return nil }
         let start = base + Int(entry.offset)
         return UInt32(littleEndian: start.loadUnaligned(fromByteOffset: Int(entry.length) - 4, as: UInt32.self))
     }
@@ -272,16 +290,15 @@ final class StoreCore {
     /// Live (unexpired) keys.
     func liveKeys() -> [String] {
         guard let base = valueBase else { return [] }
-        if !expiration { return Array(index.entries.keys) }
         let now = self.now
-        return index.entries.compactMap { isExpired($0.value, base: base, now: now) ? nil : $0.key }
+        return indexedEntries().compactMap { isExpired($0.entry, base: base, now: now) ? nil : $0.key }
     }
 
     /// Live entries in file order: key, payload without trailer, expire-at (nil without expiration).
     func liveEntries() -> [KVStoreEntry] {
         guard let base = valueBase else { return [] }
         let now = self.now
-        return index.entries.sorted { $0.value.offset < $1.value.offset }.compactMap { key, entry in
+        return indexedEntries().compactMap { key, entry in
             if isExpired(entry, base: base, now: now) { return nil }
             let length = Int(entry.length) - (expiration ? 4 : 0)
             let payload = Array(UnsafeRawBufferPointer(start: base + Int(entry.offset), count: length))
@@ -371,7 +388,11 @@ final class StoreCore {
         MetaInfo.store(UInt32(actualSize), at: MetaInfo.Offset.actualSize, to: metaPointer)
         knownCRC = crc
         knownSize = actualSize
-        index.record(key: key, keyLength: keyLength, entry: IndexEntry(offset: UInt32(valueOffset), length: UInt32(valueLength)))
+        _ = valueOffset
+        let limit = valueLimit
+        key.withUTF8 { bytes in
+            index.record(key: UnsafeRawBufferPointer(bytes), entryOffset: start, valueLength: valueLength, base: target, limit: limit)
+        }
     }
 
     /// Files below this size grow instead of compacting: a crash-safe write-back costs three
@@ -384,7 +405,7 @@ final class StoreCore {
     func ensureSpace(for entrySize: Int) throws(KVStoreError) {
         let needed = 4 + actualSize + entrySize
         guard needed > data.size else { return }
-        let liveCount = index.entries.count + 1
+        let liveCount = index.count + 1
         if index.deadBytes * 2 >= actualSize && data.size >= Self.compactionThreshold {
             var plan = WriteBackPlan()
             plan.reserve = entrySize
@@ -402,9 +423,9 @@ final class StoreCore {
 
     /// Drops every expired key from the index view used by count/allKeys (no write).
     func liveCount() -> Int {
-        guard expiration, let base = valueBase else { return index.entries.count }
+        guard expiration, let base = valueBase else { return index.count }
         let now = self.now
-        return index.entries.values.reduce(0) { $0 + (isExpired($1, base: base, now: now) ? 0 : 1) }
+        return indexedEntries().reduce(0) { $0 + (isExpired($1.entry, base: base, now: now) ? 0 : 1) }
     }
 
     /// Writes a pending repair found under a shared lock, once the exclusive lock is held.

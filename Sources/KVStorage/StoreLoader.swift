@@ -188,7 +188,7 @@ enum StoreLoader {
         base: UnsafeRawPointer, size: Int, crc: UInt32, iv: [UInt8], expiration: Bool, crypt: CryptSpec?,
         greedy: Bool, repair: LoadedState.Repair
     ) throws(KVStoreError) -> LoadedState {
-        var index = StoreIndex()
+        var index = StoreIndex(expectedCount: size / 16)
         var cipher: AESCFBStream?
         var plaintext: PlaintextBuffer?
         if let crypt {
