@@ -13,11 +13,14 @@ let package = Package(
         .library(name: "CryptoOpenSSL", targets: ["CryptoOpenSSL"]),
         .library(name: "RSAKeys", targets: ["RSAKeys"]),
         .library(name: "KVStorage", targets: ["KVStorage"]),
+        .library(name: "DownloadPipeline", targets: ["DownloadPipeline"]),
         .executable(name: "keytool", targets: ["keytool"]),
         .executable(name: "kvstore", targets: ["kvstore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // System libraries
@@ -37,12 +40,20 @@ let package = Package(
         .target(name: "CryptoOpenSSL", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(name: "RSAKeys", dependencies: ["ASN1Kit", "CryptoOpenSSL"], swiftSettings: strict),
         .target(name: "KVStorage", dependencies: ["CryptoOpenSSL", "CZlib"], swiftSettings: strict),
+        .target(
+            name: "DownloadPipeline",
+            dependencies: [
+                "ASN1Kit", "RSAKeys", "CryptoOpenSSL", "KVStorage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strict
+        ),
 
         // Command-line tools
         .executableTarget(
             name: "keytool",
             dependencies: [
-                "ASN1Kit", "RSAKeys", "CryptoOpenSSL",
+                "ASN1Kit", "RSAKeys", "CryptoOpenSSL", "DownloadPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -61,6 +72,14 @@ let package = Package(
         .testTarget(name: "CryptoOpenSSLTests", dependencies: ["CryptoOpenSSL"], swiftSettings: strict),
         .testTarget(name: "RSAKeysTests", dependencies: ["RSAKeys", "ASN1Kit", "CryptoOpenSSL"], swiftSettings: strict),
         .testTarget(name: "KVStorageTests", dependencies: ["KVStorage"], swiftSettings: strict),
+        .testTarget(
+            name: "DownloadPipelineTests",
+            dependencies: [
+                "DownloadPipeline", "RSAKeys", "CryptoOpenSSL", "ASN1Kit", "KVStorage",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "KeytoolTests", dependencies: ["keytool"], swiftSettings: strict),
         .testTarget(name: "KvstoreTests", dependencies: ["kvstore", "KVStorage"], swiftSettings: strict),
     ]

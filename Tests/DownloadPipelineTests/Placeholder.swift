@@ -1,0 +1,1 @@
+// Placeholder until the first test file lands; delete when adding one.
