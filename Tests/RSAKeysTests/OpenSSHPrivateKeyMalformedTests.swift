@@ -88,7 +88,7 @@ struct OpenSSHPrivateKeyMalformedTests {
     func header() {
         var parts = Parts()
         parts.magic = Array("openssh-key-v2".utf8) + [0]
-        Self.expectError(parts.bytes, .malformed)           // not the magic: read as text, no armor
+        Self.expectError(parts.bytes, .unrecognizedFormat)  // not the magic: read as text, no armor
         parts = Parts()
         parts.count = 2
         Self.expectError(parts.bytes, offset: 15 + 8 + 8 + 4)   // magic, "none", "none", empty options
@@ -230,7 +230,7 @@ struct OpenSSHPrivateKeyMalformedTests {
     @Test("armor problems: no block, two keys, headers, bad base64")
     func armor() throws {
         let text = String(decoding: try SSHFixtures.bytes("rsa1024.openssh"), as: UTF8.self)
-        Self.expectError(Array("hello".utf8), .malformed)
+        Self.expectError(Array("hello".utf8), .unrecognizedFormat)
         Self.expectError(Array("-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----\n".utf8), .unrecognizedFormat)
         Self.expectError(Array((text + text).utf8), .malformed, offset: text.utf8.count)
         Self.expectError(Array(text.replacingOccurrences(of: "-----BEGIN OPENSSH PRIVATE KEY-----\n", with: "-----BEGIN OPENSSH PRIVATE KEY-----\nX-Header: 1\n\n").utf8), .malformed)

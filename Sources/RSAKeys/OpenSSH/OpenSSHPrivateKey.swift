@@ -1,4 +1,3 @@
-import ASN1Kit
 import CryptoOpenSSL
 
 /// OpenSSH private keys (`openssh-key-v1`, the format of `ssh-keygen` since OpenSSH 7.8), read and
@@ -47,25 +46,8 @@ public enum OpenSSHPrivateKey {
         if bytes.starts(with: magic) {
             return try decodeBlob(bytes[...], passphrase: passphrase)
         }
-        let blocks: [PEMBlock]
-        do {
-            blocks = try PEMParser.blocks(in: bytes)
-        } catch let error as ASN1Error {
-            throw RSAKeyError(.malformed, "OpenSSH private key armor is malformed: \(error.reason)", offset: error.offset, cause: error)
-        }
-        let keys = blocks.filter { $0.label == label }
-        guard let block = keys.first else {
-            throw RSAKeyError(.unrecognizedFormat, "no -----BEGIN \(label)----- block found")
-        }
-        guard keys.count == 1 else {
-            throw RSAKeyError(.malformed, "file holds \(keys.count) OpenSSH private keys (second at offset \(keys[1].offset)); expected one",
-                              offset: keys[1].offset)
-        }
-        guard block.headers.isEmpty else {
-            throw RSAKeyError(.malformed, "OpenSSH private key at offset \(block.offset) has PEM headers, which the format does not use",
-                              offset: block.offset)
-        }
-        return try decodeBlob(block.bytes[...], passphrase: passphrase)
+        let blob = try unarmor(bytes)
+        return try decodeBlob(blob[...], passphrase: passphrase)
     }
 
     /// Encodes `key` as an OpenSSH private key file, as `ssh-keygen` writes it.
@@ -83,14 +65,38 @@ public enum OpenSSHPrivateKey {
     ///   `.invalidArgument` for an unknown cipher or a round count outside 1…``BcryptPBKDF/maximumRounds``.
     public static func encode(_ key: RSAPrivateKey, comment: String?, passphrase: SecureBytes?, cipher: String = "aes256-ctr", rounds: Int = 16) throws -> String {
         let blob = try encodeBlob(key, comment: comment, passphrase: passphrase, cipher: cipher, rounds: rounds)
-        let body = Array(Base64.encode(blob).utf8)
-        var text = "-----BEGIN \(label)-----\n"
-        var start = 0
-        while start < body.count {
-            let end = min(start + lineWidth, body.count)
-            text += String(decoding: body[start..<end], as: UTF8.self) + "\n"
-            start = end
-        }
+        let text = "-----BEGIN \(label)-----\n" + SSHBase64.encode(blob, lineWidth: lineWidth)
         return text + "-----END \(label)-----\n"
+    }
+
+    private static let beginLine = Array("-----BEGIN \(label)-----".utf8)
+    private static let endLine = Array("-----END \(label)-----".utf8)
+
+    /// The blob inside the armor. Text before the BEGIN line and after the END line is allowed; the
+    /// body may only hold base64 and whitespace (the format has no PEM headers).
+    static func unarmor(_ bytes: [UInt8]) throws -> [UInt8] {
+        guard let begin = find(beginLine, in: bytes[...]) else {
+            throw RSAKeyError(.unrecognizedFormat, "no -----BEGIN \(label)----- line found")
+        }
+        let bodyStart = begin + beginLine.count
+        guard let end = find(endLine, in: bytes[bodyStart...]) else {
+            throw RSAKeyError(.malformed, "OpenSSH private key at offset \(begin) has no -----END \(label)----- line", offset: begin)
+        }
+        if let second = find(beginLine, in: bytes[(end + endLine.count)...]) {
+            throw RSAKeyError(.malformed, "file holds a second OpenSSH private key at offset \(second); expected one", offset: second)
+        }
+        return try SSHBase64.decode(bytes[bodyStart..<end], baseOffset: bodyStart, what: "OpenSSH private key at offset \(begin)")
+    }
+
+    /// The index of the first occurrence of `pattern` in `bytes`.
+    private static func find(_ pattern: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
+        guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
+        var index = bytes.startIndex
+        let last = bytes.endIndex - pattern.count
+        while index <= last {
+            if bytes[index] == first && bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
+            index += 1
+        }
+        return nil
     }
 }

@@ -1,5 +1,3 @@
-import ASN1Kit
-
 /// OpenSSH public keys: the one-line `ssh-rsa AAAA… comment` format of `id_rsa.pub` and
 /// `authorized_keys`, and the key blob inside it.
 ///
@@ -54,7 +52,7 @@ public enum OpenSSHPublicKey {
     /// comment (`nil` or empty) the line ends after the base64. Line breaks inside the comment
     /// become spaces so the output stays one line.
     public static func encode(_ key: RSAPublicKey, comment: String?) -> String {
-        var line = OpenSSHKeyType.rsa + " " + Base64.encode(wireBlob(key))
+        var line = OpenSSHKeyType.rsa + " " + SSHBase64.encode(wireBlob(key))
         if let comment, !comment.isEmpty {
             let flattened = String(comment.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
             line += " " + flattened
@@ -120,13 +118,7 @@ public enum OpenSSHPublicKey {
             throw RSAKeyError(.malformed, "OpenSSH public key at offset \(typeOffset) has no base64 key data after its type",
                               offset: base64.startIndex)
         }
-        let blob: [UInt8]
-        do {
-            blob = try Base64.decode(base64, baseOffset: base64.startIndex)
-        } catch let error as ASN1Error {
-            throw RSAKeyError(.malformed, "OpenSSH public key at offset \(typeOffset) has bad base64: \(error.reason)",
-                              offset: error.offset, cause: error)
-        }
+        let blob = try SSHBase64.decode(base64, baseOffset: base64.startIndex, what: "OpenSSH public key at offset \(typeOffset)")
         try OpenSSHKeyType.requireRSA(type, in: "OpenSSH public key", offset: typeOffset)
         let context = "OpenSSH public key blob (base64 at offset \(base64.startIndex))"
         var reader = SSHWireReader(blob[...], context: context)

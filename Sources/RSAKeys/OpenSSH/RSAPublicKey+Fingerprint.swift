@@ -1,4 +1,3 @@
-import ASN1Kit
 import CryptoOpenSSL
 
 extension RSAPublicKey {
@@ -6,9 +5,7 @@ extension RSAPublicKey {
     /// `ssh-keygen -l -E sha256` prints it.
     public var fingerprintSHA256: String {
         let digest = Digest.hash(.sha256, OpenSSHPublicKey.wireBlob(self))
-        var text = Base64.encode(digest)
-        while text.hasSuffix("=") { text.removeLast() }
-        return "SHA256:" + text
+        return "SHA256:" + SSHBase64.encode(digest, padding: false)
     }
 
     /// `MD5:` and the MD5 of the SSH key blob as colon-separated lowercase hex pairs — exactly as

@@ -1,5 +1,3 @@
-import ASN1Kit
-
 /// The SSH public key file format of RFC 4716 (`ssh-keygen -e -m RFC4716`).
 ///
 /// ```
@@ -69,12 +67,7 @@ public enum RFC4716PublicKey {
 
         let bodyStart = index < endIndex ? lines[index].offset : lines[endIndex].offset
         let bodyEnd = lines[endIndex].offset
-        let blob: [UInt8]
-        do {
-            blob = try Base64.decode(bytes[bodyStart..<bodyEnd], baseOffset: bodyStart)
-        } catch let error as ASN1Error {
-            throw RSAKeyError(.malformed, "RFC 4716 key at offset \(beginOffset) has bad base64: \(error.reason)", offset: error.offset, cause: error)
-        }
+        let blob = try SSHBase64.decode(bytes[bodyStart..<bodyEnd], baseOffset: bodyStart, what: "RFC 4716 key at offset \(beginOffset)")
         guard !blob.isEmpty else {
             throw RSAKeyError(.malformed, "RFC 4716 key at offset \(beginOffset) has no key data", offset: bodyStart)
         }
@@ -93,13 +86,7 @@ public enum RFC4716PublicKey {
         if let comment, !comment.isEmpty {
             text += commentLines(comment)
         }
-        let body = Array(Base64.encode(OpenSSHPublicKey.wireBlob(key)).utf8)
-        var start = 0
-        while start < body.count {
-            let end = min(start + bodyWidth, body.count)
-            text += String(decoding: body[start..<end], as: UTF8.self) + "\n"
-            start = end
-        }
+        text += SSHBase64.encode(OpenSSHPublicKey.wireBlob(key), lineWidth: bodyWidth)
         return text + endMarker + "\n"
     }
 
