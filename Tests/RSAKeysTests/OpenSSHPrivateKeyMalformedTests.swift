@@ -122,7 +122,7 @@ struct OpenSSHPrivateKeyMalformedTests {
             return writer.bytes
         }
         for kdfOptions in [options(salt: [], rounds: 16), options(salt: [1], rounds: 0),
-                           options(salt: [1], rounds: UInt32.max), options(salt: [1], rounds: 16, extra: [0]), [0, 0]] {
+                           options(salt: [1], rounds: UInt32.max), options(salt: [1], rounds: UInt32(BcryptPBKDF.maximumRounds) + 1), options(salt: [1], rounds: 16, extra: [0]), [0, 0]] {
             var parts = Parts()
             parts.cipher = "aes256-ctr"
             parts.kdf = "bcrypt"

@@ -27,6 +27,15 @@ struct OpenSSHPrivateKeyTests {
         #expect(decoded.key.publicKey.fingerprintSHA256 == fact.fingerprintSHA256)
     }
 
+    @Test("the public key, cipher and rounds are readable without the passphrase", arguments: fixtures)
+    func publicPart(_ fact: SSHFixtures.Fact) throws {
+        let part = try OpenSSHPrivateKey.publicKey(try SSHFixtures.bytes(fact.file))
+        #expect(part.key.modulusHex == fact.modulus)
+        #expect(part.key.fingerprintSHA256 == fact.fingerprintSHA256)
+        #expect(part.encryption?.cipher == fact.cipher)
+        #expect(part.rounds == (fact.encrypted == true ? 16 : 0))
+    }
+
     @Test("the decoded key, with the computed CRT exponents, is exactly openssl's PKCS#1 key",
           arguments: ["rsa1024", "rsa2048", "rsa3072", "rsa4096", "rsa2048-e3"])
     func sameAsPKCS1(_ name: String) throws {

@@ -21,9 +21,11 @@ import CryptoOpenSSL
 public enum BcryptPBKDF {
     /// The largest output bcrypt-pbkdf defines: 32 blocks of 32 bytes.
     public static let maximumKeyLength = 32 * 32
-    /// The largest round count accepted when reading a key, so a crafted file cannot stall the reader
-    /// for hours (ssh-keygen writes 16 by default; each round costs about a millisecond).
-    public static let maximumRounds = 1 << 20
+    /// The largest round count accepted, so a crafted file cannot stall a reader for hours.
+    /// ssh-keygen writes 16 by default (`-a`); one round of a 48-byte key costs about 25 ms here, so
+    /// the limit is a few minutes of work. Callers that want less can check
+    /// ``OpenSSHPrivateKey/publicKey(_:)``'s rounds before asking for a passphrase.
+    public static let maximumRounds = 10_000
 
     private static let magic = Array("OxychromaticBlowfishSwatDynamite".utf8)
 

@@ -4,8 +4,23 @@ extension OpenSSHPrivateKey {
     /// The KDF name in ``KeyEncryptionInfo`` for encrypted OpenSSH keys.
     static let kdfName = "bcrypt-pbkdf"
 
-    /// Decodes the `openssh-key-v1` blob; offsets in errors count from its first byte.
-    static func decodeBlob(_ blob: ArraySlice<UInt8>, passphrase: PassphraseProvider?) throws -> (key: RSAPrivateKey, comment: String?, encryption: KeyEncryptionInfo?) {
+    /// The outer, unencrypted part of an `openssh-key-v1` blob.
+    struct Envelope {
+        var cipher: OpenSSHCipher
+        /// bcrypt's salt and rounds (empty and 0 when unencrypted).
+        var salt: ArraySlice<UInt8>
+        var rounds: Int
+        var publicKey: RSAPublicKey
+        var section: ArraySlice<UInt8>
+        var tag: ArraySlice<UInt8>
+
+        var encryption: KeyEncryptionInfo? {
+            cipher == .none ? nil : KeyEncryptionInfo(cipher: cipher.rawValue, kdf: OpenSSHPrivateKey.kdfName)
+        }
+    }
+
+    /// Parses everything but the private section; offsets in errors count from the blob's first byte.
+    static func parseEnvelope(_ blob: ArraySlice<UInt8>) throws -> Envelope {
         var reader = SSHWireReader(blob, context: "OpenSSH private key")
         guard reader.remaining.starts(with: magic) else {
             throw reader.malformed("does not start with 'openssh-key-v1\\0'")
@@ -43,44 +58,52 @@ extension OpenSSHPrivateKey {
                               offset: sectionOffset)
         }
 
-        var encryption: KeyEncryptionInfo?
-        var plaintext: [UInt8]
         if cipher == .none {
             guard kdf.elementsEqual("none".utf8), kdfOptions.isEmpty else {
                 throw RSAKeyError(.malformed, "unencrypted OpenSSH private key has KDF '\(SSHWireReader.printable(kdf))' with \(kdfOptions.count) option bytes at offset \(kdfOffset); expected 'none' and none",
                                   offset: kdfOffset)
             }
-            plaintext = Array(section)
+            return Envelope(cipher: cipher, salt: [], rounds: 0, publicKey: publicKey, section: section, tag: tag)
+        }
+        guard kdf.elementsEqual("bcrypt".utf8) else {
+            throw RSAKeyError(.unsupportedEncryption, "OpenSSH private key KDF '\(SSHWireReader.printable(kdf))' at offset \(kdfOffset) is not supported (only bcrypt)",
+                              offset: kdfOffset)
+        }
+        var options = SSHWireReader(kdfOptions, baseOffset: optionsOffset + 4, context: "OpenSSH private key bcrypt options")
+        let salt = try options.readString()
+        let roundsOffset = options.offset
+        let rounds = try options.readUInt32()
+        try options.finish()
+        guard !salt.isEmpty else {
+            throw RSAKeyError(.malformed, "OpenSSH private key bcrypt salt at offset \(optionsOffset + 4) is empty", offset: optionsOffset + 4)
+        }
+        guard rounds >= 1, rounds <= BcryptPBKDF.maximumRounds else {
+            throw RSAKeyError(.malformed, "OpenSSH private key bcrypt rounds \(rounds) at offset \(roundsOffset) is outside 1…\(BcryptPBKDF.maximumRounds)",
+                              offset: roundsOffset)
+        }
+        return Envelope(cipher: cipher, salt: salt, rounds: Int(rounds), publicKey: publicKey, section: section, tag: tag)
+    }
+
+    /// Decodes the `openssh-key-v1` blob; offsets in errors count from its first byte.
+    static func decodeBlob(_ blob: ArraySlice<UInt8>, passphrase: PassphraseProvider?) throws -> (key: RSAPrivateKey, comment: String?, encryption: KeyEncryptionInfo?) {
+        let envelope = try parseEnvelope(blob)
+        let cipher = envelope.cipher
+        var plaintext: [UInt8]
+        if cipher == .none {
+            plaintext = Array(envelope.section)
         } else {
-            guard kdf.elementsEqual("bcrypt".utf8) else {
-                throw RSAKeyError(.unsupportedEncryption, "OpenSSH private key KDF '\(SSHWireReader.printable(kdf))' at offset \(kdfOffset) is not supported (only bcrypt)",
-                                  offset: kdfOffset)
-            }
-            var options = SSHWireReader(kdfOptions, baseOffset: optionsOffset + 4, context: "OpenSSH private key bcrypt options")
-            let salt = try options.readString()
-            let roundsOffset = options.offset
-            let rounds = try options.readUInt32()
-            try options.finish()
-            guard !salt.isEmpty else {
-                throw RSAKeyError(.malformed, "OpenSSH private key bcrypt salt at offset \(optionsOffset + 4) is empty", offset: optionsOffset + 4)
-            }
-            guard rounds >= 1, rounds <= BcryptPBKDF.maximumRounds else {
-                throw RSAKeyError(.malformed, "OpenSSH private key bcrypt rounds \(rounds) at offset \(roundsOffset) is outside 1…\(BcryptPBKDF.maximumRounds)",
-                                  offset: roundsOffset)
-            }
             guard let passphrase, let secret = try passphrase("OpenSSH private key") else {
                 throw RSAKeyError(.passphraseRequired, "the OpenSSH private key is encrypted (\(cipher.rawValue)); a passphrase is needed")
             }
             guard !secret.isEmpty else { throw RSAKeyError.wrongPassphrase("OpenSSH private key") }
-            let keyAndIV = try BcryptPBKDF.deriveKey(passphrase: secret, salt: Array(salt), rounds: Int(rounds),
+            let keyAndIV = try BcryptPBKDF.deriveKey(passphrase: secret, salt: Array(envelope.salt), rounds: envelope.rounds,
                                                      keyLength: cipher.keyLength + cipher.ivLength)
-            plaintext = try cipher.decrypt(Array(section), tag: Array(tag), keyAndIV: keyAndIV)
-            encryption = KeyEncryptionInfo(cipher: cipher.rawValue, kdf: kdfName)
+            plaintext = try cipher.decrypt(Array(envelope.section), tag: Array(envelope.tag), keyAndIV: keyAndIV)
         }
         defer { wipe(&plaintext) }
-        let (key, comment) = try decodePrivateSection(plaintext[...], publicKey: publicKey, encrypted: cipher != .none,
+        let (key, comment) = try decodePrivateSection(plaintext[...], publicKey: envelope.publicKey, encrypted: cipher != .none,
                                                       blockSize: cipher.blockSize)
-        return (key, comment, encryption)
+        return (key, comment, envelope.encryption)
     }
 
     /// Reads the (decrypted) private section. Offsets count from its first byte.

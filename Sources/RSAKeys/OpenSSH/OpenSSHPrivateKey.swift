@@ -50,6 +50,19 @@ public enum OpenSSHPrivateKey {
         return try decodeBlob(blob[...], passphrase: passphrase)
     }
 
+    /// Reads what an OpenSSH private key shows without its passphrase: the public key, how the
+    /// private part is protected, and bcrypt-pbkdf's round count — so a caller can show a
+    /// fingerprint, or refuse a file whose round count would take too long, before asking for a
+    /// passphrase. Nothing is decrypted.
+    ///
+    /// - Parameter bytes: as for ``decode(_:passphrase:)``.
+    /// - Returns: the public key, the encryption (`nil` when none) and the rounds (0 when unencrypted).
+    /// - Throws: as ``decode(_:passphrase:)``, except the passphrase errors.
+    public static func publicKey(_ bytes: [UInt8]) throws -> (key: RSAPublicKey, encryption: KeyEncryptionInfo?, rounds: Int) {
+        let envelope = bytes.starts(with: magic) ? try parseEnvelope(bytes[...]) : try parseEnvelope(try unarmor(bytes)[...])
+        return (envelope.publicKey, envelope.encryption, envelope.rounds)
+    }
+
     /// Encodes `key` as an OpenSSH private key file, as `ssh-keygen` writes it.
     ///
     /// - Parameters:
