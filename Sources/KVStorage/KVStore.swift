@@ -51,13 +51,22 @@ public final class KVStore: Sendable {
     }
 
     deinit {
-        let key = registryKey
-        _ = KVStore.openStores.withLock { $0.remove(key) }
+        // Only an instance that is still open owns its registration (after close() another
+        // instance may have registered the same path).
+        if state.withLock({ $0 != nil }) {
+            let key = registryKey
+            _ = KVStore.openStores.withLock { $0.remove(key) }
+        }
     }
 
     /// Closes the store: unmaps and closes its files. Later calls throw `closed`. Idempotent.
     public func close() {
-        state.withLock { $0 = nil }
+        let wasOpen = state.withLock { core -> Bool in
+            let open = core != nil
+            core = nil
+            return open
+        }
+        guard wasOpen else { return }
         let key = registryKey
         _ = KVStore.openStores.withLock { $0.remove(key) }
     }

@@ -299,3 +299,20 @@ struct ThreadTests {
         for worker in 0..<8 { #expect(try store.string(forKey: "thread_\(worker)") == "t\(worker)-999") }
     }
 }
+
+@Suite("Instance registry")
+struct RegistryTests {
+    @Test("closing, reopening and releasing the closed instance keeps the new one registered")
+    func closeThenReopen() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { TestSupport.removeDirectory(directory) }
+        let configuration = KVStoreConfiguration(directory: directory)
+        var first: KVStore? = try KVStore(configuration)
+        first?.close()
+        let second = try KVStore(configuration)
+        defer { second.close() }
+        first = nil
+        #expect(first == nil)
+        #expect(throws: KVStoreError(.alreadyOpen, "")) { _ = try KVStore(configuration) }
+    }
+}
