@@ -1,0 +1,147 @@
+import Foundation
+import RSAKeys
+import Testing
+@testable import DownloadPipeline
+
+/// Keys from Fixtures/keys, the real `openssl` run in a temporary directory, and helpers to feed
+/// decryptors whole or in chunks.
+enum DecryptorFixtures {
+    static let keysDirectory: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/keys")
+
+    static func keyPath(_ name: String) -> String { keysDirectory.appendingPathComponent(name).path }
+
+    static func privateKey(_ name: String) throws -> RSAPrivateKey {
+        let bytes = Array(try Data(contentsOf: keysDirectory.appendingPathComponent(name)))
+        return try #require(try KeyDecoder.decode(bytes, source: name, passphrase: nil).key.privateKey)
+    }
+
+    static let rsa2048: RSAPrivateKey = try! privateKey("rsa2048.pkcs8.pem")
+    static let rsa3072: RSAPrivateKey = try! privateKey("rsa3072.pkcs8.pem")
+    static let rsa2048e3: RSAPrivateKey = try! privateKey("rsa2048-e3.pkcs8.pem")
+
+    static let response = DownloadResponse(url: URL(string: "http://127.0.0.1/payload")!, status: 200, headers: [])
+
+    /// A fresh temporary directory, removed by the caller's `defer`.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-dec-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    struct ToolFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs a command (`/usr/bin/env` resolves it), feeding `stdin`, and returns its standard output.
+    @discardableResult
+    static func run(_ arguments: [String], stdin: [UInt8] = []) throws -> [UInt8] {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inputURL = directory.appendingPathComponent("stdin")
+        let errorURL = directory.appendingPathComponent("stderr")
+        try Data(stdin).write(to: inputURL)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardInput = try FileHandle(forReadingFrom: inputURL)
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        try process.run()
+        let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let errors = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
+            throw ToolFailure(description: "\(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(errors)")
+        }
+        return Array(stdoutData)
+    }
+
+    static func random(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    /// A CMS message made by `openssl cms -encrypt` for `plaintext`, to the fixture certificate
+    /// (or the certificates given).
+    static func cms(_ plaintext: [UInt8], options: [String], recipients: [String] = [keyPath("rsa2048.cert.pem")],
+                    recipientOptions: [String] = [], outform: String = "DER") throws -> [UInt8] {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let input = directory.appendingPathComponent("in.bin")
+        try Data(plaintext).write(to: input)
+        var arguments = ["openssl", "cms", "-encrypt", "-binary", "-in", input.path, "-outform", outform] + options
+        for recipient in recipients { arguments += ["-recip", recipient] + recipientOptions }
+        return try run(arguments)
+    }
+
+    /// Feeds `data` to a fresh stream in chunks of the given sizes (cycled) and finishes.
+    static func stream(_ decryptor: any StreamingDecryptor, _ data: [UInt8], chunkSizes: [Int]) throws -> [UInt8] {
+        let stream = try decryptor.makeStream(response: response)
+        var output: [UInt8] = []
+        var start = 0
+        var index = 0
+        while start < data.count {
+            let end = min(data.count, start + chunkSizes[index % chunkSizes.count])
+            output += try stream.update(data[start..<end])
+            start = end
+            index += 1
+        }
+        output += try stream.finish()
+        return output
+    }
+
+    /// Random chunk sizes from 1 byte to 64 KiB.
+    static func randomChunkSizes() -> [Int] {
+        (0..<64).map { _ in [1, 2, 7, 100, 4096, 65536, Int.random(in: 1...70000)].randomElement()! }
+    }
+
+    /// The code of the DecryptionError `body` throws, or `nil` when it succeeds.
+    static func errorCode(_ body: () throws -> [UInt8]) -> DecryptionError.Code? {
+        do {
+            _ = try body()
+            return nil
+        } catch let error as DecryptionError {
+            return error.code
+        } catch {
+            Issue.record("unexpected error type: \(error)")
+            return nil
+        }
+    }
+
+    /// The same for an async body.
+    static func errorCode(_ body: () async throws -> [UInt8]) async -> DecryptionError.Code? {
+        do {
+            _ = try await body()
+            return nil
+        } catch let error as DecryptionError {
+            return error.code
+        } catch {
+            Issue.record("unexpected error type: \(error)")
+            return nil
+        }
+    }
+}
+
+@Suite("Decryptor fixtures")
+struct DecryptorFixtureTests {
+    @Test("the fixture certificate holds the fixture key's public half")
+    func certificateMatchesKey() throws {
+        let certificate = Array(try Data(contentsOf: DecryptorFixtures.keysDirectory.appendingPathComponent("rsa2048.cert.pem")))
+        let decoded = try KeyDecoder.decode(certificate, source: "rsa2048.cert.pem", passphrase: nil)
+        #expect(decoded.key.publicKey == DecryptorFixtures.rsa2048.publicKey)
+        #expect(DecryptorFixtures.rsa3072.bits == 3072)
+        #expect(DecryptorFixtures.rsa2048e3.publicKey != DecryptorFixtures.rsa2048.publicKey)
+    }
+
+    @Test("openssl runs and round-trips through stdin")
+    func opensslRuns() throws {
+        let bytes = DecryptorFixtures.random(100)
+        let encoded = try DecryptorFixtures.run(["openssl", "base64", "-A"], stdin: bytes)
+        let decoded = try DecryptorFixtures.run(["openssl", "base64", "-d", "-A"], stdin: encoded)
+        #expect(decoded == bytes)
+    }
+}
