@@ -18,8 +18,57 @@ enum ASN1HeaderParser {
     /// Parses the header at `start` (an index of `bytes`). `origin` is the index that counts as
     /// offset 0 in messages. Checks that the declared length fits in `bytes` before returning, so
     /// nothing is ever allocated or read on the strength of a length alone.
-    @inlinable
+    @inlinable @inline(__always)
     static func parse(_ bytes: ArraySlice<UInt8>, at start: Int, origin: Int, rules: ASN1ParsingOptions.Rules) throws -> Header {
+        if let header = parseCommonForm(bytes, at: start) { return header }
+        return try parseAnyForm(bytes, at: start, origin: origin, rules: rules)
+    }
+
+    /// The hot path, inlined into every reader: a low tag number (0–30) and a definite length of
+    /// at most two octets, in the minimal form, that fits in `bytes`. Such a header means the same
+    /// in DER and in lenient BER. Returns `nil` for anything else, valid or not, which
+    /// ``parseAnyForm(_:at:origin:rules:)`` then decodes or rejects with the precise error.
+    @inlinable @inline(__always)
+    static func parseCommonForm(_ bytes: ArraySlice<UInt8>, at start: Int) -> Header? {
+        let available = bytes.endIndex - start
+        guard start >= bytes.startIndex, available >= 2 else { return nil }
+        let first = bytes[start]
+        guard first & 0x1F != 0x1F else { return nil }
+        let lengthByte = bytes[start + 1]
+        let headerLength: Int
+        let length: Int
+        if lengthByte < 0x80 {
+            headerLength = 2
+            length = Int(lengthByte)
+        } else if lengthByte == 0x81 {
+            guard available >= 3 else { return nil }
+            headerLength = 3
+            length = Int(bytes[start + 2])
+            guard length >= 0x80 else { return nil }
+        } else if lengthByte == 0x82 {
+            guard available >= 4 else { return nil }
+            headerLength = 4
+            let high = bytes[start + 2]
+            guard high != 0 else { return nil }
+            length = Int(high) << 8 | Int(bytes[start + 3])
+        } else {
+            return nil
+        }
+        guard length <= available - headerLength else { return nil }
+        let tagClass: ASN1TagClass
+        switch first >> 6 {
+        case 0: tagClass = .universal
+        case 1: tagClass = .application
+        case 2: tagClass = .contextSpecific
+        default: tagClass = .private
+        }
+        return Header(tag: ASN1Tag(tagClass, UInt64(first & 0x1F), constructed: first & 0x20 != 0),
+                      headerLength: headerLength, contentLength: length)
+    }
+
+    /// Every form X.690 allows, with the rules' checks and an error for anything else.
+    @usableFromInline @inline(never)
+    static func parseAnyForm(_ bytes: ArraySlice<UInt8>, at start: Int, origin: Int, rules: ASN1ParsingOptions.Rules) throws -> Header {
         let end = bytes.endIndex
         let offset = start - origin
         guard start < end else {

@@ -22,6 +22,21 @@ extension DERReader {
     /// Reads an INTEGER as a fixed-width integer.
     @inlinable
     public mutating func readInteger<T: FixedWidthInteger>(as type: T.Type = T.self, tag: ASN1Tag = .integer) throws -> T {
+        // Fast path: a common-form header and a value that fits; anything else (including every
+        // error) goes through the element decoder, which reports it.
+        if let header = ASN1HeaderParser.parseCommonForm(window, at: position), header.tag == tag,
+           let length = header.contentLength {
+            let start = position + header.headerLength
+            if let value = DERReader.fixedWidthInteger(window, from: start, to: start + length, as: T.self) {
+                position = start + length
+                return value
+            }
+        }
+        return try readIntegerElement(as: T.self, tag: tag)
+    }
+
+    @usableFromInline
+    mutating func readIntegerElement<T: FixedWidthInteger>(as type: T.Type, tag: ASN1Tag) throws -> T {
         var copy = self
         let value = try copy.readElement(tag).integer(as: T.self)
         self = copy
@@ -31,9 +46,60 @@ extension DERReader {
     /// Reads a non-negative INTEGER of any size as its big-endian magnitude (a slice of the input).
     @inlinable
     public mutating func readUnsignedInteger(tag: ASN1Tag = .integer) throws -> ArraySlice<UInt8> {
+        // Fast path as in readInteger: the magnitude is sliced straight from the input.
+        if let header = ASN1HeaderParser.parseCommonForm(window, at: position), header.tag == tag,
+           let length = header.contentLength {
+            let start = position + header.headerLength
+            let end = start + length
+            if let magnitudeStart = DERReader.unsignedMagnitudeStart(window, from: start, to: end) {
+                position = end
+                return window[magnitudeStart..<end]
+            }
+        }
+        return try readUnsignedIntegerElement(tag: tag)
+    }
+
+    @usableFromInline @inline(never)
+    mutating func readUnsignedIntegerElement(tag: ASN1Tag) throws -> ArraySlice<UInt8> {
         var copy = self
         let value = try copy.readElement(tag).unsignedIntegerBytes()
         self = copy
+        return value
+    }
+
+    /// Where the magnitude of the INTEGER content `bytes[start..<end]` starts, when the content is a
+    /// valid (minimal, non-empty) non-negative INTEGER; `nil` otherwise. The same rules as
+    /// ``ASN1Element/unsignedIntegerBytes()``, without building an element.
+    @inlinable @inline(__always)
+    static func unsignedMagnitudeStart(_ bytes: ArraySlice<UInt8>, from start: Int, to end: Int) -> Int? {
+        guard end > start else { return nil }
+        let first = bytes[start]
+        guard first & 0x80 == 0 else { return nil }
+        guard first == 0, end - start > 1 else { return start }
+        // A leading 0x00 is only minimal when the next octet has its high bit set.
+        return bytes[start + 1] & 0x80 != 0 ? start + 1 : nil
+    }
+
+    /// The value of the INTEGER content `bytes[start..<end]` as `T`, when it is valid (minimal,
+    /// non-empty) and fits; `nil` otherwise. The same rules as ``ASN1Element/integer(as:)``.
+    @inlinable @inline(__always)
+    static func fixedWidthInteger<T: FixedWidthInteger>(_ bytes: ArraySlice<UInt8>, from start: Int, to end: Int, as type: T.Type) -> T? {
+        guard end > start else { return nil }
+        let first = bytes[start]
+        if end - start > 1 {
+            let second = bytes[start + 1]
+            if (first == 0x00 && second & 0x80 == 0) || (first == 0xFF && second & 0x80 != 0) { return nil }
+        }
+        let negative = first & 0x80 != 0
+        if negative && !T.isSigned { return nil }
+        var index = start
+        if !T.isSigned && end - index > 1 && first == 0 { index += 1 }
+        guard end - index <= T.bitWidth / 8 else { return nil }
+        var value: T = negative ? ~0 : 0
+        while index < end {
+            value = (value << 8) | T(truncatingIfNeeded: bytes[index])
+            index += 1
+        }
         return value
     }
 

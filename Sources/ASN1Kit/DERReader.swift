@@ -13,8 +13,12 @@
 /// ```
 public struct DERReader: Sendable {
     /// The bytes not read yet; indices are those of the input array.
-    @inlinable public var remaining: ArraySlice<UInt8> { _remaining }
-    @usableFromInline var _remaining: ArraySlice<UInt8>
+    @inlinable public var remaining: ArraySlice<UInt8> { window[position...] }
+    /// Everything this reader may read (the input, or the content of the element it was made for);
+    /// never changes, so moving the cursor is integer arithmetic with no reference counting.
+    @usableFromInline let window: ArraySlice<UInt8>
+    /// The index (of the input array) of the next unread byte.
+    @usableFromInline var position: Int
     /// The index of the input that counts as offset 0.
     @usableFromInline let origin: Int
     /// The rules and limits in force.
@@ -25,7 +29,8 @@ public struct DERReader: Sendable {
     /// Creates a reader over `bytes`; offsets in errors count from `bytes.startIndex`.
     @inlinable
     public init(_ bytes: ArraySlice<UInt8>, options: ASN1ParsingOptions = .der) {
-        self._remaining = bytes
+        self.window = bytes
+        self.position = bytes.startIndex
         self.origin = bytes.startIndex
         self.options = options
         self.depth = 0
@@ -39,53 +44,54 @@ public struct DERReader: Sendable {
 
     @inlinable
     init(child content: ArraySlice<UInt8>, origin: Int, options: ASN1ParsingOptions, depth: Int) {
-        self._remaining = content
+        self.window = content
+        self.position = content.startIndex
         self.origin = origin
         self.options = options
         self.depth = depth
     }
 
     /// Whether every byte has been read.
-    @inlinable public var isAtEnd: Bool { remaining.isEmpty }
+    @inlinable public var isAtEnd: Bool { position == window.endIndex }
 
     /// The offset of the next unread byte.
-    @inlinable public var offset: Int { remaining.startIndex - origin }
+    @inlinable public var offset: Int { position - origin }
 
     /// The tag of the next element, or `nil` at the end. Does not move the cursor.
     @inlinable
     public func peekTag() throws -> ASN1Tag? {
-        guard !remaining.isEmpty else { return nil }
-        return try ASN1HeaderParser.parse(remaining, at: remaining.startIndex, origin: origin, rules: options.rules).tag
+        guard position < window.endIndex else { return nil }
+        return try ASN1HeaderParser.parse(window, at: position, origin: origin, rules: options.rules).tag
     }
 
     /// Reads the next element, whatever its tag.
     @inlinable
     public mutating func readElement() throws -> ASN1Element {
-        let start = remaining.startIndex
-        let header = try ASN1HeaderParser.parse(remaining, at: start, origin: origin, rules: options.rules)
+        let start = position
+        let header = try ASN1HeaderParser.parse(window, at: start, origin: origin, rules: options.rules)
         let contentStart = start + header.headerLength
         if let length = header.contentLength {
             let contentEnd = contentStart + length
-            let element = ASN1Element(tag: header.tag, offset: start - origin, headerLength: header.headerLength,
-                                      content: remaining[contentStart..<contentEnd])
-            _remaining = _remaining[contentEnd...]
-            return element
+            position = contentEnd
+            return ASN1Element(tag: header.tag, offset: start - origin, headerLength: header.headerLength,
+                               content: window[contentStart..<contentEnd])
         }
         // Lenient BER, indefinite length: the content runs to the matching end-of-contents octets.
         let contentEnd = try endOfIndefiniteContent(from: contentStart, depth: depth + 1, headerOffset: start - origin)
-        let element = ASN1Element(tag: header.tag, offset: start - origin, headerLength: header.headerLength,
-                                  content: remaining[contentStart..<contentEnd], isIndefiniteLength: true)
-        _remaining = _remaining[(contentEnd + 2)...]
-        return element
+        position = contentEnd + 2
+        return ASN1Element(tag: header.tag, offset: start - origin, headerLength: header.headerLength,
+                           content: window[contentStart..<contentEnd], isIndefiniteLength: true)
     }
 
     /// Reads the next element and checks its tag (class, number and constructed bit).
     @inlinable
     public mutating func readElement(_ expected: ASN1Tag) throws -> ASN1Element {
-        var copy = self
-        let element = try copy.readElement()
-        try element.require(expected)
-        self = copy
+        let start = position
+        let element = try readElement()
+        guard element.tag == expected else {
+            position = start
+            throw ASN1Error.unexpected(element.tag, expected: expected, at: element.offset)
+        }
         return element
     }
 
@@ -115,13 +121,17 @@ public struct DERReader: Sendable {
     /// all of it.
     @inlinable
     public mutating func readConstructed<T>(_ tag: ASN1Tag, _ body: (inout DERReader) throws -> T) throws -> T {
-        var copy = self
-        let element = try copy.readElement(tag)
-        var child = try copy.reader(for: element)
-        let result = try body(&child)
-        try child.finish(inside: element)
-        self = copy
-        return result
+        let start = position
+        let element = try readElement(tag)
+        do {
+            var child = try reader(for: element)
+            let result = try body(&child)
+            try child.finish(inside: element)
+            return result
+        } catch {
+            position = start
+            throw error
+        }
     }
 
     /// Reads a SEQUENCE and hands its content to `body`, which must read all of it.
@@ -146,17 +156,17 @@ public struct DERReader: Sendable {
     /// Throws ``ASN1Error/Code-swift.struct/trailingData`` unless every byte was read.
     @inlinable
     public func finish() throws {
-        guard remaining.isEmpty else {
+        guard isAtEnd else {
             throw ASN1Error(.trailingData, at: offset,
-                            "\(remaining.count) bytes of trailing data at offset \(offset) after the last value")
+                            "\(window.endIndex - position) bytes of trailing data at offset \(offset) after the last value")
         }
     }
 
     @inlinable
     func finish(inside element: ASN1Element) throws {
-        guard remaining.isEmpty else {
+        guard isAtEnd else {
             throw ASN1Error(.trailingData, at: offset,
-                            "\(remaining.count) unexpected bytes at offset \(offset) at the end of \(element.tag.name) at offset \(element.offset)")
+                            "\(window.endIndex - position) unexpected bytes at offset \(offset) at the end of \(element.tag.name) at offset \(element.offset)")
         }
     }
 
@@ -169,14 +179,14 @@ public struct DERReader: Sendable {
                             "nesting at offset \(headerOffset) exceeds the limit of \(options.maximumDepth) levels")
         }
         var index = start
-        let end = remaining.endIndex
+        let end = window.endIndex
         while true {
             guard end - index >= 2 else {
                 throw ASN1Error(.truncated, at: headerOffset,
                                 "indefinite-length value at offset \(headerOffset) has no end-of-contents octets")
             }
-            if remaining[index] == 0 && remaining[index + 1] == 0 { return index }
-            let header = try ASN1HeaderParser.parse(remaining, at: index, origin: origin, rules: options.rules)
+            if window[index] == 0 && window[index + 1] == 0 { return index }
+            let header = try ASN1HeaderParser.parse(window, at: index, origin: origin, rules: options.rules)
             let contentStart = index + header.headerLength
             if let length = header.contentLength {
                 index = contentStart + length
