@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import KVStorage
+
+extension Kvstore {
+    /// `kvstore bench [--count N] [--json]`: the standard store workload on a scratch store.
+    struct BenchCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "bench",
+            abstract: "Time the standard workload on a scratch store (a temporary directory, removed after).",
+            discussion: """
+                N new int64 sets, N int64 gets, N int64 overwrites, N new 32-byte string sets, N string \
+                gets, then close, reopen and load. --json prints one object: int64Set, int64Get, \
+                int64Overwrite, stringSet, stringGet (ns per operation), reopenMs, dataFileBytes, and \
+                loadRssBytes (resident memory a fresh process gains by opening the store; -1 when it \
+                cannot be measured). The global --dir/--id are ignored; --crypt-key-*/--aes256 and \
+                --multi-process apply to the scratch store.
+                """)
+
+        @ParentCommand var root: Kvstore
+
+        @Option(name: .long, help: "Operations per step.")
+        var count = 100_000
+
+        @Flag(name: .long, help: "Print one JSON object.")
+        var json = false
+
+        func validate() throws {
+            if count < 1 || count > 10_000_000 { throw ValidationError("--count must be between 1 and 10000000") }
+        }
+
+        func run() throws {
+            let directory = try BenchCommand.makeScratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            var configuration = try root.globals.configuration(.readWrite)
+            configuration.directory = directory
+            configuration.id = "bench"
+            let result: StoreWorkload.Result
+            do {
+                result = try StoreWorkload.run(configuration: configuration, count: count)
+            } catch {
+                throw KvstoreToolError(error, operation: "bench")
+            }
+            let rss = BenchCommand.measureLoadRSS(directory: directory, globals: root.globals)
+            let fields: [(String, String)] = [
+                ("int64Set", BenchCommand.format(result.int64Set)),
+                ("int64Get", BenchCommand.format(result.int64Get)),
+                ("int64Overwrite", BenchCommand.format(result.int64Overwrite)),
+                ("stringSet", BenchCommand.format(result.stringSet)),
+                ("stringGet", BenchCommand.format(result.stringGet)),
+                ("reopenMs", BenchCommand.format(result.reopenMs)),
+                ("dataFileBytes", String(result.dataFileBytes)),
+                ("loadRssBytes", String(rss ?? -1)),
+            ]
+            if json {
+                StandardStreams.writeOutput(JSONValue.object(fields.map { ($0.0, .number($0.1)) }).text + "\n")
+            } else {
+                let units = ["reopenMs": "ms", "dataFileBytes": "bytes", "loadRssBytes": "bytes"]
+                var text = "kvstore bench, \(count) operations per step\n"
+                for (name, value) in fields {
+                    text += name.padding(toLength: 16, withPad: " ", startingAt: 0) + value + " " + (units[name] ?? "ns/op") + "\n"
+                }
+                StandardStreams.writeOutput(text)
+            }
+        }
+
+        /// A number with at most one decimal.
+        static func format(_ value: Double) -> String {
+            let rounded = (value * 10).rounded() / 10
+            return ValueType.shortest(rounded.description)
+        }
+
+        static func makeScratchDirectory() throws(KvstoreToolError) -> String {
+            let base = NSTemporaryDirectory() + "kvstore-bench-XXXXXX"
+            var template = Array(base.utf8CString)
+            let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+            guard made != nil else {
+                throw KvstoreToolError(.input, "cannot create a scratch directory", path: base, operation: "mkdtemp")
+            }
+            return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+
+        /// Runs `kvstore _measure-load` on the scratch store in a fresh process and returns the
+        /// resident memory it gained by opening the store, or `nil`.
+        static func measureLoadRSS(directory: String, globals: GlobalOptions) -> Int? {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            var arguments = ["--dir", directory, "--id", "bench"]
+            if let file = globals.cryptKeyFile { arguments += ["--crypt-key-file", file] }
+            if let variable = globals.cryptKeyEnv { arguments += ["--crypt-key-env", variable] }
+            if globals.aes256 { arguments.append("--aes256") }
+            process.arguments = arguments + ["_measure-load"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return nil }
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0,
+                let value = Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            else { return nil }
+            return value
+        }
+    }
+
+    /// `kvstore _measure-load` (hidden): opens the store and prints how many bytes of resident
+    /// memory (VmRSS) that added to this process.
+    struct MeasureLoadCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "_measure-load", shouldDisplay: false)
+
+        @ParentCommand var root: Kvstore
+
+        func run() throws {
+            let configuration = try root.globals.configuration(.readOnly)
+            guard let before = MeasureLoadCommand.residentBytes() else {
+                throw KvstoreToolError(.input, "cannot read VmRSS", path: "/proc/self/status", operation: "measure")
+            }
+            let store: KVStore
+            do { store = try KVStore(configuration) } catch { throw KvstoreToolError(error, operation: "open") }
+            let after = MeasureLoadCommand.residentBytes() ?? before
+            withExtendedLifetime(store) {}
+            StandardStreams.writeOutput("\(after - before)\n")
+        }
+
+        /// This process's resident set size from `/proc/self/status`.
+        static func residentBytes() -> Int? {
+            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+            for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard fields.count >= 2, let kilobytes = Int(fields[1]) else { return nil }
+                return kilobytes * 1024
+            }
+            return nil
+        }
+    }
+}

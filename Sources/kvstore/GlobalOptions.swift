@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import KVStorage
+
+/// The options every `kvstore` command shares: where the store is and how it is encrypted and shared.
+/// Crypt keys come from a file or an environment variable, never from the command line.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The store directory (default: $KVSTORE_DIR, else ./mmkv).", valueName: "dir"))
+    var dir: String?
+
+    @Option(name: .long, help: ArgumentHelp("The store id: the data file's name (MMKV's default).", valueName: "id"))
+    var id: String = "mmkv.default"
+
+    @Option(name: .customLong("crypt-key-file"),
+            help: ArgumentHelp("Read the crypt key from this file (one trailing newline is ignored).", valueName: "file"))
+    var cryptKeyFile: String?
+
+    @Option(name: .customLong("crypt-key-env"),
+            help: ArgumentHelp("Read the crypt key from this environment variable.", valueName: "var"))
+    var cryptKeyEnv: String?
+
+    @Flag(name: .customLong("aes256"), help: "The store uses AES-256-CFB (default AES-128-CFB).")
+    var aes256 = false
+
+    @Flag(name: .customLong("multi-process"), help: "Share the store with other processes (flock on the .crc file).")
+    var multiProcess = false
+
+    func validate() throws {
+        if cryptKeyFile != nil && cryptKeyEnv != nil {
+            throw ValidationError("give the crypt key with either --crypt-key-file or --crypt-key-env, not both")
+        }
+        if id.isEmpty { throw ValidationError("--id cannot be empty") }
+        if let dir, dir.isEmpty { throw ValidationError("--dir cannot be empty") }
+    }
+
+    /// The store directory: `--dir`, else `$KVSTORE_DIR`, else `./mmkv`.
+    var directory: String {
+        if let dir { return dir }
+        if let env = ProcessInfo.processInfo.environment["KVSTORE_DIR"], !env.isEmpty { return env }
+        return "./mmkv"
+    }
+
+    /// The cipher named by `--aes256`.
+    var cipher: KVStoreConfiguration.Cipher { aes256 ? .aes256 : .aes128 }
+
+    /// The crypt key given by `--crypt-key-file` or `--crypt-key-env`, or `nil` for a plain store.
+    func cryptKey() throws(KvstoreToolError) -> [UInt8]? {
+        try CryptKeySource.load(file: cryptKeyFile, environment: cryptKeyEnv, option: "--crypt-key")
+    }
+
+    /// The configuration of the store these options name.
+    func configuration(
+        _ access: KVStoreConfiguration.AccessMode,
+        onDamage: KVStoreConfiguration.DamagePolicy = .fail
+    ) throws(KvstoreToolError) -> KVStoreConfiguration {
+        KVStoreConfiguration(
+            directory: directory, id: id, cryptKey: try cryptKey(), cipher: cipher, accessMode: access,
+            multiProcess: multiProcess, onDamage: onDamage)
+    }
+
+    /// Opens the store read-write (creating it when needed), refusing damaged files and wrong keys.
+    func openForWriting() throws(KvstoreToolError) -> KVStore {
+        let configuration = try configuration(.readWrite)
+        do {
+            return try KVStore(configuration)
+        } catch {
+            throw KvstoreToolError(error, operation: "open")
+        }
+    }
+
+    /// Opens the store read-only, or returns `nil` when its files do not exist.
+    func openForReading() throws(KvstoreToolError) -> KVStore? {
+        let configuration = try configuration(.readOnly)
+        guard FileManager.default.fileExists(atPath: configuration.dataPath) else { return nil }
+        do {
+            return try KVStore(configuration)
+        } catch where error.code == .notFound {
+            return nil
+        } catch {
+            throw KvstoreToolError(error, operation: "open")
+        }
+    }
+
+    /// Opens the store read-only, failing when it does not exist.
+    func openExisting() throws(KvstoreToolError) -> KVStore {
+        guard let store = try openForReading() else {
+            let path = (try? configuration(.readOnly).dataPath) ?? directory + "/" + id
+            throw KvstoreToolError(.storeNotFound, "no store at \(path)", path: path, operation: "open")
+        }
+        return store
+    }
+}
+
+/// Reads crypt keys from files or environment variables.
+enum CryptKeySource {
+    /// The key from `file` or the environment variable `environment` (at most one is set), or `nil`
+    /// when neither is. A key file's single trailing newline (`\n` or `\r\n`) is not part of the key.
+    static func load(file: String?, environment: String?, option: String) throws(KvstoreToolError) -> [UInt8]? {
+        var key: [UInt8]
+        if let file {
+            guard let contents = FileManager.default.contents(atPath: file) else {
+                throw KvstoreToolError(.input, "cannot read the crypt key file", path: file, operation: "\(option)-file")
+            }
+            key = [UInt8](contents)
+            if key.last == 0x0A { key.removeLast() }
+            if key.last == 0x0D { key.removeLast() }
+        } else if let environment {
+            guard let value = ProcessInfo.processInfo.environment[environment] else {
+                throw KvstoreToolError(.input, "the environment variable \(environment) is not set", operation: "\(option)-env")
+            }
+            key = Array(value.utf8)
+        } else {
+            return nil
+        }
+        guard !key.isEmpty else {
+            throw KvstoreToolError(.input, "the crypt key is empty", path: file, operation: option)
+        }
+        return key
+    }
+}

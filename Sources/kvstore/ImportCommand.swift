@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import KVStorage
+
+extension Kvstore {
+    /// `kvstore import FILE|-`: sets every key of a JSON object.
+    struct ImportCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Set every key of a JSON object read from FILE or stdin (-).",
+            discussion: """
+                Values are strings (stored as strings) or {"type": T, "value": V} with T a --type name of \
+                'kvstore set' (bytes and raw as hex, numbers as JSON numbers or strings, strings as an \
+                array) and an optional "expireAt" (Unix seconds; already expired values are skipped). \
+                Every value is checked before anything is written.
+                """)
+
+        @ParentCommand var root: Kvstore
+
+        @Argument(help: "The JSON file, or - for stdin.")
+        var file: String
+
+        func run() throws {
+            let bytes = try ImportCommand.read(file)
+            let document: JSONValue
+            do {
+                document = try JSONValue.parse(bytes)
+            } catch {
+                throw KvstoreToolError(.malformedJSON, "malformed JSON at byte offset \(error.offset): \(error.reason)", path: file, operation: "import")
+            }
+            guard case let .object(members) = document else {
+                throw KvstoreToolError(.malformedJSON, "the JSON document is not an object", path: file, operation: "import")
+            }
+            var plain: [KVStoreEntry] = []
+            var expiring: [(entry: KVStoreEntry, expireAt: UInt32)] = []
+            for (key, value) in members {
+                guard !key.isEmpty else { throw KvstoreToolError(.invalidValue, "an empty key cannot be stored", path: file, operation: "import") }
+                let (payload, expireAt) = try ImportCommand.payload(of: value, key: key)
+                if let expireAt { expiring.append((KVStoreEntry(key: key, payload: payload), expireAt)) } else { plain.append(KVStoreEntry(key: key, payload: payload)) }
+            }
+            let store = try root.globals.openForWriting()
+            defer { store.close() }
+            var written = 0
+            do {
+                written = try store.importEntries(plain)
+                if !expiring.isEmpty {
+                    let now = store.configuration.clock()
+                    if !(try store.statistics().expirationEnabled) { try store.enableExpiration() }
+                    for (entry, expireAt) in expiring where expireAt > now {
+                        try store.setRaw(entry.payload, forKey: entry.key, expireAfter: expireAt - now)
+                        written += 1
+                    }
+                }
+            } catch {
+                throw KvstoreToolError(error, operation: "import")
+            }
+            StandardStreams.writeOutput("imported \(written) keys\n")
+        }
+
+        /// The payload and optional expire-at time of one member's value.
+        static func payload(of value: JSONValue, key: String) throws(KvstoreToolError) -> ([UInt8], UInt32?) {
+            switch value {
+            case let .string(text):
+                return (KVStoreValueCodec.encode(text), nil)
+            case .object:
+                guard case let .string(typeName)? = value["type"], let type = ValueType(rawValue: typeName) else {
+                    throw KvstoreToolError(.invalidValue, "the value has no known \"type\"", key: key, operation: "import")
+                }
+                guard let inner = value["value"] else {
+                    throw KvstoreToolError(.invalidValue, "the value has no \"value\"", key: key, operation: "import")
+                }
+                let payload = try type.encode(try type.text(fromJSON: inner, key: key), key: key)
+                var expireAt: UInt32?
+                if let stamp = value["expireAt"] {
+                    guard case let .number(literal) = stamp, let seconds = UInt32(literal) else {
+                        throw KvstoreToolError(.invalidValue, "\"expireAt\" is not a Unix time in seconds", key: key, operation: "import")
+                    }
+                    expireAt = seconds == 0 ? nil : seconds
+                }
+                return (payload, expireAt)
+            default:
+                throw KvstoreToolError(.invalidValue, "the value is neither a string nor {\"type\", \"value\"}", key: key, operation: "import")
+            }
+        }
+
+        static func read(_ file: String) throws(KvstoreToolError) -> [UInt8] {
+            if file == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+            guard let contents = FileManager.default.contents(atPath: file) else {
+                throw KvstoreToolError(.input, "cannot read the import file", path: file, operation: "import")
+            }
+            return [UInt8](contents)
+        }
+    }
+}

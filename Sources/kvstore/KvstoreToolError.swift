@@ -1,0 +1,60 @@
+import KVStorage
+
+/// The single error type of the `kvstore` command: an opaque code, a human reason and the context
+/// (store path, key name, file, operation). Messages name keys and files, never stored values or
+/// crypt-key bytes.
+struct KvstoreToolError: Error, CustomStringConvertible {
+    /// What kind of failure this is; decides the exit status.
+    enum Code: String {
+        /// A key asked for is absent or expired (exit 1).
+        case keyNotFound
+        /// The store's files are missing (read-only commands; exit 1).
+        case storeNotFound
+        /// An error reported by the store (damaged, wrong key, system call, …; exit 1).
+        case store
+        /// A value given on the command line or in an import file does not parse as its type (exit 1).
+        case invalidValue
+        /// An input or key file cannot be read, or an environment variable is missing (exit 1).
+        case input
+        /// The JSON given to `import` is malformed (exit 1).
+        case malformedJSON
+        /// The arguments are inconsistent (exit 64).
+        case usage
+    }
+
+    let code: Code
+    let reason: String
+    var key: String?
+    var path: String?
+    var operation: String?
+    /// The store error behind this one, when there is one.
+    var underlying: KVStoreError?
+
+    init(_ code: Code, _ reason: String, key: String? = nil, path: String? = nil, operation: String? = nil,
+         underlying: KVStoreError? = nil) {
+        self.code = code
+        self.reason = reason
+        self.key = key
+        self.path = path
+        self.operation = operation
+        self.underlying = underlying
+    }
+
+    /// Wraps a store error, naming the operation.
+    init(_ error: KVStoreError, operation: String) {
+        var reason = error.description
+        if let damage = error.damage { reason += ": \(damage)" }
+        self.init(error.code == .notFound ? .storeNotFound : .store, reason, operation: operation, underlying: error)
+    }
+
+    /// The process exit status: 64 for usage errors, 1 for everything else.
+    var exitStatus: Int32 { code == .usage ? 64 : 1 }
+
+    var description: String {
+        var context: [String] = []
+        if let key { context.append("key \"\(key)\"") }
+        if let path, !reason.contains(path) { context.append("file \(path)") }
+        guard !context.isEmpty else { return reason }
+        return reason + " (" + context.joined(separator: ", ") + ")"
+    }
+}
