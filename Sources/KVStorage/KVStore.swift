@@ -87,6 +87,7 @@ public final class KVStore: Sendable {
     func read<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
         try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
             guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
+            guard core.multiProcess else { return try body(core) }
             try core.lock.lock(.shared)
             defer { core.lock.unlock(.shared) }
             try core.refreshFromOtherProcesses()
@@ -100,6 +101,10 @@ public final class KVStore: Sendable {
         try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
             guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
             guard core.writable else { throw core.readOnlyError("write") }
+            guard core.multiProcess else {
+                try core.prepareForWrite()
+                return try body(core)
+            }
             try core.lock.lock(.exclusive)
             defer { core.lock.unlock(.exclusive) }
             try core.refreshFromOtherProcesses()

@@ -18,6 +18,8 @@ final class StoreCore {
     let metaPath: String
     let directory: String
     let writable: Bool
+    /// Whether other processes share the files (locking and change detection on every access).
+    let multiProcess: Bool
 
     var data: MappedFile
     var meta: MappedFile
@@ -53,6 +55,7 @@ final class StoreCore {
         metaPath = configuration.metaPath
         directory = String(dataPath[..<(dataPath.lastIndex(of: "/") ?? dataPath.startIndex)])
         writable = configuration.accessMode == .readWrite
+        multiProcess = configuration.multiProcess
         crypt = configuration.cryptSpec
         if writable { try Syscall.makeDirectories(directory.isEmpty ? "." : directory) }
         let minimum = writable ? max(Syscall.pageSize, configuration.initialCapacity) : 0
@@ -429,8 +432,8 @@ final class StoreCore {
     }
 
     /// Writes a pending repair found under a shared lock, once the exclusive lock is held.
+    @inline(__always)
     func prepareForWrite() throws(KVStoreError) {
-        guard writable else { throw readOnlyError("write") }
         if pendingRepair { try reload(remap: true) }
     }
 
