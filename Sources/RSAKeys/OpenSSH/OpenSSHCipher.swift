@@ -58,7 +58,9 @@ enum OpenSSHCipher: String, CaseIterable, Sendable {
     /// Decrypts the private section. A GCM tag mismatch is `.wrongPassphrase`.
     func decrypt(_ data: [UInt8], tag: [UInt8], keyAndIV: SecureBytes) throws -> [UInt8] {
         guard let symmetric else { return data }
-        let (key, iv) = split(keyAndIV)
+        var key = keyAndIV.withUnsafeBytes { Array($0[0..<keyLength]) }
+        let iv = keyAndIV.withUnsafeBytes { Array($0[keyLength..<(keyLength + ivLength)]) }
+        defer { OpenSSHPrivateKey.wipe(&key) }
         do {
             if symmetric.isAuthenticated {
                 return try Cipher.openGCM(symmetric, key: key, iv: iv, data, tag: tag)
@@ -75,7 +77,9 @@ enum OpenSSHCipher: String, CaseIterable, Sendable {
     /// Encrypts the padded private section; returns the ciphertext and the tag (empty unless GCM).
     func encrypt(_ data: [UInt8], keyAndIV: SecureBytes) throws -> (ciphertext: [UInt8], tag: [UInt8]) {
         guard let symmetric else { return (data, []) }
-        let (key, iv) = split(keyAndIV)
+        var key = keyAndIV.withUnsafeBytes { Array($0[0..<keyLength]) }
+        let iv = keyAndIV.withUnsafeBytes { Array($0[keyLength..<(keyLength + ivLength)]) }
+        defer { OpenSSHPrivateKey.wipe(&key) }
         do {
             if symmetric.isAuthenticated {
                 return try Cipher.sealGCM(symmetric, key: key, iv: iv, data, tagLength: 16)
@@ -83,12 +87,6 @@ enum OpenSSHCipher: String, CaseIterable, Sendable {
             return (try Cipher.encrypt(symmetric, key: key, iv: iv, data, padding: false), [])
         } catch let error as CryptoError {
             throw RSAKeyError(.operationFailed, "OpenSSH private key: \(rawValue) encryption failed", cause: error)
-        }
-    }
-
-    private func split(_ keyAndIV: SecureBytes) -> (key: [UInt8], iv: [UInt8]) {
-        keyAndIV.withUnsafeBytes { bytes in
-            (Array(bytes[0..<keyLength]), Array(bytes[keyLength..<(keyLength + ivLength)]))
         }
     }
 }

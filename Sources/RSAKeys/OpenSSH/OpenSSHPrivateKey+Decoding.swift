@@ -141,16 +141,31 @@ extension OpenSSHPrivateKey {
         }
         guard !d.isEmpty else { throw RSAKeyError(.malformed, "OpenSSH private key has a zero d at offset \(dOffset)", offset: dOffset) }
         let one = BigNumber.one
-        let pNumber = BigNumber(bigEndian: Array(p))
-        let qNumber = BigNumber(bigEndian: Array(q))
+        var dBytes = Array(d)
+        var pBytes = Array(p)
+        var qBytes = Array(q)
+        var qInvBytes = iqmp.isEmpty ? [0] : Array(iqmp)
+        defer {
+            wipe(&dBytes)
+            wipe(&pBytes)
+            wipe(&qBytes)
+            wipe(&qInvBytes)
+        }
+        let pNumber = BigNumber(bigEndian: pBytes)
+        let qNumber = BigNumber(bigEndian: qBytes)
         guard pNumber > one else { throw RSAKeyError(.malformed, "OpenSSH private key prime p at offset \(pOffset) is not above 1", offset: pOffset) }
         guard qNumber > one else { throw RSAKeyError(.malformed, "OpenSSH private key prime q at offset \(qOffset) is not above 1", offset: qOffset) }
-        let dNumber = BigNumber(bigEndian: Array(d))
-        let dP = (dNumber % (pNumber - one)).bigEndianBytes
-        let dQ = (dNumber % (qNumber - one)).bigEndianBytes
-        let key = try RSAPrivateKey(modulus: Array(n), publicExponent: Array(e), privateExponent: Array(d),
-                                    prime1: Array(p), prime2: Array(q), exponent1: dP.isEmpty ? [0] : dP,
-                                    exponent2: dQ.isEmpty ? [0] : dQ, coefficient: iqmp.isEmpty ? [0] : Array(iqmp))
+        // OpenSSH does not store the CRT exponents; PKCS#1 needs them.
+        let dNumber = BigNumber(bigEndian: dBytes)
+        var dP = (dNumber % (pNumber - one)).bigEndianBytes
+        var dQ = (dNumber % (qNumber - one)).bigEndianBytes
+        defer {
+            wipe(&dP)
+            wipe(&dQ)
+        }
+        let key = try RSAPrivateKey(modulus: Array(n), publicExponent: Array(e), privateExponent: dBytes,
+                                    prime1: pBytes, prime2: qBytes, exponent1: dP.isEmpty ? [0] : dP,
+                                    exponent2: dQ.isEmpty ? [0] : dQ, coefficient: qInvBytes)
         return (key, commentBytes.isEmpty ? nil : String(decoding: commentBytes, as: UTF8.self))
     }
 

@@ -28,7 +28,7 @@ extension OpenSSHPrivateKey {
         defer { wipe(&section) }
 
         var kdfOptions = SSHWireWriter()
-        var ciphertext = section
+        var ciphertext = section   // shares the buffer that the defer above wipes
         var tag: [UInt8] = []
         if let passphrase, encrypting {
             let salt = try SecureRandom.bytes(saltLength)
@@ -49,7 +49,6 @@ extension OpenSSHPrivateKey {
         writer.writeString(publicBlob)
         writer.writeString(ciphertext)
         writer.writeBytes(tag)
-        if !encrypting { wipe(&ciphertext) }
         return writer.bytes
     }
 

@@ -75,20 +75,6 @@ struct SSHWireReader {
         return bytes[position..<(position + length)]
     }
 
-    /// Reads a `string` that must be exactly `expected` (a key type or a magic name).
-    mutating func readString(expecting expected: String, what: String) throws {
-        let start = offset
-        let value = try readString()
-        guard value.elementsEqual(expected.utf8) else {
-            throw malformed("\(what) at offset \(start) is '\(Self.printable(value))', expected '\(expected)'")
-        }
-    }
-
-    /// Reads a `string` as UTF-8 text (invalid sequences become U+FFFD).
-    mutating func readText() throws -> String {
-        String(decoding: try readString(), as: UTF8.self)
-    }
-
     /// Reads an `mpint` that must be zero or positive, returning its magnitude without the sign
     /// byte (empty for zero). Negative and non-minimal encodings are errors.
     mutating func readPositiveMPInt(_ name: String) throws -> ArraySlice<UInt8> {
