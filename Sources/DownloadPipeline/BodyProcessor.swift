@@ -1,0 +1,97 @@
+/// Turns body chunks into result bytes as they arrive: through a ``DecryptionStream`` when the
+/// decryptor streams, collected for a whole-body decryptor otherwise, or passed through when there
+/// is no decryptor. Used by one task at a time.
+final class BodyProcessor {
+    private let decryptor: (any Decryptor)?
+    private let stream: (any DecryptionStream)?
+    private let response: DownloadResponse
+    private let sink: OutputSink
+    private let keepRaw: Bool
+    private let keepResult: Bool
+    private let url: String
+    /// Whether the result goes to a file: then a cached copy is collected on the side.
+    private let isFile: Bool
+    private var collected: [UInt8] = []
+    private var kept: [UInt8] = []
+
+    /// The body as it arrived, when `keepRaw` (for the cache).
+    private(set) var raw: [UInt8] = []
+
+    init(decryptor: (any Decryptor)?, response: DownloadResponse, destination: DownloadDestination,
+         keepRaw: Bool, keepResult: Bool, url: String) throws(DownloadError) {
+        self.decryptor = decryptor
+        self.response = response
+        self.keepRaw = keepRaw
+        self.keepResult = keepResult
+        self.url = url
+        if case .file = destination { isFile = true } else { isFile = false }
+        if let streaming = decryptor as? any StreamingDecryptor {
+            do {
+                stream = try streaming.makeStream(response: response)
+            } catch {
+                throw Self.decryptionFailure(error, url: url)
+            }
+        } else {
+            stream = nil
+        }
+        sink = try OutputSink(destination)
+    }
+
+    /// Feeds the next chunk of the body.
+    func consume(_ chunk: [UInt8]) throws(DownloadError) {
+        if keepRaw { raw += chunk }
+        if let stream {
+            let plaintext: [UInt8]
+            do {
+                plaintext = try stream.update(chunk[...])
+            } catch {
+                throw Self.decryptionFailure(error, url: url)
+            }
+            try emit(plaintext)
+        } else if decryptor != nil {
+            collected += chunk
+        } else {
+            try emit(chunk)
+        }
+    }
+
+    /// Ends the body: finishes or runs the decryption and completes the output.
+    func finish() async throws(DownloadError) -> (data: [UInt8], path: String?, length: Int, kept: [UInt8]) {
+        if let stream {
+            let plaintext: [UInt8]
+            do {
+                plaintext = try stream.finish()
+            } catch {
+                throw Self.decryptionFailure(error, url: url)
+            }
+            try emit(plaintext)
+        } else if let decryptor {
+            let plaintext: [UInt8]
+            do {
+                plaintext = try await decryptor.decrypt(collected, response: response)
+            } catch {
+                throw Self.decryptionFailure(error, url: url)
+            }
+            collected = []
+            try emit(plaintext)
+        }
+        let output = try sink.finish()
+        return (output.data, output.path, sink.length, keepResult ? (isFile ? kept : output.data) : [])
+    }
+
+    /// Drops unfinished output.
+    func abandon() {
+        sink.abandon()
+    }
+
+    private func emit(_ bytes: [UInt8]) throws(DownloadError) {
+        if keepResult, isFile { kept += bytes }
+        try sink.write(bytes)
+    }
+
+    private static func decryptionFailure(_ error: any Error, url: String) -> DownloadError {
+        if let error = error as? DownloadError { return error }
+        if let error = error as? DecryptionError { return .decryptionFailed(url: url, error) }
+        return .decryptionFailed(url: url, DecryptionError(.malformedPayload, "the decryptor failed: \(type(of: error))"))
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+/// Why a download failed: the pipeline's one error type.
+///
+/// Every failure has its own ``Code`` so callers can react to each (retry a timeout, give up on a
+/// 404, ask for another key after `decryptionFailed`). The context fields say which URL, status,
+/// lengths or timeout were involved. Messages never contain header values (tokens), key bytes or
+/// payload bytes.
+public struct DownloadError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What went wrong.
+    public enum Code: String, Sendable, Hashable {
+        /// The URL is not an absolute `http` or `https` URL with a host.
+        case invalidURL
+        /// The connection failed or broke (refused, reset, protocol error); ``cause`` has details.
+        case transport
+        /// A timeout fired: ``timeoutKind`` says which.
+        case timeout
+        /// The server answered with a status the pipeline does not accept (``status``).
+        case badStatus
+        /// The body ended before the length the server announced (``expectedLength``,
+        /// ``receivedLength``).
+        case truncated
+        /// More bytes arrived than announced, or a range response did not fit the request.
+        case lengthMismatch
+        /// The decryptor rejected the payload (``decryptionError``). Never marks the URL as bad.
+        case decryptionFailed
+        /// Every caller cancelled (or the request modifier cancelled the request).
+        case cancelled
+        /// A request or response modifier rejected the transfer.
+        case rejected
+        /// A local file (destination or partial download) could not be read or written (``path``).
+        case file
+    }
+
+    /// Which timeout fired.
+    public enum TimeoutKind: String, Sendable, Hashable {
+        /// Establishing the connection took too long.
+        case connect
+        /// No bytes arrived for the idle-read interval.
+        case idleRead
+        /// The whole transfer took longer than the total timeout.
+        case total
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// A sentence for people; names the URL or file, never secrets.
+    public var reason: String
+    /// The URL involved, when there is one.
+    public var url: String?
+    /// The HTTP status, for `badStatus`.
+    public var status: Int?
+    /// The announced body length, for `truncated` and `lengthMismatch`.
+    public var expectedLength: Int?
+    /// The bytes that arrived, for `truncated` and `lengthMismatch`.
+    public var receivedLength: Int?
+    /// Which timeout fired, for `timeout`.
+    public var timeoutKind: TimeoutKind?
+    /// The decryptor's error, for `decryptionFailed`.
+    public var decryptionError: DecryptionError?
+    /// The file involved, for `file`.
+    public var path: String?
+    /// The underlying error (transport or system), when there is one.
+    public var cause: (any Error & Sendable)?
+
+    /// Creates an error; prefer the static constructors.
+    public init(_ code: Code, _ reason: String, url: String? = nil) {
+        self.code = code
+        self.reason = reason
+        self.url = url
+    }
+
+    /// `url: reason`.
+    public var description: String {
+        if let url { return "\(url): \(reason)" }
+        return reason
+    }
+
+    /// Errors are equal when their codes are.
+    public static func == (lhs: DownloadError, rhs: DownloadError) -> Bool { lhs.code == rhs.code }
+}
+
+extension DownloadError {
+    /// The URL text cannot be fetched.
+    public static func invalidURL(_ text: String, _ why: String) -> DownloadError {
+        DownloadError(.invalidURL, "invalid URL: \(why)", url: text)
+    }
+
+    /// The connection failed or broke.
+    public static func transport(url: String?, _ what: String, cause: (any Error & Sendable)? = nil) -> DownloadError {
+        var error = DownloadError(.transport, what, url: url)
+        error.cause = cause
+        return error
+    }
+
+    /// A timeout fired.
+    public static func timeout(url: String?, _ kind: TimeoutKind) -> DownloadError {
+        let what = switch kind {
+        case .connect: "timed out connecting"
+        case .idleRead: "timed out waiting for data (idle read timeout)"
+        case .total: "timed out: the transfer took longer than the total timeout"
+        }
+        var error = DownloadError(.timeout, what, url: url)
+        error.timeoutKind = kind
+        return error
+    }
+
+    /// The server answered with an unacceptable status.
+    public static func badStatus(url: String?, _ status: Int) -> DownloadError {
+        var error = DownloadError(.badStatus, "the server answered HTTP \(status)", url: url)
+        error.status = status
+        return error
+    }
+
+    /// The body ended early.
+    public static func truncated(url: String?, expected: Int, received: Int) -> DownloadError {
+        var error = DownloadError(.truncated, "the body ended after \(received) of \(expected) bytes", url: url)
+        error.expectedLength = expected
+        error.receivedLength = received
+        return error
+    }
+
+    /// More bytes than announced, or a range that does not fit.
+    public static func lengthMismatch(url: String?, expected: Int, received: Int, _ what: String? = nil) -> DownloadError {
+        var error = DownloadError(.lengthMismatch, what ?? "received \(received) bytes but the server announced \(expected)", url: url)
+        error.expectedLength = expected
+        error.receivedLength = received
+        return error
+    }
+
+    /// The decryptor failed.
+    public static func decryptionFailed(url: String?, _ decryption: DecryptionError) -> DownloadError {
+        var error = DownloadError(.decryptionFailed, "decryption failed (\(decryption.code.rawValue)): \(decryption.reason)", url: url)
+        error.decryptionError = decryption
+        return error
+    }
+
+    /// The caller (or every caller) cancelled.
+    public static func cancelled(url: String?) -> DownloadError {
+        DownloadError(.cancelled, "the download was cancelled", url: url)
+    }
+
+    /// A modifier rejected the transfer.
+    public static func rejected(url: String?, _ what: String) -> DownloadError {
+        DownloadError(.rejected, what, url: url)
+    }
+
+    /// A local file failed.
+    public static func file(_ path: String, _ what: String, errno code: Int32? = nil) -> DownloadError {
+        var reason = "\(path): \(what)"
+        if let code { reason += ": \(String(cString: strerror(code)))" }
+        var error = DownloadError(.file, reason)
+        error.path = path
+        return error
+    }
+}

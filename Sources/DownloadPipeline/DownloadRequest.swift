@@ -1,0 +1,100 @@
+import Foundation
+
+/// What to download and how: the per-request settings of the pipeline.
+///
+/// Hooks left `nil` fall back to the ``Downloader``'s (see ``Downloader/Configuration``).
+public struct DownloadRequest: Sendable {
+    /// The URL to fetch.
+    public var url: URL
+    /// The HTTP method (`GET` unless a modifier changes it).
+    public var method: String
+    /// Request headers in order.
+    public var headers: [(name: String, value: String)]
+    /// Turns the body into the result; `nil` uses the downloader's, and when that is `nil` too the
+    /// body is returned as it arrived.
+    public var decryptor: (any Decryptor)?
+    /// Overrides the downloader's request modifier.
+    public var requestModifier: RequestModifier?
+    /// Overrides the downloader's response modifier.
+    public var responseModifier: ResponseModifier?
+    /// Where the result goes.
+    public var destination: DownloadDestination
+    /// Whether and how the result is cached (needs a cache on the downloader).
+    public var cachePolicy: CachePolicy
+    /// The partial file that makes the download resumable, or `nil`.
+    public var resumeFile: String?
+    /// Overrides the downloader's total timeout.
+    public var totalTimeout: Duration?
+    /// Called with the bytes received and expected, at most once per progress interval, and once
+    /// at the end. Called from any thread.
+    public var progress: (@Sendable (DownloadProgress) -> Void)?
+
+    /// Creates a `GET` request for `url`.
+    public init(url: URL, headers: [(name: String, value: String)] = [], decryptor: (any Decryptor)? = nil,
+                destination: DownloadDestination = .memory, cachePolicy: CachePolicy = .disabled,
+                resumeFile: String? = nil, progress: (@Sendable (DownloadProgress) -> Void)? = nil) {
+        self.url = url
+        self.method = "GET"
+        self.headers = headers
+        self.decryptor = decryptor
+        self.requestModifier = nil
+        self.responseModifier = nil
+        self.destination = destination
+        self.cachePolicy = cachePolicy
+        self.resumeFile = resumeFile
+        self.totalTimeout = nil
+        self.progress = progress
+    }
+
+    /// The first value of header `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Replaces every header `name` with one `name: value`.
+    public mutating func setHeader(_ name: String, _ value: String) {
+        headers.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        headers.append((name, value))
+    }
+}
+
+/// Where a download's result goes.
+public enum DownloadDestination: Sendable, Hashable {
+    /// ``DownloadResult/data`` holds the result.
+    case memory
+    /// The result is written to this file as it is decrypted (through a temporary file renamed at
+    /// the end, so a failed download leaves no half file; a device such as `/dev/null` is written
+    /// directly). Memory stays flat with a ``StreamingDecryptor`` or no decryptor.
+    case file(String)
+}
+
+/// Whether a download is cached, and in which form.
+public enum CachePolicy: Sendable, Hashable {
+    /// Neither read nor written.
+    case disabled
+    /// Stores the body as it arrived (still encrypted; decrypted again on each hit) or decrypted.
+    /// With `revalidate` a hit is confirmed with a conditional GET (`If-None-Match` /
+    /// `If-Modified-Since`, answered 304); without it a hit is returned without any request.
+    case enabled(storeDecrypted: Bool, revalidate: Bool)
+}
+
+/// Runs before the transfer, per caller: may add headers (tokens), rewrite the URL, return `nil` to
+/// cancel (the caller gets `cancelled`), or throw to reject (the caller gets `rejected`, or the
+/// ``DownloadError`` thrown).
+public typealias RequestModifier = @Sendable (DownloadRequest) async throws -> DownloadRequest?
+
+/// Runs on the response head before validation: may rewrite status or headers, or throw to reject
+/// the response. Shared by every caller of a coalesced transfer, so it carries an ``identity``:
+/// requests with different response modifiers are never coalesced.
+public struct ResponseModifier: Sendable {
+    /// Names the modifier and its parameters.
+    public var identity: String
+    /// The modification.
+    public var modify: @Sendable (DownloadResponse) async throws -> DownloadResponse
+
+    /// Creates a modifier.
+    public init(identity: String, _ modify: @escaping @Sendable (DownloadResponse) async throws -> DownloadResponse) {
+        self.identity = identity
+        self.modify = modify
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Synchronization
+
+/// The download pipeline: request modifier → fetch (streaming) → response modifier → validation
+/// → decryptor → result, optionally cached.
+///
+/// - Identical requests in flight share one transfer (see ``RequestIdentity``); each caller gets
+///   its own ``DownloadTask``.
+/// - At most ``Configuration/maximumConcurrentTransfers`` transfers run at once; the others wait
+///   in FIFO or LIFO order.
+/// - A failure (including a decryption failure) is reported to the callers of that transfer only:
+///   nothing is remembered about the URL, so the next request tries again.
+///
+/// All state sits behind one `Mutex`; no actor hop on the data path.
+public final class Downloader: Sendable {
+    /// In which order waiting transfers start.
+    public enum SchedulingOrder: Sendable, Hashable {
+        /// Oldest first.
+        case fifo
+        /// Newest first (what a scrolling list wants).
+        case lifo
+    }
+
+    /// The downloader's settings and default hooks.
+    public struct Configuration: Sendable {
+        /// The most transfers running at once (default 6).
+        public var maximumConcurrentTransfers: Int
+        /// The order in which waiting transfers start.
+        public var order: SchedulingOrder
+        /// The limit for a whole transfer (head and body), or `nil` for none. Connect and
+        /// idle-read timeouts are the transport's.
+        public var totalTimeout: Duration?
+        /// The shortest interval between two progress reports to one caller.
+        public var progressInterval: Duration
+        /// The default request modifier.
+        public var requestModifier: RequestModifier?
+        /// The default response modifier.
+        public var responseModifier: ResponseModifier?
+        /// The default decryptor (`nil`: results are the bodies as they arrive).
+        public var decryptor: (any Decryptor)?
+        /// The cache used by requests whose ``CachePolicy`` enables it.
+        public var cache: DownloadCache?
+        /// Header names (lowercase) that never change the content, so they are left out of the
+        /// request identity; every other header counts.
+        public var headersIgnoredForIdentity: Set<String>
+
+        /// Creates settings: 6 transfers, FIFO, 5 minutes total, progress every 100 ms.
+        public init(maximumConcurrentTransfers: Int = 6, order: SchedulingOrder = .fifo, totalTimeout: Duration? = .seconds(300),
+                    progressInterval: Duration = .milliseconds(100), requestModifier: RequestModifier? = nil,
+                    responseModifier: ResponseModifier? = nil, decryptor: (any Decryptor)? = nil, cache: DownloadCache? = nil) {
+            self.maximumConcurrentTransfers = max(1, maximumConcurrentTransfers)
+            self.order = order
+            self.totalTimeout = totalTimeout
+            self.progressInterval = progressInterval
+            self.requestModifier = requestModifier
+            self.responseModifier = responseModifier
+            self.decryptor = decryptor
+            self.cache = cache
+            self.headersIgnoredForIdentity = RequestIdentity.defaultIgnoredHeaders
+        }
+    }
+
+    /// The transport every transfer uses.
+    public let transport: any HTTPTransport
+    /// The settings.
+    public let configuration: Configuration
+
+    private let state = Mutex(SchedulerState())
+
+    struct SchedulerState {
+        /// Transfers that still accept callers (waiting or running), by identity key.
+        var transfers: [String: Transfer] = [:]
+        /// Transfers waiting for a slot.
+        var pending: [Transfer] = []
+        /// Transfers running (including abandoned ones still winding down).
+        var running = 0
+    }
+
+    /// Creates a downloader over `transport`.
+    public init(transport: any HTTPTransport, configuration: Configuration = Configuration()) {
+        self.transport = transport
+        self.configuration = configuration
+    }
+
+    /// Starts a download and returns the caller's task at once.
+    public func download(_ request: DownloadRequest) -> DownloadTask {
+        let task = DownloadTask(request: request, progressInterval: configuration.progressInterval) { [weak self] task in
+            self?.detach(task)
+        }
+        task.setPreparation(Task { await self.prepare(task) })
+        return task
+    }
+
+    /// Downloads and waits for the result; cancelling the calling task cancels this caller.
+    ///
+    /// - Throws: ``DownloadError``.
+    public func result(for request: DownloadRequest) async throws(DownloadError) -> DownloadResult {
+        try await download(request).value
+    }
+
+    /// Transfers running now (for tests and diagnostics).
+    public var runningTransfers: Int { state.withLock { $0.running } }
+
+    /// Transfers waiting for a slot now.
+    public var pendingTransfers: Int { state.withLock { $0.pending.count } }
+
+    // MARK: - Stages before the transfer
+
+    /// Runs the request modifier, checks the URL and joins or creates the transfer.
+    private func prepare(_ task: DownloadTask) async {
+        var request = task.request
+        let originalURL = request.url.absoluteString
+        if let modifier = request.requestModifier ?? configuration.requestModifier {
+            do {
+                guard let modified = try await modifier(request) else {
+                    task.finish(.failure(.cancelled(url: originalURL)))
+                    return
+                }
+                request = modified
+            } catch let error as DownloadError {
+                task.finish(.failure(error))
+                return
+            } catch is CancellationError {
+                task.finish(.failure(.cancelled(url: originalURL)))
+                return
+            } catch {
+                task.finish(.failure(.rejected(url: originalURL, "the request modifier rejected the request: \(error)")))
+                return
+            }
+        }
+        if let problem = RequestIdentity.urlProblem(request.url) {
+            task.finish(.failure(.invalidURL(request.url.absoluteString, problem)))
+            return
+        }
+        let decryptor = request.decryptor ?? configuration.decryptor
+        let responseModifier = request.responseModifier ?? configuration.responseModifier
+        let identity = RequestIdentity(request: request, decryptor: decryptor, responseModifier: responseModifier,
+                                       ignoredHeaders: configuration.headersIgnoredForIdentity)
+        attach(task, request: request, identity: identity, decryptor: decryptor, responseModifier: responseModifier)
+    }
+
+    // MARK: - Scheduling
+
+    private func attach(_ task: DownloadTask, request: DownloadRequest, identity: RequestIdentity,
+                        decryptor: (any Decryptor)?, responseModifier: ResponseModifier?) {
+        state.withLock { state in
+            if let existing = state.transfers[identity.transferKey] {
+                guard task.attach(to: existing) else { return }
+                existing.add(task)
+                return
+            }
+            let transfer = Transfer(request: request, identity: identity, decryptor: decryptor, responseModifier: responseModifier,
+                                    downloader: self)
+            guard task.attach(to: transfer) else { return }
+            transfer.add(task)
+            state.transfers[identity.transferKey] = transfer
+            state.pending.append(transfer)
+            startWaiting(&state)
+        }
+    }
+
+    /// Starts waiting transfers while slots are free. Called with the lock held.
+    private func startWaiting(_ state: inout SchedulerState) {
+        while state.running < configuration.maximumConcurrentTransfers, !state.pending.isEmpty {
+            let next = configuration.order == .fifo ? state.pending.removeFirst() : state.pending.removeLast()
+            state.running += 1
+            next.start()
+        }
+    }
+
+    /// A caller cancelled: drop it from its transfer; cancel the transfer when none is left.
+    private func detach(_ task: DownloadTask) {
+        guard let transfer = task.transfer else { return }
+        state.withLock { state in
+            guard transfer.remove(task) else { return }
+            // No caller left.
+            if state.transfers[transfer.identity.transferKey] === transfer {
+                state.transfers[transfer.identity.transferKey] = nil
+            }
+            if let index = state.pending.firstIndex(where: { $0 === transfer }) {
+                state.pending.remove(at: index)
+            } else {
+                transfer.cancel()
+            }
+        }
+    }
+
+    /// A transfer ended: hand the result to its callers and start the next.
+    func complete(_ transfer: Transfer, with result: Result<DownloadResult, DownloadError>) {
+        let callers = state.withLock { state in
+            if state.transfers[transfer.identity.transferKey] === transfer {
+                state.transfers[transfer.identity.transferKey] = nil
+            }
+            state.running -= 1
+            startWaiting(&state)
+            return transfer.close()
+        }
+        for caller in callers {
+            if case .success = result {
+                caller.report(DownloadProgress(received: transfer.progress.received, expected: transfer.progress.expected, isFinal: true))
+            }
+            caller.finish(result)
+        }
+    }
+}

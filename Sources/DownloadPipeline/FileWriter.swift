@@ -1,0 +1,93 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An open file that bytes are appended to; closes its descriptor in `deinit`. Used by one task
+/// at a time. Each system call is wrapped here once and retried on `EINTR`.
+final class FileWriter {
+    let path: String
+    private var descriptor: Int32
+
+    /// Opens `path` for writing (created with `mode`), truncated unless `append`.
+    init(path: String, append: Bool, mode: mode_t = 0o600) throws(DownloadError) {
+        self.path = path
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC)
+        var fd: Int32
+        repeat { fd = open(path, flags, mode) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { throw DownloadError.file(path, "cannot open for writing", errno: errno) }
+        descriptor = fd
+    }
+
+    deinit { closeFile() }
+
+    /// Writes all of `bytes`.
+    func append(_ bytes: some Collection<UInt8>) throws(DownloadError) {
+        guard !bytes.isEmpty else { return }
+        let fd = descriptor
+        let path = path
+        let failure: Int32? = bytes.withContiguousStorageIfAvailable { buffer -> Int32? in
+            Self.writeAll(fd, UnsafeRawBufferPointer(buffer))
+        } ?? Array(bytes).withUnsafeBytes { Self.writeAll(fd, $0) }
+        if let failure { throw DownloadError.file(path, "write failed", errno: failure) }
+    }
+
+    /// Closes the descriptor. Idempotent.
+    func closeFile() {
+        if descriptor >= 0 {
+            _ = close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    /// `nil` on success, else the errno.
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) -> Int32? {
+        var done = 0
+        while done < buffer.count {
+            let result = write(fd, buffer.baseAddress! + done, buffer.count - done)
+            if result < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            done += result
+        }
+        return nil
+    }
+
+    /// Reads the file at `path` in chunks of `chunkSize`, calling `body` with each.
+    static func readChunks(_ path: String, chunkSize: Int = 1 << 20, _ body: ([UInt8]) throws(DownloadError) -> Void) throws(DownloadError) {
+        var fd: Int32
+        repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { throw DownloadError.file(path, "cannot open for reading", errno: errno) }
+        defer { _ = close(fd) }
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw DownloadError.file(path, "read failed", errno: errno)
+            }
+            if count == 0 { return }
+            try body(Array(chunk[0..<count]))
+        }
+    }
+
+    /// The size of the regular file at `path`, or `nil` when there is none.
+    static func regularFileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
+    /// Whether `path` names something other than a regular file or nothing (a device, a pipe).
+    static func isSpecialFile(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return (info.st_mode & S_IFMT) != S_IFREG
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// What makes two requests "the same": they share a transfer while in flight, and a cache entry.
+///
+/// The content identity is the method, the normalized URL (after the request modifier, since
+/// redirects are only known after the transfer), every header except those that never change
+/// the content (``defaultIgnoredHeaders``: user agent, tracing, connection management), the
+/// decryptor's identity and the response modifier's identity. Two requests with different
+/// decryptors are never merged — one caller's decryptor is never silently dropped.
+///
+/// The transfer key adds what changes how the transfer runs: destination, partial file and cache
+/// policy.
+public struct RequestIdentity: Sendable, Hashable {
+    /// Keys the cache entry.
+    public let contentKey: String
+    /// Keys the in-flight transfer.
+    public let transferKey: String
+
+    /// Headers that never change the content.
+    public static let defaultIgnoredHeaders: Set<String> = [
+        "user-agent", "x-request-id", "x-correlation-id", "traceparent", "tracestate", "baggage",
+        "connection", "keep-alive", "te", "upgrade", "via",
+    ]
+
+    /// Computes the identity of `request` as the pipeline runs it.
+    public init(request: DownloadRequest, decryptor: (any Decryptor)?, responseModifier: ResponseModifier?,
+                ignoredHeaders: Set<String> = RequestIdentity.defaultIgnoredHeaders) {
+        let headers = request.headers
+            .map { (name: $0.name.lowercased(), value: $0.value.trimmingCharacters(in: .whitespaces)) }
+            .filter { !ignoredHeaders.contains($0.name) }
+            .sorted { ($0.name, $0.value) < ($1.name, $1.value) }
+            .map { "\($0.name):\($0.value)" }
+        var content = [request.method.uppercased(), Self.normalizedURL(request.url)]
+        content += headers
+        content.append("decryptor=\(decryptor?.identity ?? "none")")
+        content.append("response-modifier=\(responseModifier?.identity ?? "none")")
+        contentKey = content.joined(separator: "\n")
+        let destination = switch request.destination {
+        case .memory: "memory"
+        case .file(let path): "file:\(path)"
+        }
+        let cache = switch request.cachePolicy {
+        case .disabled: "off"
+        case .enabled(let storeDecrypted, let revalidate): "on:\(storeDecrypted):\(revalidate)"
+        }
+        transferKey = contentKey + "\ndestination=\(destination)\nresume=\(request.resumeFile ?? "")\ncache=\(cache)"
+    }
+
+    /// The URL with its scheme and host in lowercase, a default port and the fragment dropped, and
+    /// an empty path written `/`.
+    public static func normalizedURL(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
+        components.scheme = components.scheme?.lowercased()
+        components.host = components.host?.lowercased()
+        if (components.scheme == "http" && components.port == 80) || (components.scheme == "https" && components.port == 443) {
+            components.port = nil
+        }
+        components.fragment = nil
+        if components.path.isEmpty { components.path = "/" }
+        return components.string ?? url.absoluteString
+    }
+
+    /// Why `url` cannot be fetched, or `nil` when it can.
+    static func urlProblem(_ url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased() else { return "no scheme" }
+        guard scheme == "http" || scheme == "https" else { return "unsupported scheme \(scheme)" }
+        guard let host = url.host, !host.isEmpty else { return "no host" }
+        return nil
+    }
+}

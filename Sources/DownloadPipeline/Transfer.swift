@@ -1,0 +1,86 @@
+import Synchronization
+
+/// One HTTP transfer shared by every caller with the same request identity.
+///
+/// The ``Downloader`` creates, starts, cancels and completes it under its lock; the transfer's own
+/// lock guards its caller list and progress. Lock order: downloader, then transfer, then task.
+final class Transfer: Sendable {
+    let request: DownloadRequest
+    let identity: RequestIdentity
+    let decryptor: (any Decryptor)?
+    let responseModifier: ResponseModifier?
+    let downloader: Downloader
+
+    private let state = Mutex(State())
+
+    struct State {
+        var callers: [DownloadTask] = []
+        var task: Task<Void, Never>?
+        var closed = false
+        var progress = DownloadProgress(received: 0, expected: nil)
+        var lastReport: ContinuousClock.Instant?
+    }
+
+    init(request: DownloadRequest, identity: RequestIdentity, decryptor: (any Decryptor)?, responseModifier: ResponseModifier?,
+         downloader: Downloader) {
+        self.request = request
+        self.identity = identity
+        self.decryptor = decryptor
+        self.responseModifier = responseModifier
+        self.downloader = downloader
+    }
+
+    /// Adds a caller.
+    func add(_ caller: DownloadTask) {
+        state.withLock { $0.callers.append(caller) }
+    }
+
+    /// Removes a caller; `true` when it was the last one (the transfer is then abandoned).
+    func remove(_ caller: DownloadTask) -> Bool {
+        state.withLock { state in
+            guard let index = state.callers.firstIndex(where: { $0 === caller }) else { return false }
+            state.callers.remove(at: index)
+            return state.callers.isEmpty && !state.closed
+        }
+    }
+
+    /// Starts the transfer's task. Called once, under the downloader's lock.
+    func start() {
+        let task = Task {
+            let result = await self.run()
+            self.downloader.complete(self, with: result)
+        }
+        state.withLock { $0.task = task }
+    }
+
+    /// Cancels the running transfer (its last caller left).
+    func cancel() {
+        state.withLock { $0.task }?.cancel()
+    }
+
+    /// Marks the transfer finished and returns the callers to notify.
+    func close() -> [DownloadTask] {
+        state.withLock { state in
+            state.closed = true
+            defer { state.callers = [] }
+            return state.callers
+        }
+    }
+
+    /// The latest progress.
+    var progress: DownloadProgress { state.withLock { $0.progress } }
+
+    /// Records progress and passes it on to the callers, at most once per progress interval.
+    func report(received: Int, expected: Int?) {
+        let now = ContinuousClock.now
+        let interval = downloader.configuration.progressInterval
+        let progress = DownloadProgress(received: received, expected: expected)
+        let callers: [DownloadTask]? = state.withLock { state in
+            state.progress = progress
+            if let last = state.lastReport, now - last < interval { return nil }
+            state.lastReport = now
+            return state.callers
+        }
+        for caller in callers ?? [] { caller.report(progress) }
+    }
+}
