@@ -65,7 +65,7 @@ public struct DERReader: Sendable {
     }
 
     /// Reads the next element, whatever its tag.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readElement() throws -> ASN1Element {
         let start = position
         let header = try ASN1HeaderParser.parse(window, at: start, origin: origin, rules: options.rules)
@@ -76,7 +76,14 @@ public struct DERReader: Sendable {
             return ASN1Element(tag: header.tag, offset: start - origin, headerLength: header.headerLength,
                                content: window[contentStart..<contentEnd])
         }
-        // Lenient BER, indefinite length: the content runs to the matching end-of-contents octets.
+        return try readIndefiniteLengthElement(start: start, header: header)
+    }
+
+    /// Lenient BER, indefinite length: the content runs to the matching end-of-contents octets.
+    /// Kept out of line so that `readElement()` stays small enough to inline.
+    @usableFromInline @inline(never)
+    mutating func readIndefiniteLengthElement(start: Int, header: ASN1HeaderParser.Header) throws -> ASN1Element {
+        let contentStart = start + header.headerLength
         let contentEnd = try endOfIndefiniteContent(from: contentStart, depth: depth + 1, headerOffset: start - origin)
         position = contentEnd + 2
         return ASN1Element(tag: header.tag, offset: start - origin, headerLength: header.headerLength,
@@ -121,6 +128,28 @@ public struct DERReader: Sendable {
     /// all of it.
     @inlinable
     public mutating func readConstructed<T>(_ tag: ASN1Tag, _ body: (inout DERReader) throws -> T) throws -> T {
+        // Fast path: a common-form header with the right tag, within the depth limit. The child
+        // reader is made straight from the header, without an intermediate element.
+        if tag.isConstructed, depth + 1 < options.maximumDepth,
+           let header = ASN1HeaderParser.parseCommonForm(window, at: position), header.tag == tag,
+           let length = header.contentLength {
+            let contentStart = position + header.headerLength
+            let contentEnd = contentStart + length
+            var child = DERReader(child: window[contentStart..<contentEnd], origin: origin, options: options, depth: depth + 1)
+            let result = try body(&child)
+            if !child.isAtEnd {
+                let element = ASN1Element(tag: header.tag, offset: position - origin, headerLength: header.headerLength,
+                                          content: window[contentStart..<contentEnd])
+                try child.finish(inside: element)
+            }
+            position = contentEnd
+            return result
+        }
+        return try readConstructedElement(tag, body)
+    }
+
+    @inlinable
+    mutating func readConstructedElement<T>(_ tag: ASN1Tag, _ body: (inout DERReader) throws -> T) throws -> T {
         let start = position
         let element = try readElement(tag)
         do {

@@ -54,7 +54,98 @@ public func fuzzASN1Reader(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
         try walk(&reader, budget: 4096)
         return 0
     }
+
+    // 5. Differential: the reader's fast paths against the element decoders they shortcut.
+    for options in [ASN1ParsingOptions.der, .lenientBER] {
+        compareFastAndElementPaths(bytes, options: options)
+    }
     return 0
+}
+
+/// Reads `bytes` as a sequence of values twice, once with the typed reads (which take inlined fast
+/// paths for common headers) and once through `readElement` and the `ASN1Element` decoders; the
+/// two must agree on every value, every error (code and offset) and every cursor position.
+func compareFastAndElementPaths(_ bytes: [UInt8], options: ASN1ParsingOptions) {
+    var fast = DERReader(bytes, options: options)
+    var slow = DERReader(bytes, options: options)
+    var steps = 0
+    while !fast.isAtEnd && steps < 256 {
+        steps += 1
+        let before = fast.offset
+        switch steps % 5 {
+        case 0:
+            let a = Result { try fast.readUnsignedInteger() }
+            let b = Result { () throws -> ArraySlice<UInt8> in
+                var copy = slow
+                let value = try copy.readElement(.integer).unsignedIntegerBytes()
+                slow = copy
+                return value
+            }
+            // Same slice of the same input: compare the bounds.
+            agree(a.map { [$0.startIndex, $0.endIndex] }, b.map { [$0.startIndex, $0.endIndex] }, "readUnsignedInteger")
+        case 1:
+            compareInteger(&fast, &slow, as: Int.self)
+        case 2:
+            compareInteger(&fast, &slow, as: UInt16.self)
+        case 3:
+            compareInteger(&fast, &slow, as: Int8.self)
+        default:
+            let a = Result { try fast.readSequence { seq in try drain(&seq) } }
+            let b = Result { () throws -> Int in
+                var copy = slow
+                let element = try copy.readElement(.sequence)
+                var child = try copy.reader(for: element)
+                let count = try drain(&child)
+                try child.finish()
+                slow = copy
+                return count
+            }
+            agree(a, b, "readSequence")
+        }
+        agree(fast.offset, slow.offset, "cursor after step \(steps)")
+        if fast.offset == before {
+            // The typed read refused the value: step over it, identically on both sides.
+            let a = Result { try fast.readElement().encodedLength }
+            let b = Result { try slow.readElement().encodedLength }
+            agree(a, b, "readElement")
+            agree(fast.offset, slow.offset, "cursor after readElement")
+            if case .failure = a { return }
+        }
+    }
+}
+
+/// Reads every element left in `reader`; returns how many there were.
+func drain(_ reader: inout DERReader) throws -> Int {
+    var count = 0
+    while !reader.isAtEnd {
+        _ = try reader.readElement()
+        count += 1
+    }
+    return count
+}
+
+func compareInteger<T: FixedWidthInteger & Sendable>(_ fast: inout DERReader, _ slow: inout DERReader, as type: T.Type) {
+    let a = Result { try fast.readInteger(as: T.self) }
+    let b = Result { () throws -> T in
+        var copy = slow
+        let value = try copy.readElement(.integer).integer(as: T.self)
+        slow = copy
+        return value
+    }
+    agree(a, b, "readInteger(as: \(T.self))")
+}
+
+/// Crashes unless both results are equal values or equal errors.
+func agree<V: Equatable>(_ a: Result<V, any Error>, _ b: Result<V, any Error>, _ what: String) {
+    switch (a, b) {
+    case (.success(let x), .success(let y)) where x == y: return
+    case (.failure(let x as ASN1Error), .failure(let y as ASN1Error)) where x == y: return
+    default: fatalError("\(what): fast path and element path disagree")
+    }
+}
+
+func agree(_ a: Int, _ b: Int, _ what: String) {
+    if a != b { fatalError("\(what): fast path at offset \(a), element path at offset \(b)") }
 }
 
 /// Runs `body`; returns its value, or `nil` after checking an ASN1Error is well formed.
