@@ -16,6 +16,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzOpenSSHPublicKey", ["RSAKeys"]),
     ("FuzzOpenSSHPrivateKey", ["RSAKeys"]),
     ("FuzzRFC4716", ["RSAKeys"]),
+    ("FuzzStoreLoad", ["KVStorage"]),
 ]
 
 let package = Package(

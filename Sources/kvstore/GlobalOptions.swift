@@ -59,9 +59,20 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Opens the store read-write (creating it when needed), refusing damaged files and wrong keys.
+    ///
+    /// An existing store is first checked read-only (`KVStore.verify`): a read-write open grows short
+    /// files to a whole page before it validates them, so a refused read-write open could leave a
+    /// truncated store zero-extended. Checking first leaves refused files exactly as they were.
     func openForWriting() throws(KvstoreToolError) -> KVStore {
         let configuration = try configuration(.readWrite)
         do {
+            if FileManager.default.fileExists(atPath: configuration.dataPath) {
+                do {
+                    _ = try KVStore.verify(configuration)
+                } catch where error.code == .notFound {
+                    // Nothing to protect yet: the read-write open creates the store.
+                }
+            }
             return try KVStore(configuration)
         } catch {
             throw KvstoreToolError(error, operation: "open")

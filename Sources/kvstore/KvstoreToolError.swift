@@ -43,7 +43,7 @@ struct KvstoreToolError: Error, CustomStringConvertible {
     /// Wraps a store error, naming the operation.
     init(_ error: KVStoreError, operation: String) {
         var reason = error.description
-        if let damage = error.damage { reason += ": \(damage)" }
+        if let damage = error.damage, !reason.contains(damage.description) { reason += ": \(damage)" }
         self.init(error.code == .notFound ? .storeNotFound : .store, reason, operation: operation, underlying: error)
     }
 

@@ -37,6 +37,28 @@ struct ExportImportTests {
         #expect(try KvstoreRunner.run(["--dir", target, "export"]).stdout == export.stdout)
     }
 
+    @Test("import(export(store)) restores every value written by kvstore set, of every type")
+    func setValuesRoundTrip() throws {
+        let source = try KvstoreRunner.temporaryDirectory()
+        let target = try KvstoreRunner.temporaryDirectory()
+        defer {
+            try? FileManager.default.removeItem(atPath: source)
+            try? FileManager.default.removeItem(atPath: target)
+        }
+        for (index, testCase) in SetGetTests.cases.enumerated() {
+            let set = try KvstoreRunner.run(["--dir", source, "set", "k\(index)-\(testCase.type)", testCase.input, "--type", testCase.type])
+            #expect(set.status == 0, "\(testCase): \(set.stderr)")
+        }
+        #expect(try KvstoreRunner.run(["--dir", source, "set", "temporary", "x", "--expire", "86400"]).status == 0)
+        let export = try KvstoreRunner.run(["--dir", source, "export"])
+        #expect(export.stdout.contains("\"temporary\": {\"type\":\"string\",\"value\":\"x\",\"expireAt\":"))
+        let imported = try KvstoreRunner.run(["--dir", target, "import", "-"], stdin: Array(export.stdout.utf8))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let original = try Self.rawValues(["--dir", source])
+        #expect(original.count == SetGetTests.cases.count + 1)
+        #expect(try Self.rawValues(["--dir", target]) == original)
+    }
+
     @Test("export guesses the type the fixture key was written with for strings, floats, doubles and bools")
     func exportTypes() throws {
         let source = try KvstoreRunner.copyFixtureStore("plain")

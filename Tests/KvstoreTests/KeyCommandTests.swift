@@ -22,6 +22,16 @@ struct KeyCommandTests {
         #expect(try KvstoreRunner.run(dir + ["get", "c"]).stdout == "value-c\n")
     }
 
+    @Test("--multi-process stores are read and written like the others")
+    func multiProcess() throws {
+        let directory = try KvstoreRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let options = ["--dir", directory, "--multi-process"]
+        #expect(try KvstoreRunner.run(options + ["set", "shared", "7", "--type", "int32"]).status == 0)
+        #expect(try KvstoreRunner.run(options + ["get", "shared", "--type", "int32"]).stdout == "7\n")
+        #expect(try KvstoreRunner.run(["--dir", directory, "get", "shared", "--type", "int32"]).stdout == "7\n")
+    }
+
     @Test("get of an absent key exits 1 naming the key")
     func absentKey() throws {
         let directory = try KvstoreRunner.temporaryDirectory()
