@@ -1,3 +1,4 @@
+import CryptoOpenSSL
 import Foundation
 import RSAKeys
 import Testing
@@ -61,8 +62,7 @@ enum DecryptorFixtures {
     }
 
     static func random(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        try! SecureRandom.bytes(count)
     }
 
     /// A CMS message made by `openssl cms -encrypt` for `plaintext`, to the fixture certificate

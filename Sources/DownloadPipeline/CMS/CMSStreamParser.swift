@@ -107,6 +107,8 @@ struct CMSStreamParser {
     private var chunkDepth = 0
     private var mac: [UInt8]?
     private var output: [UInt8] = []
+    /// Where the cipher writes before the plaintext is appended to `output`; reused.
+    private var scratch: [UInt8] = []
     /// The largest the internal buffer has been, in bytes (for the bounded-memory tests).
     private(set) var highWaterMark = 0
     /// Plaintext bytes produced so far.
@@ -385,15 +387,14 @@ struct CMSStreamParser {
     private mutating func decryptContent(_ bytes: ArraySlice<UInt8>) throws {
         guard let cipher, !bytes.isEmpty else { return }
         let capacity = cipher.outputCapacity(forInputCount: bytes.count)
-        let start = output.count
-        output.append(contentsOf: repeatElement(0, count: capacity))
+        if scratch.count < capacity {
+            scratch = [UInt8](repeating: 0, count: max(capacity, Self.feedSize + 32))
+        }
         do {
             let written = try bytes.withUnsafeBytes { input in
-                try output.withUnsafeMutableBytes { all in
-                    try cipher.update(input, into: UnsafeMutableRawBufferPointer(rebasing: all[start...]))
-                }
+                try scratch.withUnsafeMutableBytes { try cipher.update(input, into: $0) }
             }
-            output.removeLast(capacity - written)
+            output.append(contentsOf: scratch[..<written])
             plaintextCount += written
         } catch let error as CryptoError {
             throw DecryptionError.cipher(error, what: "CMS content decryption")
