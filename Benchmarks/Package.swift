@@ -14,6 +14,12 @@ let benchmarkSuites: [(name: String, dependencies: [Target.Dependency])] = [
         .product(name: "SwiftASN1", package: "swift-asn1"),
         "COpenSSLAnchors",
     ]),
+    ("KeyBenchmarks", [
+        .product(name: "RSAKeys", package: "Coffer"),
+        .product(name: "CryptoOpenSSL", package: "Coffer"),
+        "CKeyAnchors",
+    ]),
+    ("StoreBenchmarks", [.product(name: "KVStorage", package: "Coffer"), "CSQLite"]),
 ]
 
 let package = Package(
@@ -31,6 +37,13 @@ let package = Package(
             path: "Sources/COpenSSLAnchors",
             linkerSettings: [.linkedLibrary("crypto")]
         ),
+        .target(
+            name: "CKeyAnchors",
+            path: "Sources/CKeyAnchors",
+            linkerSettings: [.linkedLibrary("crypto")]
+        ),
+        // The system SQLite, the store benchmarks' anchor.
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     ] + benchmarkSuites.map { suite in
         .executableTarget(
             name: suite.name,
