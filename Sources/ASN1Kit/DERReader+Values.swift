@@ -20,7 +20,7 @@ extension DERReader {
     }
 
     /// Reads an INTEGER as a fixed-width integer.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readInteger<T: FixedWidthInteger>(as type: T.Type = T.self, tag: ASN1Tag = .integer) throws -> T {
         // Fast path: a common-form header and a value that fits; anything else (including every
         // error) goes through the element decoder, which reports it.
@@ -44,7 +44,7 @@ extension DERReader {
     }
 
     /// Reads a non-negative INTEGER of any size as its big-endian magnitude (a slice of the input).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readUnsignedInteger(tag: ASN1Tag = .integer) throws -> ArraySlice<UInt8> {
         // Fast path as in readInteger: the magnitude is sliced straight from the input.
         if let header = ASN1HeaderParser.parseCommonForm(window, at: position), header.tag == tag,
