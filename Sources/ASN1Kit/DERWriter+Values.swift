@@ -14,23 +14,22 @@ extension DERWriter {
     /// Writes an INTEGER in minimal two's complement.
     @inlinable
     public mutating func writeInteger<T: FixedWidthInteger>(_ value: T, tag: ASN1Tag = .integer) {
-        var bytes: [UInt8] = []
+        precondition(!tag.isConstructed, "writePrimitive needs a primitive tag")
         let width = T.bitWidth / 8
-        for i in stride(from: width - 1, through: 0, by: -1) {
-            bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i)))
-        }
+        // Octet i of the big-endian form (0 is the most significant), computed instead of stored so
+        // that writing an integer allocates nothing.
+        func octet(_ i: Int) -> UInt8 { UInt8(truncatingIfNeeded: value >> (8 * (width - 1 - i))) }
         var start = 0
-        while start < bytes.count - 1 {
-            let (a, b) = (bytes[start], bytes[start + 1])
+        while start < width - 1 {
+            let (a, b) = (octet(start), octet(start + 1))
             let redundantZero = a == 0x00 && (b & 0x80 == 0 || !T.isSigned)
             let redundantOnes = T.isSigned && a == 0xFF && b & 0x80 != 0
             if redundantZero || redundantOnes { start += 1 } else { break }
         }
-        if !T.isSigned && bytes[start] & 0x80 != 0 {
-            writePrimitive(tag, content: [0] + bytes[start...])
-        } else {
-            writePrimitive(tag, content: bytes[start...])
-        }
+        let signOctet = !T.isSigned && octet(start) & 0x80 != 0
+        DERWriter.appendHeader(tag: tag, length: width - start + (signOctet ? 1 : 0), to: &content)
+        if signOctet { content.append(0) }
+        for i in start..<width { content.append(octet(i)) }
     }
 
     /// Writes a non-negative INTEGER from its big-endian magnitude: leading zero octets are dropped
