@@ -209,4 +209,49 @@ struct CMSDecryptorTests {
         #expect(stream.highWaterMark <= 1024 * 1024)
         #expect(stream.highWaterMark > 0)
     }
+
+    @Test("structure around the content is bounded: more than 1 MiB of it is .malformedPayload, early")
+    func boundedStructure() throws {
+        let envelopedPrefix: [UInt8] = [0x30, 0x80, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x03,
+                                        0xA0, 0x80, 0x30, 0x80, 0x02, 0x01, 0x00]
+        // An originatorInfo that declares 2 MiB: refused as soon as its header is read.
+        let declared = envelopedPrefix + [0xA0, 0x83, 0x20, 0x00, 0x00] + [UInt8](repeating: 0, count: 100)
+        let first = CMSDecryptionStream(key: F.rsa2048)
+        #expect(F.errorCode { try first.update(declared[...]) } == .malformedPayload)
+        // An indefinite-length originatorInfo that never ends: refused once 1 MiB is buffered.
+        var endless = envelopedPrefix + [0xA0, 0x80]
+        let chunk: [UInt8] = [0x04, 0x82, 0xFF, 0xFC] + [UInt8](repeating: 0x41, count: 0xFFFC)
+        for _ in 0..<40 { endless += chunk }
+        let second = CMSDecryptionStream(key: F.rsa2048)
+        var failedAt: Int?
+        var start = 0
+        while start < endless.count, failedAt == nil {
+            let end = min(endless.count, start + 65536)
+            if F.errorCode({ try second.update(endless[start..<end]) }) == .malformedPayload { failedAt = end }
+            start = end
+        }
+        let position = try #require(failedAt)
+        #expect(position <= CMSStreamParser.maximumHeaderSize + 2 * 65536)
+        #expect(second.highWaterMark <= CMSStreamParser.maximumHeaderSize + CMSStreamParser.feedSize)
+        // A failed stream stays failed.
+        #expect(F.errorCode { try second.finish() } == .malformedPayload)
+    }
+
+    @Test("a RecipientInfos SET in the indefinite length form decrypts, fed a byte at a time")
+    func indefiniteRecipientInfos() async throws {
+        let plaintext = F.random(2000)
+        let message = try F.cms(plaintext, options: ["-aes-256-gcm", "-stream"])
+        // The SET after `version INTEGER 0` has a two-octet definite length; the outer values are
+        // indefinite, so rewriting it as `31 80 … 00 00` keeps the message valid BER.
+        let start = try #require((17..<message.count - 4).first { message[$0] == 0x31 && message[$0 + 1] == 0x82 })
+        let length = Int(message[start + 2]) << 8 | Int(message[start + 3])
+        let content = message[(start + 4)..<(start + 4 + length)]
+        let rewritten = Array(message[..<start]) + [0x31, 0x80] + content + [0x00, 0x00] + message[(start + 4 + length)...]
+        let decryptor = CMSDecryptor(key: F.rsa2048)
+        #expect(try await decryptor.decrypt(rewritten, response: F.response) == plaintext)
+        #expect(try F.stream(decryptor, rewritten, chunkSizes: [1]) == plaintext)
+        #expect(try F.stream(decryptor, rewritten, chunkSizes: [7, 300]) == plaintext)
+        // Cut inside the SET: truncated.
+        #expect(F.errorCode { try F.stream(decryptor, Array(rewritten.prefix(start + 100)), chunkSizes: [1]) } == .malformedPayload)
+    }
 }

@@ -109,6 +109,10 @@ struct CMSStreamParser {
     private var output: [UInt8] = []
     /// Where the cipher writes before the plaintext is appended to `output`; reused.
     private var scratch: [UInt8] = []
+    /// The buffer size at which an incomplete indefinite-length value is walked again.
+    private var indefiniteRetryAt = 0
+    /// Set by ``finish()``: no more input will come, so incomplete values are walked regardless.
+    private var isFinishing = false
     /// The largest the internal buffer has been, in bytes (for the bounded-memory tests).
     private(set) var highWaterMark = 0
     /// Plaintext bytes produced so far.
@@ -160,6 +164,8 @@ struct CMSStreamParser {
     /// - Throws: ``DecryptionError`` `.malformedPayload` when the message is truncated, `.tampered`
     ///   when the tag or the CBC padding is wrong.
     mutating func finish() throws -> [UInt8] {
+        isFinishing = true
+        try run()
         guard case .done = phase, let cipher else {
             throw DecryptionError(.malformedPayload, "CMS: the payload ends at offset \(position) inside \(phase.what) (truncated)", offset: position)
         }
@@ -473,13 +479,19 @@ struct CMSStreamParser {
             defer { cursor += total }
             return (buffer[cursor..<cursor + total], offset)
         }
+        // An indefinite length: walk the value to find its end-of-contents octets. After a walk
+        // that ran out of input, wait until the buffer has grown by half before walking again, so
+        // input arriving in tiny pieces costs linear, not quadratic, time.
+        guard available >= indefiniteRetryAt || isFinishing else { return nil }
         var reader = DERReader(buffer[cursor...], options: .lenientBER)
         do {
             let element = try reader.readElement()
             let total = element.encodedLength
+            indefiniteRetryAt = 0
             defer { cursor += total }
             return (buffer[cursor..<cursor + total], offset)
         } catch let error as ASN1Error where error.code == .truncated || error.code == .lengthOverrun {
+            indefiniteRetryAt = available + max(256, available / 2)
             return nil
         } catch let error as ASN1Error {
             throw DecryptionError.asn1(error, what: "CMS \(phase.what)", baseOffset: offset)
