@@ -20,74 +20,146 @@ public enum Base64 {
 
     /// Encodes bytes as base64 text with padding, without line breaks.
     public static func encode<C: Collection<UInt8>>(_ bytes: C) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var iterator = bytes.makeIterator()
-        while let a = iterator.next() {
-            let b = iterator.next()
-            let c = iterator.next()
-            out.append(alphabet[Int(a >> 2)])
-            out.append(alphabet[Int((a & 0x03) << 4 | (b ?? 0) >> 4)])
-            out.append(b.map { alphabet[Int(($0 & 0x0F) << 2 | (c ?? 0) >> 6)] } ?? UInt8(ascii: "="))
-            out.append(c.map { alphabet[Int($0 & 0x3F)] } ?? UInt8(ascii: "="))
+        if let text = bytes.withContiguousStorageIfAvailable({ encode(buffer: $0) }) { return text }
+        return Array(bytes).withUnsafeBufferPointer { encode(buffer: $0) }
+    }
+
+    static func encode(buffer input: UnsafeBufferPointer<UInt8>) -> String {
+        let count = (input.count + 2) / 3 * 4
+        return String(unsafeUninitializedCapacity: count) { output in
+            alphabet.withUnsafeBufferPointer { table in
+                var i = 0
+                var o = 0
+                while i + 3 <= input.count {
+                    let (a, b, c) = (input[i], input[i + 1], input[i + 2])
+                    output[o] = table[Int(a >> 2)]
+                    output[o + 1] = table[Int((a & 0x03) << 4 | b >> 4)]
+                    output[o + 2] = table[Int((b & 0x0F) << 2 | c >> 6)]
+                    output[o + 3] = table[Int(c & 0x3F)]
+                    i += 3
+                    o += 4
+                }
+                let rest = input.count - i
+                if rest > 0 {
+                    let a = input[i]
+                    let b: UInt8 = rest == 2 ? input[i + 1] : 0
+                    output[o] = table[Int(a >> 2)]
+                    output[o + 1] = table[Int((a & 0x03) << 4 | b >> 4)]
+                    output[o + 2] = rest == 2 ? table[Int((b & 0x0F) << 2)] : UInt8(ascii: "=")
+                    output[o + 3] = UInt8(ascii: "=")
+                }
+            }
+            return count
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Decodes base64 text, ignoring whitespace. Padding is optional at the very end; anything after
     /// padding, a character outside the alphabet, or a dangling single character is an error whose
     /// offset is `baseOffset` plus the position of the bad character.
-    public static func decode<C: Collection<UInt8>>(_ text: C, baseOffset: Int = 0) throws -> [UInt8] where C.Index == Int {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count / 4 * 3)
-        var accumulator: UInt32 = 0
-        var count = 0
-        var padding = 0
-        for index in text.indices {
-            let byte = text[index]
-            let value = decodeTable[Int(byte)]
-            let offset = baseOffset + index - text.startIndex
-            switch value {
-            case 0xFE:
-                continue
-            case 0xFD:
-                padding += 1
-                guard padding <= 2, count % 4 >= 2 else {
-                    throw ASN1Error(.invalidBase64, at: offset, "misplaced '=' padding at offset \(offset)")
+    public static func decode<C: Collection<UInt8>>(_ text: C, baseOffset: Int = 0) throws -> [UInt8] {
+        if let result = try text.withContiguousStorageIfAvailable({ try decode(buffer: $0, baseOffset: baseOffset) }) {
+            return result
+        }
+        return try Array(text).withUnsafeBufferPointer { try decode(buffer: $0, baseOffset: baseOffset) }
+    }
+
+    static func decode(buffer text: UnsafeBufferPointer<UInt8>, baseOffset: Int) throws -> [UInt8] {
+        // Fast path: whole groups of four alphabet characters are decoded straight into the output;
+        // anything else (whitespace, padding, errors) goes through `decodeSlow`, which also finds
+        // the exact offset of a bad character.
+        let capacity = text.count / 4 * 3 + 3
+        var failure: ASN1Error?
+        let result = decodeTable.withUnsafeBufferPointer { table in
+            [UInt8](unsafeUninitializedCapacity: capacity) { output, written in
+                var accumulator: UInt32 = 0
+                var count = 0
+                var padding = 0
+                var o = 0
+                var position = 0
+                let end = text.count
+                while position < end {
+                    // Whole quads of alphabet characters: the common case, four at a time.
+                    if count == 0 && padding == 0 && position + 4 <= end {
+                        let a = table[Int(text[position])]
+                        let b = table[Int(text[position + 1])]
+                        let c = table[Int(text[position + 2])]
+                        let d = table[Int(text[position + 3])]
+                        if (a | b | c | d) < 64 {
+                            let quad = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                            output[o] = UInt8(truncatingIfNeeded: quad >> 16)
+                            output[o + 1] = UInt8(truncatingIfNeeded: quad >> 8)
+                            output[o + 2] = UInt8(truncatingIfNeeded: quad)
+                            o += 3
+                            position += 4
+                            continue
+                        }
+                    }
+                    defer { position += 1 }
+                    let value = table[Int(text[position])]
+                    if value < 64 && padding == 0 {
+                        accumulator = accumulator << 6 | UInt32(value)
+                        count += 1
+                        if count == 4 {
+                            output[o] = UInt8(truncatingIfNeeded: accumulator >> 16)
+                            output[o + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
+                            output[o + 2] = UInt8(truncatingIfNeeded: accumulator)
+                            o += 3
+                            accumulator = 0
+                            count = 0
+                        }
+                        continue
+                    }
+                    let offset = baseOffset + position
+                    switch value {
+                    case 0xFE:
+                        continue
+                    case 0xFD:
+                        padding += 1
+                        if padding > 2 || count % 4 < 2 {
+                            failure = ASN1Error(.invalidBase64, at: offset, "misplaced '=' padding at offset \(offset)")
+                            written = o
+                            return
+                        }
+                    case let v where v < 64:
+                        failure = ASN1Error(.invalidBase64, at: offset, "base64 data continues after '=' padding at offset \(offset)")
+                        written = o
+                        return
+                    default:
+                        failure = ASN1Error(.invalidBase64, at: offset, "invalid base64 character at offset \(offset)")
+                        written = o
+                        return
+                    }
                 }
-            case 0xFF:
-                throw ASN1Error(.invalidBase64, at: offset, "invalid base64 character at offset \(offset)")
-            default:
-                guard padding == 0 else {
-                    throw ASN1Error(.invalidBase64, at: offset, "base64 data continues after '=' padding at offset \(offset)")
+                let endOffset = baseOffset + text.count
+                switch count {
+                case 0:
+                    if padding != 0 { failure = ASN1Error(.invalidBase64, at: endOffset, "misplaced '=' padding before offset \(endOffset)") }
+                case 1:
+                    failure = ASN1Error(.invalidBase64, at: endOffset, "base64 data ends with a dangling character before offset \(endOffset)")
+                case 2:
+                    if padding != 0 && padding != 2 {
+                        failure = ASN1Error(.invalidBase64, at: endOffset, "wrong '=' padding before offset \(endOffset)")
+                    } else if accumulator & 0x0F != 0 {
+                        failure = ASN1Error(.invalidBase64, at: endOffset, "base64 data has non-zero padding bits before offset \(endOffset)")
+                    } else {
+                        output[o] = UInt8(truncatingIfNeeded: accumulator >> 4)
+                        o += 1
+                    }
+                default:
+                    if padding != 0 && padding != 1 {
+                        failure = ASN1Error(.invalidBase64, at: endOffset, "wrong '=' padding before offset \(endOffset)")
+                    } else if accumulator & 0x03 != 0 {
+                        failure = ASN1Error(.invalidBase64, at: endOffset, "base64 data has non-zero padding bits before offset \(endOffset)")
+                    } else {
+                        output[o] = UInt8(truncatingIfNeeded: accumulator >> 10)
+                        output[o + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+                        o += 2
+                    }
                 }
-                accumulator = accumulator << 6 | UInt32(value)
-                count += 1
-                if count == 4 {
-                    out.append(UInt8(truncatingIfNeeded: accumulator >> 16))
-                    out.append(UInt8(truncatingIfNeeded: accumulator >> 8))
-                    out.append(UInt8(truncatingIfNeeded: accumulator))
-                    accumulator = 0
-                    count = 0
-                }
+                written = o
             }
         }
-        let endOffset = baseOffset + text.count
-        switch count {
-        case 0:
-            guard padding == 0 else { throw ASN1Error(.invalidBase64, at: endOffset, "misplaced '=' padding before offset \(endOffset)") }
-        case 1:
-            throw ASN1Error(.invalidBase64, at: endOffset, "base64 data ends with a dangling character before offset \(endOffset)")
-        case 2:
-            guard padding == 0 || padding == 2 else { throw ASN1Error(.invalidBase64, at: endOffset, "wrong '=' padding before offset \(endOffset)") }
-            guard accumulator & 0x0F == 0 else { throw ASN1Error(.invalidBase64, at: endOffset, "base64 data has non-zero padding bits before offset \(endOffset)") }
-            out.append(UInt8(truncatingIfNeeded: accumulator >> 4))
-        default:
-            guard padding == 0 || padding == 1 else { throw ASN1Error(.invalidBase64, at: endOffset, "wrong '=' padding before offset \(endOffset)") }
-            guard accumulator & 0x03 == 0 else { throw ASN1Error(.invalidBase64, at: endOffset, "base64 data has non-zero padding bits before offset \(endOffset)") }
-            out.append(UInt8(truncatingIfNeeded: accumulator >> 10))
-            out.append(UInt8(truncatingIfNeeded: accumulator >> 2))
-        }
-        return out
+        if let failure { throw failure }
+        return result
     }
 }

@@ -9,74 +9,54 @@ public enum PEMParser {
 
     /// Whether `bytes` contains a PEM BEGIN line.
     public static func containsPEM(_ bytes: [UInt8]) -> Bool {
-        lines(of: bytes[...]).contains { isBegin($0.text) != nil }
+        var found = false
+        forEachLine(bytes) { line, _ in
+            if isBegin(line) != nil { found = true }
+            return !found
+        }
+        return found
     }
 
     /// Every PEM block in `bytes`, in order. Throws when there is none.
     public static func blocks(in bytes: [UInt8]) throws -> [PEMBlock] {
         var blocks: [PEMBlock] = []
-        let all = lines(of: bytes[...])
-        var i = 0
-        while i < all.count {
-            guard let label = isBegin(all[i].text) else { i += 1; continue }
-            let beginOffset = all[i].offset
-            i += 1
-            var headers: [PEMBlock.Header] = []
-            var body: [UInt8] = []
-            var bodyOffsets: [(bodyIndex: Int, offset: Int)] = []
-            var inHeaders = true
-            var closed = false
-            while i < all.count {
-                let line = all[i]
-                i += 1
-                if line.text.starts(with: end) {
-                    let endLabel = trimmedLabel(line.text, prefix: end)
-                    guard endLabel == label else {
-                        throw ASN1Error(.invalidPEM, at: line.offset,
-                                        "PEM END line at offset \(line.offset) says '\(endLabel ?? "?")' but the block at offset \(beginOffset) began as '\(label)'")
-                    }
-                    closed = true
-                    break
-                }
-                if line.text.starts(with: begin) {
-                    throw ASN1Error(.invalidPEM, at: line.offset,
-                                    "PEM block '\(label)' at offset \(beginOffset) has no END line before the next BEGIN at offset \(line.offset)")
-                }
-                if inHeaders {
-                    if line.text.isEmpty {
-                        if !headers.isEmpty { inHeaders = false }
-                        continue
-                    }
-                    if let first = line.text.first, first == 0x20 || first == 0x09, !headers.isEmpty {
-                        headers[headers.count - 1].value += String(decoding: line.text, as: UTF8.self).trimmingSpaces
-                        continue
-                    }
-                    if let colon = line.text.firstIndex(of: UInt8(ascii: ":")) {
-                        let name = String(decoding: line.text[..<colon], as: UTF8.self).trimmingSpaces
-                        let value = String(decoding: line.text[(colon + 1)...], as: UTF8.self).trimmingSpaces
-                        headers.append(PEMBlock.Header(name: name, value: value))
-                        continue
-                    }
-                    inHeaders = false
-                }
-                bodyOffsets.append((body.count, line.offset))
-                body.append(contentsOf: line.text)
+        var current: BlockBuilder?
+        var failure: ASN1Error?
+        forEachLine(bytes) { line, offset in
+            guard let label = current?.label, let blockOffset = current?.offset else {
+                if let label = isBegin(line) { current = BlockBuilder(label: label, offset: offset, capacity: bytes.count) }
+                return true
             }
-            guard closed else {
-                throw ASN1Error(.invalidPEM, at: beginOffset, "PEM block '\(label)' at offset \(beginOffset) has no END line")
+            if line.starts(with: end) {
+                let endLabel = trimmedLabel(line, prefix: end)
+                guard endLabel == label else {
+                    failure = ASN1Error(.invalidPEM, at: offset,
+                                        "PEM END line at offset \(offset) says '\(endLabel ?? "?")' but the block at offset \(blockOffset) began as '\(label)'")
+                    return false
+                }
+                do {
+                    blocks.append(try current!.finish())
+                } catch let error as ASN1Error {
+                    failure = error
+                    return false
+                } catch {
+                    preconditionFailure("Base64.decode throws only ASN1Error")
+                }
+                current = nil
+                return true
             }
-            let decoded: [UInt8]
-            do {
-                decoded = try Base64.decode(body)
-            } catch let error as ASN1Error {
-                // Map the offset in the joined body back to the file.
-                let bodyIndex = (error.offset ?? 0)
-                let line = bodyOffsets.last { $0.bodyIndex <= bodyIndex } ?? (0, beginOffset)
-                let fileOffset = line.offset + bodyIndex - line.bodyIndex
-                throw ASN1Error(.invalidBase64, at: fileOffset,
-                                "PEM block '\(label)' at offset \(beginOffset) has bad base64 at offset \(fileOffset)")
+            if line.starts(with: begin) {
+                failure = ASN1Error(.invalidPEM, at: offset,
+                                    "PEM block '\(label)' at offset \(blockOffset) has no END line before the next BEGIN at offset \(offset)")
+                return false
             }
-            blocks.append(PEMBlock(label: label, headers: headers, bytes: decoded, offset: beginOffset))
+            // Mutate in place: a copy of the builder would copy the body on every line.
+            current!.add(line, offset: offset)
+            return true
+        }
+        if let failure { throw failure }
+        if let block = current {
+            throw ASN1Error(.invalidPEM, at: block.offset, "PEM block '\(block.label)' at offset \(block.offset) has no END line")
         }
         guard !blocks.isEmpty else {
             throw ASN1Error(.invalidPEM, at: 0, "no PEM block (-----BEGIN ...-----) found")
@@ -84,35 +64,83 @@ public enum PEMParser {
         return blocks
     }
 
-    private struct Line {
-        var text: ArraySlice<UInt8>
-        var offset: Int
+    /// Collects one block's headers and base64 body.
+    private struct BlockBuilder {
+        let label: String
+        let offset: Int
+        var headers: [PEMBlock.Header] = []
+        var body: [UInt8] = []
+        /// Where each body line starts in `body` and in the file, to report file offsets.
+        var lineStarts: [(bodyIndex: Int, fileOffset: Int)] = []
+        var inHeaders = true
+
+        init(label: String, offset: Int, capacity: Int) {
+            self.label = label
+            self.offset = offset
+            body.reserveCapacity(capacity)
+        }
+
+        mutating func add(_ line: ArraySlice<UInt8>, offset: Int) {
+            if inHeaders {
+                if line.isEmpty {
+                    if !headers.isEmpty { inHeaders = false }
+                    return
+                }
+                if let first = line.first, first == 0x20 || first == 0x09, !headers.isEmpty {
+                    headers[headers.count - 1].value += String(decoding: line, as: UTF8.self).trimmingSpaces
+                    return
+                }
+                if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+                    let name = String(decoding: line[..<colon], as: UTF8.self).trimmingSpaces
+                    let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingSpaces
+                    headers.append(PEMBlock.Header(name: name, value: value))
+                    return
+                }
+                inHeaders = false
+            }
+            lineStarts.append((body.count, offset))
+            body.append(contentsOf: line)
+        }
+
+        func finish() throws -> PEMBlock {
+            do {
+                return PEMBlock(label: label, headers: headers, bytes: try Base64.decode(body), offset: offset)
+            } catch let error as ASN1Error {
+                // Map the offset in the joined body back to the file.
+                let bodyIndex = error.offset ?? 0
+                let line = lineStarts.last { $0.bodyIndex <= bodyIndex } ?? (0, offset)
+                let fileOffset = line.fileOffset + bodyIndex - line.bodyIndex
+                throw ASN1Error(.invalidBase64, at: fileOffset,
+                                "PEM block '\(label)' at offset \(offset) has bad base64 at offset \(fileOffset)")
+            }
+        }
     }
 
-    /// Splits into lines without their CR/LF and trailing spaces.
-    private static func lines(of bytes: ArraySlice<UInt8>) -> [Line] {
-        var result: [Line] = []
-        var start = bytes.startIndex
-        var index = start
-        while index <= bytes.endIndex {
-            if index == bytes.endIndex || bytes[index] == 0x0A {
-                var stop = index
-                while stop > start, [0x0D, 0x20, 0x09].contains(bytes[stop - 1]) { stop -= 1 }
-                var first = start
-                // Leading spaces are kept for header continuation; strip them only from marker lines.
-                if bytes[first..<stop].drop(while: { $0 == 0x20 || $0 == 0x09 }).starts(with: dashes) {
-                    while first < stop, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
-                }
-                result.append(Line(text: bytes[first..<stop], offset: start - bytes.startIndex))
-                start = index + 1
+    /// Calls `body` with each line (without CR/LF and trailing spaces; marker lines also without
+    /// leading spaces) and the offset of its first byte; stops when `body` returns false.
+    private static func forEachLine(_ bytes: [UInt8], _ body: (ArraySlice<UInt8>, Int) -> Bool) {
+        var start = 0
+        let count = bytes.count
+        while start <= count {
+            var stop = start
+            bytes.withUnsafeBufferPointer { buffer in
+                while stop < count && buffer[stop] != 0x0A { stop += 1 }
             }
-            index += 1
+            let next = stop + 1
+            while stop > start, bytes[stop - 1] == 0x0D || bytes[stop - 1] == 0x20 || bytes[stop - 1] == 0x09 { stop -= 1 }
+            var first = start
+            while first < stop, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+            // Leading spaces are kept for header continuation lines; stripped only from marker lines.
+            let isMarker = stop - first >= 5 && bytes[first] == 0x2D && bytes[first + 1] == 0x2D
+            let text = isMarker ? bytes[first..<stop] : bytes[start..<stop]
+            let textOffset = isMarker ? first : start
+            if !body(text, textOffset) { return }
+            start = next
         }
-        return result
     }
 
     private static func isBegin(_ line: ArraySlice<UInt8>) -> String? {
-        guard line.starts(with: begin) else { return nil }
+        guard line.first == 0x2D, line.starts(with: begin) else { return nil }
         return trimmedLabel(line, prefix: begin)
     }
 
