@@ -19,14 +19,24 @@ extension OpenSSHPrivateKey {
         }
     }
 
-    /// Parses everything but the private section; offsets in errors count from the blob's first byte.
-    static func parseEnvelope(_ blob: ArraySlice<UInt8>) throws -> Envelope {
-        var reader = SSHWireReader(blob, context: "OpenSSH private key")
+    /// The fields before the private section, as read.
+    struct Header {
+        var cipherName: ArraySlice<UInt8>
+        var cipherOffset: Int
+        var kdf: ArraySlice<UInt8>
+        var kdfOffset: Int
+        var kdfOptions: ArraySlice<UInt8>
+        var optionsOffset: Int
+        var publicKey: RSAPublicKey
+    }
+
+    /// Parses the magic, cipher, KDF, options, key count and public key; the reader is left at the
+    /// private section. Offsets in errors count from the blob's first byte.
+    static func parseHeader(_ reader: inout SSHWireReader) throws -> Header {
         guard reader.remaining.starts(with: magic) else {
             throw reader.malformed("does not start with 'openssh-key-v1\\0'")
         }
         _ = try reader.readBytes(magic.count)
-
         let cipherOffset = reader.offset
         let cipherName = try reader.readString()
         let kdfOffset = reader.offset
@@ -43,6 +53,34 @@ extension OpenSSHPrivateKey {
         let publicBlob = try reader.readString()
         let publicKey = try OpenSSHPublicKey.decodeBlob(publicBlob, baseOffset: publicOffset + 4,
                                                          context: "OpenSSH private key's public key")
+        return Header(cipherName: cipherName, cipherOffset: cipherOffset, kdf: kdf, kdfOffset: kdfOffset,
+                      kdfOptions: kdfOptions, optionsOffset: optionsOffset, publicKey: publicKey)
+    }
+
+    /// Reads bcrypt's options: `string salt`, `uint32 rounds`, nothing after; both bounded.
+    static func parseBcryptOptions(_ header: Header) throws -> (salt: ArraySlice<UInt8>, rounds: Int) {
+        let start = header.optionsOffset + 4
+        var options = SSHWireReader(header.kdfOptions, baseOffset: start, context: "OpenSSH private key bcrypt options")
+        let salt = try options.readString()
+        let roundsOffset = options.offset
+        let rounds = try options.readUInt32()
+        try options.finish()
+        guard !salt.isEmpty else {
+            throw RSAKeyError(.malformed, "OpenSSH private key bcrypt salt at offset \(start) is empty", offset: start)
+        }
+        guard rounds >= 1, rounds <= BcryptPBKDF.maximumRounds else {
+            throw RSAKeyError(.malformed, "OpenSSH private key bcrypt rounds \(rounds) at offset \(roundsOffset) is outside 1…\(BcryptPBKDF.maximumRounds)",
+                              offset: roundsOffset)
+        }
+        return (salt, Int(rounds))
+    }
+
+    /// Parses everything but the private section; offsets in errors count from the blob's first byte.
+    static func parseEnvelope(_ blob: ArraySlice<UInt8>) throws -> Envelope {
+        var reader = SSHWireReader(blob, context: "OpenSSH private key")
+        let header = try parseHeader(&reader)
+        let (cipherName, cipherOffset, kdf, kdfOffset, kdfOptions, publicKey) =
+            (header.cipherName, header.cipherOffset, header.kdf, header.kdfOffset, header.kdfOptions, header.publicKey)
 
         guard let cipher = OpenSSHCipher(name: cipherName) else {
             throw RSAKeyError(.unsupportedEncryption,
@@ -69,19 +107,8 @@ extension OpenSSHPrivateKey {
             throw RSAKeyError(.unsupportedEncryption, "OpenSSH private key KDF '\(SSHWireReader.printable(kdf))' at offset \(kdfOffset) is not supported (only bcrypt)",
                               offset: kdfOffset)
         }
-        var options = SSHWireReader(kdfOptions, baseOffset: optionsOffset + 4, context: "OpenSSH private key bcrypt options")
-        let salt = try options.readString()
-        let roundsOffset = options.offset
-        let rounds = try options.readUInt32()
-        try options.finish()
-        guard !salt.isEmpty else {
-            throw RSAKeyError(.malformed, "OpenSSH private key bcrypt salt at offset \(optionsOffset + 4) is empty", offset: optionsOffset + 4)
-        }
-        guard rounds >= 1, rounds <= BcryptPBKDF.maximumRounds else {
-            throw RSAKeyError(.malformed, "OpenSSH private key bcrypt rounds \(rounds) at offset \(roundsOffset) is outside 1…\(BcryptPBKDF.maximumRounds)",
-                              offset: roundsOffset)
-        }
-        return Envelope(cipher: cipher, salt: salt, rounds: Int(rounds), publicKey: publicKey, section: section, tag: tag)
+        let (salt, rounds) = try parseBcryptOptions(header)
+        return Envelope(cipher: cipher, salt: salt, rounds: rounds, publicKey: publicKey, section: section, tag: tag)
     }
 
     /// Decodes the `openssh-key-v1` blob; offsets in errors count from its first byte.

@@ -56,11 +56,24 @@ public enum OpenSSHPrivateKey {
     /// passphrase. Nothing is decrypted.
     ///
     /// - Parameter bytes: as for ``decode(_:passphrase:)``.
-    /// - Returns: the public key, the encryption (`nil` when none) and the rounds (0 when unencrypted).
-    /// - Throws: as ``decode(_:passphrase:)``, except the passphrase errors.
+    /// - Returns: the public key, the encryption (`nil` when none; the cipher as the file names it,
+    ///   even one ``decode(_:passphrase:)`` does not support) and the rounds (0 when unencrypted or
+    ///   not bcrypt).
+    /// - Throws: ``RSAKeyError`` `.unsupportedAlgorithm` for a non-RSA key, `.malformed` with the
+    ///   offset for a damaged header; the private section is not examined.
     public static func publicKey(_ bytes: [UInt8]) throws -> (key: RSAPublicKey, encryption: KeyEncryptionInfo?, rounds: Int) {
-        let envelope = bytes.starts(with: magic) ? try parseEnvelope(bytes[...]) : try parseEnvelope(try unarmor(bytes)[...])
-        return (envelope.publicKey, envelope.encryption, envelope.rounds)
+        let blob = bytes.starts(with: magic) ? bytes : try unarmor(bytes)
+        var reader = SSHWireReader(blob[...], context: "OpenSSH private key")
+        let header = try parseHeader(&reader)
+        if header.cipherName.elementsEqual("none".utf8) {
+            return (header.publicKey, nil, 0)
+        }
+        let cipher = SSHWireReader.printable(header.cipherName)
+        guard header.kdf.elementsEqual("bcrypt".utf8) else {
+            return (header.publicKey, KeyEncryptionInfo(cipher: cipher, kdf: SSHWireReader.printable(header.kdf)), 0)
+        }
+        let (_, rounds) = try parseBcryptOptions(header)
+        return (header.publicKey, KeyEncryptionInfo(cipher: cipher, kdf: kdfName), rounds)
     }
 
     /// Encodes `key` as an OpenSSH private key file, as `ssh-keygen` writes it.
