@@ -127,7 +127,6 @@ extension StoreCore {
                 let payloadCount = item.payload.count
                 position += Varint.write(UInt64(payloadCount + trailer), to: out + position)
                 (out + position).copyMemory(from: item.payload.baseAddress!, byteCount: payloadCount)
-                let valueOffset = position
                 position += payloadCount
                 if newExpiration {
                     (out + position).storeBytes(of: item.expireAt.littleEndian, as: UInt32.self)
@@ -136,7 +135,6 @@ extension StoreCore {
                 newIndex.record(
                     key: UnsafeRawBufferPointer(start: out + entryStart + Varint.size(UInt64(keyLength)), count: keyLength),
                     entryOffset: entryStart, valueLength: payloadCount + trailer, base: out, limit: imageSize)
-                _ = valueOffset
             }
         }
 

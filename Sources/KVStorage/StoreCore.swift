@@ -370,7 +370,6 @@ final class StoreCore {
         key.withUTF8 { position.copyMemory(from: $0.baseAddress!, byteCount: keyLength) }
         position += keyLength
         position += Varint.write(UInt64(valueLength), to: position)
-        let valueOffset = position - target
         if payloadCount > 0 {
             writePayload(position)
             if expiration {
@@ -391,7 +390,6 @@ final class StoreCore {
         MetaInfo.store(UInt32(actualSize), at: MetaInfo.Offset.actualSize, to: metaPointer)
         knownCRC = crc
         knownSize = actualSize
-        _ = valueOffset
         let limit = valueLimit
         key.withUTF8 { bytes in
             index.record(key: UnsafeRawBufferPointer(bytes), entryOffset: start, valueLength: valueLength, base: target, limit: limit)
