@@ -96,13 +96,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             case .invalidURL, .emptyHost, .emptyScheme:
                 return .invalidURL(url, String(describing: error))
             case .remoteConnectionClosed:
-                return .transport(url: url, "the server closed the connection", cause: error)
+                return .connectionClosed(url: url, cause: error)
             default:
                 if String(describing: error).contains("unsupportedScheme") {
                     return .invalidURL(url, "unsupported scheme")
                 }
                 return .transport(url: url, "HTTP client error: \(error)", cause: error)
             }
+        }
+        if let error = error as? HTTPParserError, error == .invalidEOFState {
+            return .connectionClosed(url: url, cause: error)
         }
         if let error = error as? IOError {
             return .transport(url: url, "I/O error: \(error.description)", cause: error)

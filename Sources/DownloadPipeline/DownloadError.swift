@@ -62,6 +62,10 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible, Equatable
     public var path: String?
     /// The underlying error (transport or system), when there is one.
     public var cause: (any Error & Sendable)?
+    /// For `transport`: the server closed the connection cleanly (end of stream) before the
+    /// response was complete, rather than resetting it or breaking the protocol. With a known
+    /// `Content-Length` the pipeline reports such a body as `truncated`.
+    public var closedByPeer = false
 
     /// Creates an error; prefer the static constructors.
     public init(_ code: Code, _ reason: String, url: String? = nil) {
@@ -102,6 +106,13 @@ extension DownloadError {
         }
         var error = DownloadError(.timeout, what, url: url)
         error.timeoutKind = kind
+        return error
+    }
+
+    /// The server closed the connection (end of stream) before the response was complete.
+    public static func connectionClosed(url: String?, cause: (any Error & Sendable)? = nil) -> DownloadError {
+        var error = DownloadError.transport(url: url, "the server closed the connection before the response was complete", cause: cause)
+        error.closedByPeer = true
         return error
     }
 

@@ -114,7 +114,7 @@ extension Transfer {
                     if failure.code == .transport, let expected {
                         failure.expectedLength = expected
                         failure.receivedLength = offset + received
-                        if failure.cause.map(Self.isCleanClose) ?? false {
+                        if failure.closedByPeer {
                             var truncated = DownloadError.truncated(url: url, expected: expected, received: offset + received)
                             truncated.cause = failure.cause
                             failure = truncated
@@ -189,13 +189,6 @@ extension Transfer {
         if let error = error as? DownloadError { return error }
         if error is CancellationError { return .cancelled(url: url) }
         return .transport(url: url, "transport failure: \(error)", cause: error)
-    }
-
-    /// Whether a transport failure is the server closing the connection cleanly (EOF) rather than
-    /// a reset or a protocol error.
-    static func isCleanClose(_ cause: any Error) -> Bool {
-        let text = String(describing: cause)
-        return text.contains("remoteConnectionClosed") || text.contains("invalidEOFState")
     }
 }
 

@@ -1,0 +1,261 @@
+import DownloadPipeline
+import Foundation
+import Synchronization
+import Testing
+
+/// A transport that answers from a closure and records what it was asked.
+final class FakeTransport: HTTPTransport {
+    typealias Handler = @Sendable (TransportRequest, Int) async throws -> TransportResponse
+    private let handler: Handler
+    private let recorded = Mutex<[TransportRequest]>([])
+    private let live = Mutex((now: 0, most: 0))
+
+    init(_ handler: @escaping Handler) { self.handler = handler }
+
+    func start(_ request: TransportRequest) async throws -> TransportResponse {
+        let index = recorded.withLock { $0.append(request); return $0.count - 1 }
+        live.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+        defer { live.withLock { $0.now -= 1 } }
+        return try await handler(request, index)
+    }
+
+    func shutdown() async throws {}
+
+    var requests: [TransportRequest] { recorded.withLock { $0 } }
+    var count: Int { recorded.withLock { $0.count } }
+    var mostAtOnce: Int { live.withLock { $0.most } }
+
+    static func response(_ url: URL, status: Int = 200, headers: [(name: String, value: String)] = [], chunks: [[UInt8]]) -> TransportResponse {
+        TransportResponse(head: DownloadResponse(url: url, status: status, headers: headers), body: TransportBody(chunks: chunks))
+    }
+}
+
+/// XOR with a one-byte key, chunk by chunk: records the chunk sizes it saw.
+struct XORDecryptor: StreamingDecryptor {
+    let key: UInt8
+    var identity: String { "xor:\(key)" }
+
+    func decrypt(_ data: [UInt8], response: DownloadResponse) async throws -> [UInt8] { data.map { $0 ^ key } }
+
+    func makeStream(response: DownloadResponse) throws -> any DecryptionStream { Stream(key: key) }
+
+    final class Stream: DecryptionStream {
+        let key: UInt8
+        let seen = Mutex(0)
+        init(key: UInt8) { self.key = key }
+        func update(_ chunk: ArraySlice<UInt8>) throws -> [UInt8] {
+            guard !chunk.contains(0xFF ^ key) else { throw DecryptionError(.tampered, "byte 0xFF is forbidden") }
+            seen.withLock { $0 += chunk.count }
+            return chunk.map { $0 ^ key }
+        }
+        func finish() throws -> [UInt8] { [] }
+    }
+}
+
+/// A whole-body decryptor: reverses the bytes; rejects bodies starting with 0x00.
+struct ReverseDecryptor: Decryptor {
+    var identity: String { "reverse" }
+    func decrypt(_ data: [UInt8], response: DownloadResponse) async throws -> [UInt8] {
+        guard data.first != 0 else { throw DecryptionError(.malformedPayload, "starts with zero", offset: 0) }
+        return data.reversed()
+    }
+}
+
+/// Waits for a condition, polling; fails the test after `seconds` (generous: the machine is
+/// shared and other suites run in parallel).
+func eventually(_ seconds: Double = 20, _ condition: @Sendable () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw TestServerError("condition not reached in \(seconds) s") }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+/// A thread-safe counter.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    func add() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
+}
+
+/// A one-shot gate that transports wait on.
+final class Gate: Sendable {
+    private let opened = Atomic(false)
+    func open() { opened.store(true, ordering: .relaxed) }
+    func wait() async throws {
+        while !opened.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(2)) }
+    }
+}
+
+@Suite("Downloader stages with a fake transport")
+struct DownloaderTests {
+    let url = URL(string: "http://example.test/payload")!
+
+    @Test("the body passes through when there is no decryptor; Content-Length is checked")
+    func passthrough() async throws {
+        let transport = FakeTransport { request, _ in
+            FakeTransport.response(request.url, headers: [("Content-Length", "6")], chunks: [[1, 2, 3], [4, 5, 6]])
+        }
+        let downloader = Downloader(transport: transport)
+        let result = try await downloader.result(for: DownloadRequest(url: url))
+        #expect(result.data == [1, 2, 3, 4, 5, 6])
+        #expect(result.bytesReceived == 6)
+        #expect(result.source == .network)
+        #expect(transport.requests.first?.method == "GET")
+    }
+
+    @Test("a streaming decryptor sees the chunks as they arrive")
+    func streaming() async throws {
+        let plain: [UInt8] = Array(0..<200).map { UInt8($0) }
+        let cipher = plain.map { $0 ^ 0x5A }
+        let transport = FakeTransport { request, _ in
+            FakeTransport.response(request.url, chunks: [Array(cipher[0..<50]), Array(cipher[50..<120]), Array(cipher[120...])])
+        }
+        let downloader = Downloader(transport: transport)
+        let result = try await downloader.result(for: DownloadRequest(url: url, decryptor: XORDecryptor(key: 0x5A)))
+        #expect(result.data == plain)
+    }
+
+    @Test("a whole-body decryptor gets the whole body and the response")
+    func wholeBody() async throws {
+        let transport = FakeTransport { request, _ in FakeTransport.response(request.url, chunks: [[1, 2], [3]]) }
+        let downloader = Downloader(transport: transport, configuration: .init(decryptor: ReverseDecryptor()))
+        let result = try await downloader.result(for: DownloadRequest(url: url))
+        #expect(result.data == [3, 2, 1])
+    }
+
+    @Test("errors: bad status, truncated, longer than announced, invalid URL")
+    func validation() async throws {
+        let transport = FakeTransport { request, _ in
+            switch request.url.path {
+            case "/missing": FakeTransport.response(request.url, status: 404, chunks: [[0x6E]])
+            case "/short": FakeTransport.response(request.url, headers: [("Content-Length", "10")], chunks: [[1, 2, 3]])
+            default: FakeTransport.response(request.url, headers: [("Content-Length", "2")], chunks: [[1, 2, 3]])
+            }
+        }
+        let downloader = Downloader(transport: transport)
+        await #expect { try await downloader.result(for: DownloadRequest(url: URL(string: "http://h.test/missing")!)) } throws: {
+            ($0 as? DownloadError)?.code == .badStatus && ($0 as? DownloadError)?.status == 404
+        }
+        await #expect { try await downloader.result(for: DownloadRequest(url: URL(string: "http://h.test/short")!)) } throws: {
+            let error = $0 as? DownloadError
+            return error?.code == .truncated && error?.expectedLength == 10 && error?.receivedLength == 3
+        }
+        await #expect { try await downloader.result(for: DownloadRequest(url: URL(string: "http://h.test/long")!)) } throws: {
+            ($0 as? DownloadError)?.code == .lengthMismatch
+        }
+        await #expect { try await downloader.result(for: DownloadRequest(url: URL(string: "ftp://h.test/x")!)) } throws: {
+            ($0 as? DownloadError)?.code == .invalidURL
+        }
+        #expect(transport.count == 3)
+    }
+
+    @Test("the request modifier adds headers, cancels or rejects; a per-request modifier overrides")
+    func requestModifier() async throws {
+        let transport = FakeTransport { request, _ in FakeTransport.response(request.url, chunks: [[7]]) }
+        let configuration = Downloader.Configuration(requestModifier: { request in
+            var request = request
+            if request.url.path == "/cancel" { return nil }
+            if request.url.path == "/reject" { throw TestServerError("no") }
+            request.setHeader("Authorization", "Bearer token-1")
+            return request
+        })
+        let downloader = Downloader(transport: transport, configuration: configuration)
+        _ = try await downloader.result(for: DownloadRequest(url: url))
+        #expect(transport.requests.last?.headers.contains { $0.name == "Authorization" && $0.value == "Bearer token-1" } == true)
+
+        var custom = DownloadRequest(url: url)
+        custom.requestModifier = { request in
+            var request = request
+            request.setHeader("X-Token", "2")
+            return request
+        }
+        _ = try await downloader.result(for: custom)
+        #expect(transport.requests.last?.headers.contains { $0.name == "X-Token" } == true)
+        #expect(transport.requests.last?.headers.contains { $0.name == "Authorization" } == false)
+
+        await #expect { try await downloader.result(for: DownloadRequest(url: URL(string: "http://h.test/cancel")!)) } throws: {
+            ($0 as? DownloadError)?.code == .cancelled
+        }
+        await #expect { try await downloader.result(for: DownloadRequest(url: URL(string: "http://h.test/reject")!)) } throws: {
+            ($0 as? DownloadError)?.code == .rejected
+        }
+        #expect(transport.count == 2)
+    }
+
+    @Test("the response modifier runs before validation: it can accept a 500 or reject a 200")
+    func responseModifier() async throws {
+        let transport = FakeTransport { request, _ in
+            FakeTransport.response(request.url, status: request.url.path == "/error" ? 500 : 200, chunks: [[9]])
+        }
+        let downloader = Downloader(transport: transport)
+        var request = DownloadRequest(url: URL(string: "http://h.test/error")!)
+        request.responseModifier = ResponseModifier(identity: "accept-500") { response in
+            var response = response
+            if response.status == 500 { response.status = 200 }
+            return response
+        }
+        #expect(try await downloader.result(for: request).data == [9])
+
+        var rejecting = DownloadRequest(url: url)
+        rejecting.responseModifier = ResponseModifier(identity: "reject") { _ in throw TestServerError("unwanted") }
+        await #expect { try await downloader.result(for: rejecting) } throws: { ($0 as? DownloadError)?.code == .rejected }
+    }
+
+    @Test("a decryption failure is reported and does not mark the URL as bad")
+    func decryptionFailureIsNotRemembered() async throws {
+        let transport = FakeTransport { request, _ in FakeTransport.response(request.url, chunks: [[0xFF ^ 0x11, 1]]) }
+        let downloader = Downloader(transport: transport)
+        await #expect { try await downloader.result(for: DownloadRequest(url: url, decryptor: XORDecryptor(key: 0x11))) } throws: {
+            let error = $0 as? DownloadError
+            return error?.code == .decryptionFailed && error?.decryptionError?.code == .tampered
+        }
+        let result = try await downloader.result(for: DownloadRequest(url: url, decryptor: XORDecryptor(key: 0x22)))
+        #expect(result.data == [0xFF ^ 0x11 ^ 0x22, 1 ^ 0x22])
+        #expect(transport.count == 2)
+    }
+
+    @Test("the total timeout fires on a transfer that never ends")
+    func totalTimeout() async throws {
+        let transport = FakeTransport { request, _ in
+            try await Task.sleep(for: .seconds(30))
+            return FakeTransport.response(request.url, chunks: [])
+        }
+        let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: .milliseconds(200)))
+        let start = ContinuousClock.now
+        await #expect { try await downloader.result(for: DownloadRequest(url: url)) } throws: {
+            let error = $0 as? DownloadError
+            return error?.code == .timeout && error?.timeoutKind == .total
+        }
+        #expect(ContinuousClock.now - start < .seconds(15))
+    }
+
+    @Test("progress is reported per caller, growing, with a final report")
+    func progress() async throws {
+        let chunks = (0..<20).map { _ in [UInt8](repeating: 1, count: 100) }
+        let transport = FakeTransport { request, _ in
+            let body = AsyncStream<[UInt8]> { continuation in
+                Task {
+                    for chunk in chunks {
+                        continuation.yield(chunk)
+                        try? await Task.sleep(for: .milliseconds(3))
+                    }
+                    continuation.finish()
+                }
+            }
+            return TransportResponse(head: DownloadResponse(url: request.url, status: 200, headers: [("Content-Length", "2000")]),
+                                     body: TransportBody(body))
+        }
+        let downloader = Downloader(transport: transport, configuration: .init(progressInterval: .milliseconds(10)))
+        let reports = Mutex<[DownloadProgress]>([])
+        let request = DownloadRequest(url: url, progress: { progress in reports.withLock { $0.append(progress) } })
+        _ = try await downloader.result(for: request)
+        let seen = reports.withLock { $0 }
+        #expect(seen.count >= 2)
+        #expect(seen.count < 20)
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.received <= $1.received })
+        #expect(seen.last?.isFinal == true)
+        #expect(seen.last?.received == 2000)
+        #expect(seen.last?.expected == 2000)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Hummingbird
+import Synchronization
+
+/// A real HTTP server (Hummingbird 2) on 127.0.0.1 and an ephemeral port, serving registered
+/// resources at `/files/NAME` with ETag / Last-Modified, conditional GET (304) and byte ranges
+/// (206 with If-Range), and `/status/CODE`. It counts hits per path and the most requests in
+/// flight at once.
+final class TestServer: Sendable {
+    /// A payload the server serves at `/files/NAME`.
+    struct Resource: Sendable {
+        var bytes: [UInt8]
+        var etag: String? = nil
+        var lastModified: String? = nil
+        /// Wait before answering (holds requests in flight).
+        var delay: Duration = .zero
+        /// Write the body in chunks of this size, with `chunkDelay` between them.
+        var chunkSize = 64 * 1024
+        var chunkDelay: Duration = .zero
+    }
+
+    struct Stats: Sendable {
+        var hits: [String: Int] = [:]
+        var inFlight = 0
+        var maxInFlight = 0
+        var requestHeaders: [String: [String: String]] = [:]
+        /// Bodies written to the end, per name.
+        var completed: [String: Int] = [:]
+    }
+
+    /// State shared with the route handlers.
+    final class State: Sendable {
+        let resources = Mutex<[String: Resource]>([:])
+        let stats = Mutex(Stats())
+
+        func begin(_ name: String, headers: [String: String]) {
+            stats.withLock { stats in
+                stats.hits[name, default: 0] += 1
+                stats.inFlight += 1
+                stats.maxInFlight = max(stats.maxInFlight, stats.inFlight)
+                stats.requestHeaders[name] = headers
+            }
+        }
+
+        func end() {
+            stats.withLock { $0.inFlight -= 1 }
+        }
+    }
+
+    let port: Int
+    let state: State
+    private let runner: Task<Void, any Error>
+
+    private init(port: Int, state: State, runner: Task<Void, any Error>) {
+        self.port = port
+        self.state = state
+        self.runner = runner
+    }
+
+    /// Starts a server and waits until it listens.
+    static func start() async throws -> TestServer {
+        let state = State()
+        let router = Router()
+        router.get("/files/:name") { request, context -> Response in
+            try await serve(name: context.parameters.get("name") ?? "", request: request, state: state)
+        }
+        router.get("/redirect/:name") { request, context -> Response in
+            let name = context.parameters.get("name") ?? ""
+            state.begin("redirect/\(name)", headers: headerDictionary(request))
+            state.end()
+            var headers = HTTPFields()
+            headers[.location] = "/files/\(name)"
+            return Response(status: .found, headers: headers)
+        }
+        router.get("/status/:code") { request, context -> Response in
+            let code = Int(context.parameters.get("code") ?? "") ?? 500
+            state.begin("status/\(code)", headers: headerDictionary(request))
+            state.end()
+            return Response(status: .init(code: code), body: ResponseBody(byteBuffer: ByteBuffer(string: "status \(code)\n")))
+        }
+        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { channel in
+                                  portContinuation.yield(channel.localAddress?.port ?? 0)
+                                  portContinuation.finish()
+                              })
+        let runner = Task { try await app.run() }
+        var port = 0
+        for await value in portStream { port = value }
+        guard port > 0 else {
+            runner.cancel()
+            throw TestServerError("the test server did not start")
+        }
+        return TestServer(port: port, state: state, runner: runner)
+    }
+
+    /// Stops the server.
+    func stop() async {
+        runner.cancel()
+        _ = await runner.result
+    }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    func add(_ name: String, _ resource: Resource) {
+        state.resources.withLock { $0[name] = resource }
+    }
+
+    func hits(_ name: String) -> Int { state.stats.withLock { $0.hits[name] ?? 0 } }
+    var maxInFlight: Int { state.stats.withLock { $0.maxInFlight } }
+    /// Bodies of `name` written to their end.
+    func completed(_ name: String) -> Int { state.stats.withLock { $0.completed[name] ?? 0 } }
+    /// The headers of the latest request for `name`, names in lowercase.
+    func lastHeaders(_ name: String) -> [String: String] { state.stats.withLock { $0.requestHeaders[name] ?? [:] } }
+
+    private static func headerDictionary(_ request: Request) -> [String: String] {
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        return headers
+    }
+
+    private static func serve(name: String, request: Request, state: State) async throws -> Response {
+        let headers = headerDictionary(request)
+        state.begin(name, headers: headers)
+        guard let resource = state.resources.withLock({ $0[name] }) else {
+            state.end()
+            return Response(status: .notFound, body: ResponseBody(byteBuffer: ByteBuffer(string: "no such file\n")))
+        }
+        if resource.delay > .zero { try? await Task.sleep(for: resource.delay) }
+        var responseHeaders = HTTPFields()
+        if let etag = resource.etag { responseHeaders[.eTag] = etag }
+        if let lastModified = resource.lastModified { responseHeaders[.lastModified] = lastModified }
+        if let ifNoneMatch = headers["if-none-match"], ifNoneMatch == resource.etag {
+            state.end()
+            return Response(status: .notModified, headers: responseHeaders)
+        }
+        if headers["if-none-match"] == nil, let since = headers["if-modified-since"], since == resource.lastModified {
+            state.end()
+            return Response(status: .notModified, headers: responseHeaders)
+        }
+        let total = resource.bytes.count
+        var start = 0
+        var status = HTTPResponse.Status.ok
+        if let range = headers["range"], range.hasPrefix("bytes="), range.hasSuffix("-"),
+           let first = Int(range.dropFirst(6).dropLast()), first < total {
+            let ifRange = headers["if-range"]
+            if ifRange == nil || ifRange == resource.etag || ifRange == resource.lastModified {
+                start = first
+                status = .partialContent
+                responseHeaders[.contentRange] = "bytes \(first)-\(total - 1)/\(total)"
+            }
+        }
+        let bytes = resource.bytes[start...]
+        let body = ResponseBody(contentLength: bytes.count) { writer in
+            defer { state.end() }
+            var offset = bytes.startIndex
+            while offset < bytes.endIndex {
+                let end = min(offset + resource.chunkSize, bytes.endIndex)
+                try await writer.write(ByteBuffer(bytes: bytes[offset..<end]))
+                offset = end
+                if resource.chunkDelay > .zero, offset < bytes.endIndex { try await Task.sleep(for: resource.chunkDelay) }
+            }
+            try await writer.finish(nil)
+            state.stats.withLock { $0.completed[name, default: 0] += 1 }
+        }
+        return Response(status: status, headers: responseHeaders, body: body)
+    }
+}
+
+struct TestServerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
