@@ -106,9 +106,9 @@ struct CMSStreamParser {
     /// Number of frames open when the constructed encrypted content began (its own frame included).
     private var chunkDepth = 0
     private var mac: [UInt8]?
+    /// The plaintext of the current call: its first `outputCount` bytes are valid, the rest is room.
     private var output: [UInt8] = []
-    /// Where the cipher writes before the plaintext is appended to `output`; reused.
-    private var scratch: [UInt8] = []
+    private var outputCount = 0
     /// The buffer size at which an incomplete indefinite-length value is walked again.
     private var indefiniteRetryAt = 0
     /// Set by ``finish()``: no more input will come, so incomplete values are walked regardless.
@@ -131,6 +131,9 @@ struct CMSStreamParser {
     /// Consumes a chunk of the DER/BER message and returns the plaintext ready so far.
     mutating func update(_ chunk: ArraySlice<UInt8>) throws -> [UInt8] {
         var input = chunk
+        // Room for the plaintext of this chunk, so the cipher writes it in place.
+        output = [UInt8](repeating: 0, count: chunk.count + 32)
+        outputCount = 0
         while true {
             try run()
             if case .contentBytes(let remaining, let inChunks) = phase, available == 0, !input.isEmpty {
@@ -146,7 +149,11 @@ struct CMSStreamParser {
             if case .done = phase {
                 throw DecryptionError(.malformedPayload, "CMS: \(input.count) bytes of trailing data at offset \(position) after the message", offset: position)
             }
-            let count = min(input.count, Self.feedSize)
+            // Between content chunks only a header is expected: move just a few bytes, so the
+            // chunk's content comes straight from the input.
+            var feed = Self.feedSize
+            if case .contentChunks = phase { feed = 16 }
+            let count = min(input.count, feed)
             compact()
             guard available + count <= Self.maximumHeaderSize + Self.feedSize else {
                 throw DecryptionError(.malformedPayload, "CMS: more than \(Self.maximumHeaderSize) bytes of structure at offset \(position) without reaching \(phase.what)", offset: position)
@@ -155,8 +162,7 @@ struct CMSStreamParser {
             input = input.dropFirst(count)
             highWaterMark = max(highWaterMark, buffer.count)
         }
-        defer { output.removeAll(keepingCapacity: true) }
-        return output
+        return takeOutput()
     }
 
     /// Ends the message: checks it is complete, checks the GCM tag, returns the last plaintext.
@@ -169,15 +175,16 @@ struct CMSStreamParser {
         guard case .done = phase, let cipher else {
             throw DecryptionError(.malformedPayload, "CMS: the payload ends at offset \(position) inside \(phase.what) (truncated)", offset: position)
         }
+        var result = takeOutput()
         do {
             if let mac { try cipher.setExpectedTag(mac) }
-            output += try cipher.finish()
+            let last = try cipher.finish()
+            plaintextCount += last.count
+            result += last
         } catch let error as CryptoError {
             throw DecryptionError.cipher(error, what: "CMS \(kind.name)")
         }
-        plaintextCount += output.count
-        defer { output.removeAll() }
-        return output
+        return result
     }
 
     private mutating func compact() {
@@ -390,21 +397,33 @@ struct CMSStreamParser {
         for index in bytes.indices { bytes[index] = 0 }
     }
 
+    /// Decrypts `bytes` straight into `output` after its `outputCount` bytes.
     private mutating func decryptContent(_ bytes: ArraySlice<UInt8>) throws {
         guard let cipher, !bytes.isEmpty else { return }
         let capacity = cipher.outputCapacity(forInputCount: bytes.count)
-        if scratch.count < capacity {
-            scratch = [UInt8](repeating: 0, count: max(capacity, Self.feedSize + 32))
-        }
+        let room = output.count - outputCount
+        if room < capacity { output += [UInt8](repeating: 0, count: capacity - room) }
         do {
+            let start = outputCount
             let written = try bytes.withUnsafeBytes { input in
-                try scratch.withUnsafeMutableBytes { try cipher.update(input, into: $0) }
+                try output.withUnsafeMutableBytes { all in
+                    try cipher.update(input, into: UnsafeMutableRawBufferPointer(rebasing: all[start...]))
+                }
             }
-            output.append(contentsOf: scratch[..<written])
+            outputCount += written
             plaintextCount += written
         } catch let error as CryptoError {
             throw DecryptionError.cipher(error, what: "CMS content decryption")
         }
+    }
+
+    /// Hands out the plaintext collected in `output` and starts a new one.
+    private mutating func takeOutput() -> [UInt8] {
+        output.removeLast(output.count - outputCount)
+        let result = output
+        output = []
+        outputCount = 0
+        return result
     }
 
     // MARK: Framing
