@@ -21,15 +21,20 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         public var maximumRedirects: Int
         /// The most HTTP/1 connections kept per host; keep it at least the downloader's concurrency.
         public var maximumConnectionsPerHost: Int
+        /// Whether a failed connection attempt (refused, unreachable) is retried until the connect
+        /// timeout. Off by default: a refused connection fails at once.
+        public var retriesConnectionAttempts: Bool
 
         /// Creates settings: 10 s connect, 30 s idle read, up to 5 redirects, 16 connections per host.
         public init(connectTimeout: Duration = .seconds(10), idleReadTimeout: Duration = .seconds(30),
-                    followsRedirects: Bool = true, maximumRedirects: Int = 5, maximumConnectionsPerHost: Int = 16) {
+                    followsRedirects: Bool = true, maximumRedirects: Int = 5, maximumConnectionsPerHost: Int = 16,
+                    retriesConnectionAttempts: Bool = false) {
             self.connectTimeout = connectTimeout
             self.idleReadTimeout = idleReadTimeout
             self.followsRedirects = followsRedirects
             self.maximumRedirects = maximumRedirects
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.retriesConnectionAttempts = retriesConnectionAttempts
         }
     }
 
@@ -50,6 +55,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maximumConnectionsPerHost)
         )
         clientConfiguration.httpVersion = .http1Only
+        clientConfiguration.connectionPool.retryConnectionEstablishment = configuration.retriesConnectionAttempts
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     }
 

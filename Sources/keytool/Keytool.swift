@@ -14,7 +14,7 @@ struct Keytool: ParsableCommand {
         subcommands: [
             InspectCommand.self, ConvertCommand.self, FingerprintCommand.self, CheckCommand.self,
             GenerateCommand.self, EncryptCommand.self, DecryptCommand.self, SignCommand.self, VerifyCommand.self,
-            Asn1Command.self,
+            Asn1Command.self, FetchCommand.self,
         ]
     )
 }

@@ -1,0 +1,187 @@
+import ArgumentParser
+import DownloadPipeline
+import Foundation
+import RSAKeys
+import Synchronization
+
+/// `keytool fetch URL --key K [--scheme S] [--base64] [--header 'Name: value']… [-o OUT]
+/// [--cache DIR] [--resume]`: the download pipeline from the command line.
+struct FetchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Download a payload, decrypt it and write it (the download pipeline).",
+        discussion: """
+            Schemes: auto (default: CMS when the payload is a CMS ContentInfo, otherwise an error \
+            asking for a scheme), cms, rsa-oaep-sha256, rsa-oaep-sha1, rsa-pkcs1, rsa-public \
+            (public-key recovery of private-key-encrypted data), none. --base64 strips a base64 \
+            wrapper first. The result goes to standard output, or to -o OUT (mode 0600). With \
+            --resume an interrupted download continues from OUT.part. A progress bar is drawn on \
+            standard error when it is a terminal. Each failure (bad status, truncated body, \
+            timeout, wrong key, tampered data) exits 1 with its own message.
+            """
+    )
+
+    @Argument(help: "The http or https URL.")
+    var url: String
+
+    @Option(help: "The key file: private, or public for --scheme rsa-public. Not needed with --scheme none.")
+    var key: String?
+
+    @Option(help: ArgumentHelp("auto, cms, rsa-oaep-sha256, rsa-oaep-sha1, rsa-pkcs1, rsa-public or none.", valueName: "scheme"))
+    var scheme: String = "auto"
+
+    @Flag(help: "Strip a base64 wrapper before decrypting.")
+    var base64 = false
+
+    @Option(name: .customLong("header"), help: ArgumentHelp("A request header, 'Name: value' (repeatable).", valueName: "header"))
+    var headers: [String] = []
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write the result to this file (mode 0600) instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Cache downloads (still encrypted) in this directory, revalidated with ETag / Last-Modified.", valueName: "dir"))
+    var cache: String?
+
+    @Flag(help: "Continue an interrupted download from OUT.part (needs -o).")
+    var resume = false
+
+    @Option(help: ArgumentHelp("Total timeout in seconds.", valueName: "seconds"))
+    var timeout: Double = 300
+
+    @Option(name: .customLong("connect-timeout"), help: ArgumentHelp("Connect timeout in seconds.", valueName: "seconds"))
+    var connectTimeout: Double = 10
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Timeout in seconds while no data arrives.", valueName: "seconds"))
+    var idleTimeout: Double = 30
+
+    @OptionGroup var passphrase: PassphraseOptions
+
+    func validate() throws {
+        guard let scheme = DecryptionScheme(rawValue: scheme) else {
+            let names = DecryptionScheme.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("unknown --scheme \(self.scheme); use one of \(names)")
+        }
+        if key == nil, scheme != .none {
+            throw ValidationError("--key is required (except with --scheme none)")
+        }
+        if resume, output == nil || output == "-" {
+            throw ValidationError("--resume needs -o FILE (the partial download is kept in FILE.part)")
+        }
+        for header in headers where Self.parseHeader(header) == nil {
+            throw ValidationError("--header must be 'Name: value', got '\(header.prefix(40))'")
+        }
+        guard timeout > 0, connectTimeout > 0, idleTimeout > 0 else {
+            throw ValidationError("timeouts must be positive")
+        }
+    }
+
+    func run() throws {
+        try reportingFailures {
+            let scheme = DecryptionScheme(rawValue: scheme) ?? .auto
+            let rsaKey: RSAKey?
+            if let key, scheme != .none {
+                rsaKey = scheme == .rsaPublic
+                    ? try KeyLoader.load(key, passphrase: passphrase).key
+                    : .privateKey(try KeyLoader.loadPrivate(key, passphrase: passphrase))
+            } else {
+                rsaKey = nil
+            }
+            let decryptor: any Decryptor
+            do {
+                decryptor = try scheme.makeDecryptor(key: rsaKey, base64: base64)
+            } catch {
+                throw CommandError("\(key ?? "key"): \(error)")
+            }
+            guard let target = URL(string: url) else { throw CommandError("\(url): invalid URL") }
+            var request = DownloadRequest(url: target, headers: headers.compactMap(Self.parseHeader), decryptor: decryptor)
+            request.totalTimeout = .milliseconds(Int(timeout * 1000))
+            if resume, let output { request.resumeFile = output + ".part" }
+            let progressBar = isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
+            if let progressBar {
+                request.progress = { progressBar.draw($0) }
+            }
+            let cacheDirectory = cache
+            let transportConfiguration = AsyncHTTPClientTransport.Configuration(
+                connectTimeout: .milliseconds(Int(connectTimeout * 1000)), idleReadTimeout: .milliseconds(Int(idleTimeout * 1000)))
+            if cacheDirectory != nil { request.cachePolicy = .enabled(storeDecrypted: false, revalidate: true) }
+            let finalRequest = request
+            let outcome = Self.runBlocking { () async -> Result<DownloadResult, DownloadError> in
+                let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
+                var downloadCache: DownloadCache?
+                if let cacheDirectory {
+                    do throws(DownloadError) {
+                        downloadCache = try DownloadCache(directory: cacheDirectory)
+                    } catch {
+                        try? await transport.shutdown()
+                        return .failure(error)
+                    }
+                }
+                defer { downloadCache?.close() }
+                let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: nil, cache: downloadCache))
+                let result: Result<DownloadResult, DownloadError>
+                do throws(DownloadError) {
+                    result = .success(try await downloader.result(for: finalRequest))
+                } catch {
+                    result = .failure(error)
+                }
+                try? await transport.shutdown()
+                return result
+            }
+            progressBar?.end()
+            let result = try outcome.get()
+            try OutputFile.write(result.data, to: output, mode: 0o600)
+        }
+    }
+
+    /// `Name: value` → the pair, or `nil` when malformed.
+    static func parseHeader(_ text: String) -> (name: String, value: String)? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let name = text[..<colon].trimmingCharacters(in: .whitespaces)
+        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, !name.contains(" "), !value.contains("\n"), !value.contains("\r") else { return nil }
+        return (name, value)
+    }
+
+    /// Runs async work from this synchronous command and waits for it (the work runs on the
+    /// global executor, so blocking this thread cannot deadlock it).
+    static func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+        let box = Mutex<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let value = await body()
+            box.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return box.withLock { $0! }
+    }
+
+    /// `[#####.....]  45%  1.2 MB / 2.6 MB` redrawn in place on standard error.
+    final class ProgressBar: Sendable {
+        private let drawn = Mutex(false)
+
+        func draw(_ progress: DownloadProgress) {
+            let width = 30
+            var line = "\r"
+            if let fraction = progress.fraction {
+                let filled = Int(fraction * Double(width))
+                line += "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
+                line += String(format: "%3d%%  ", Int(fraction * 100))
+            }
+            line += Self.size(progress.received)
+            if let expected = progress.expected { line += " / " + Self.size(expected) }
+            drawn.withLock { $0 = true }
+            FileHandle.standardError.write(Data((line + "   ").utf8))
+        }
+
+        func end() {
+            if drawn.withLock({ $0 }) { FileHandle.standardError.write(Data("\n".utf8)) }
+        }
+
+        static func size(_ bytes: Int) -> String {
+            if bytes < 1024 { return "\(bytes) B" }
+            if bytes < 1024 * 1024 { return String(format: "%.1f KB", Double(bytes) / 1024) }
+            return String(format: "%.1f MB", Double(bytes) / 1024 / 1024)
+        }
+    }
+}

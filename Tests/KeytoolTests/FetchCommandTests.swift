@@ -1,0 +1,321 @@
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `keytool fetch` against an HTTP server on 127.0.0.1 started by the test, with payloads made by
+/// the real openssl.
+@Suite("keytool fetch", .serialized, .timeLimit(.minutes(1)))
+struct FetchCommandTests {
+    static let privateKey = CLIRunner.fixture("keys/rsa2048.pkcs1.pem")
+    static let publicKey = CLIRunner.fixture("keys/rsa2048.spki.pem")
+    static let certificate = CLIRunner.fixture("keys/rsa2048.cert.pem")
+    static let otherKey = CLIRunner.fixture("keys/rsa2048-e3.pkcs1.pem")
+    static let openssl = "/usr/bin/openssl"
+
+    static func plaintext(_ count: Int, seed: UInt32 = 1) -> [UInt8] {
+        var state = seed &* 2654435761
+        return (0..<count).map { _ in
+            state = state &* 1664525 &+ 1013904223
+            return UInt8(truncatingIfNeeded: state >> 24)
+        }
+    }
+
+    static func openssl(_ arguments: [String], stdin: [UInt8]) throws -> [UInt8] {
+        let result = try CLIRunner.run(arguments, tool: openssl, stdin: stdin)
+        guard result.status == 0 else { throw Server.Failure("openssl \(arguments[0]) failed: \(result.stderr)") }
+        return result.stdoutBytes
+    }
+
+    static func cms(_ plain: [UInt8]) throws -> [UInt8] {
+        try openssl(["cms", "-encrypt", "-binary", "-aes-256-gcm", "-outform", "DER", "-recip", certificate], stdin: plain)
+    }
+
+    final class Scratch {
+        let path: String
+        init() throws {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("keytool-fetch-\(UUID())").path
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+        func file(_ name: String) -> String { path + "/" + name }
+    }
+
+    @Test("a CMS payload is fetched, decrypted (scheme auto) and written to stdout; no progress bar when piped")
+    func cmsToStdout() throws {
+        let plain = Self.plaintext(100_000)
+        let payload = try Self.cms(plain)
+        let server = try Server(files: ["/p.cms": .init(bytes: payload)])
+        defer { server.stop() }
+        let result = try CLIRunner.run(["fetch", server.url("/p.cms"), "--key", Self.privateKey])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutBytes == plain)
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test("-o writes the result with mode 0600; --header reaches the server")
+    func outputFileAndHeaders() throws {
+        let plain = Self.plaintext(5000, seed: 2)
+        let server = try Server(files: ["/p.cms": .init(bytes: try Self.cms(plain))])
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let output = scratch.file("out.bin")
+        let result = try CLIRunner.run(["fetch", server.url("/p.cms"), "--key", Self.privateKey, "--scheme", "cms", "-o", output,
+                                        "--header", "Authorization: Bearer abc", "--header", "X-Trace: 1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: output))) == plain)
+        let attributes = try FileManager.default.attributesOfItem(atPath: output)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(server.lastRequest?.lowercased().contains("authorization: bearer abc") == true)
+        #expect(server.lastRequest?.lowercased().contains("x-trace: 1") == true)
+    }
+
+    @Test("--scheme rsa-oaep-sha256 decrypts openssl pkeyutl blocks; --base64 strips a base64 wrapper")
+    func rsaAndBase64() throws {
+        let plain = Self.plaintext(700, seed: 3)
+        var blocks: [UInt8] = []
+        for start in stride(from: 0, to: plain.count, by: 190) {
+            blocks += try Self.openssl(["pkeyutl", "-encrypt", "-pubin", "-inkey", Self.publicKey, "-pkeyopt", "rsa_padding_mode:oaep",
+                                        "-pkeyopt", "rsa_oaep_md:sha256", "-pkeyopt", "rsa_mgf1_md:sha256"],
+                                       stdin: Array(plain[start..<min(start + 190, plain.count)]))
+        }
+        let wrapped = try Self.openssl(["base64"], stdin: blocks)
+        let server = try Server(files: ["/blocks": .init(bytes: blocks), "/blocks.b64": .init(bytes: wrapped)])
+        defer { server.stop() }
+        let direct = try CLIRunner.run(["fetch", server.url("/blocks"), "--key", Self.privateKey, "--scheme", "rsa-oaep-sha256"])
+        #expect(direct.status == 0, "\(direct.stderr)")
+        #expect(direct.stdoutBytes == plain)
+        let base64 = try CLIRunner.run(["fetch", server.url("/blocks.b64"), "--key", Self.privateKey, "--scheme", "rsa-oaep-sha256", "--base64"])
+        #expect(base64.status == 0, "\(base64.stderr)")
+        #expect(base64.stdoutBytes == plain)
+        let auto = try CLIRunner.run(["fetch", server.url("/blocks"), "--key", Self.privateKey])
+        #expect(auto.status == 1)
+        #expect(auto.stderr.contains("--scheme"))
+    }
+
+    @Test("each failure exits 1 with its own message")
+    func failures() throws {
+        let plain = Self.plaintext(20_000, seed: 4)
+        let payload = try Self.cms(plain)
+        var tampered = payload
+        tampered[payload.count - 500] ^= 0x20
+        let server = try Server(files: ["/good": .init(bytes: payload), "/tampered": .init(bytes: tampered),
+                                        "/short": .init(bytes: payload, cutAfter: 1000), "/stall": .init(bytes: payload, stallAfter: 100)])
+        defer { server.stop() }
+        let cases: [(arguments: [String], message: String)] = [
+            (["fetch", server.url("/missing"), "--key", Self.privateKey], "HTTP 404"),
+            (["fetch", server.url("/tampered"), "--key", Self.privateKey], "decryption failed"),
+            (["fetch", server.url("/good"), "--key", Self.otherKey], "decryption failed"),
+            (["fetch", server.url("/short"), "--key", Self.privateKey], "body ended after 1000 of \(payload.count) bytes"),
+            (["fetch", server.url("/stall"), "--key", Self.privateKey, "--idle-timeout", "0.3"], "timed out"),
+            (["fetch", "http://127.0.0.1:1/x", "--key", Self.privateKey], "127.0.0.1:1"),
+        ]
+        for (arguments, message) in cases {
+            let start = Date()
+            let result = try CLIRunner.run(arguments)
+            #expect(result.status == 1, "\(arguments[1])")
+            #expect(result.stderr.hasPrefix("keytool: error: "), "\(result.stderr)")
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+            #expect(result.stdoutBytes.isEmpty)
+            #expect(Date().timeIntervalSince(start) < 10)
+        }
+    }
+
+    @Test("usage errors exit 64")
+    func usage() throws {
+        for arguments in [["fetch", "http://127.0.0.1:1/x", "--key", Self.privateKey, "--scheme", "rot13"],
+                          ["fetch", "http://127.0.0.1:1/x", "--key", Self.privateKey, "--resume"],
+                          ["fetch", "http://127.0.0.1:1/x"],
+                          ["fetch", "http://127.0.0.1:1/x", "--key", Self.privateKey, "--header", "no colon"]] {
+            let result = try CLIRunner.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+        }
+    }
+
+    @Test("--resume continues a cut download from OUT.part")
+    func resume() throws {
+        let plain = Self.plaintext(80_000, seed: 5)
+        let payload = try Self.cms(plain)
+        let server = try Server(files: ["/p": .init(bytes: payload, etag: "\"r1\"", cutAfter: 30_000, cutOnce: true)])
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let output = scratch.file("out.bin")
+        let first = try CLIRunner.run(["fetch", server.url("/p"), "--key", Self.privateKey, "-o", output, "--resume"])
+        #expect(first.status == 1)
+        #expect(first.stderr.contains("body ended"))
+        #expect(FileManager.default.fileExists(atPath: output + ".part"))
+        let second = try CLIRunner.run(["fetch", server.url("/p"), "--key", Self.privateKey, "-o", output, "--resume"])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: output))) == plain)
+        #expect(server.lastRequest?.lowercased().contains("range: bytes=30000-") == true)
+        #expect(!FileManager.default.fileExists(atPath: output + ".part"))
+    }
+
+    @Test("--cache revalidates with If-None-Match and serves the 304 from the cache")
+    func cache() throws {
+        let plain = Self.plaintext(10_000, seed: 6)
+        let server = try Server(files: ["/c": .init(bytes: try Self.cms(plain), etag: "\"c1\"")])
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let cacheDirectory = scratch.file("cache")
+        for _ in 0..<2 {
+            let result = try CLIRunner.run(["fetch", server.url("/c"), "--key", Self.privateKey, "--cache", cacheDirectory])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdoutBytes == plain)
+        }
+        #expect(server.lastRequest?.lowercased().contains("if-none-match: \"c1\"") == true)
+        #expect(server.notModifiedCount == 1)
+    }
+}
+
+extension FetchCommandTests {
+    /// A small HTTP/1.1 file server on a POSIX socket (127.0.0.1, ephemeral port): ETag and 304,
+    /// Range with If-Range (206), 404, and misbehaviour on demand (cut the body, stall).
+    final class Server: Sendable {
+        struct File: Sendable {
+            var bytes: [UInt8]
+            var etag: String? = nil
+            /// Send only this many body bytes, then close.
+            var cutAfter: Int? = nil
+            /// Cut only the first full request.
+            var cutOnce = false
+            /// Send this many body bytes, then hold the connection.
+            var stallAfter: Int? = nil
+        }
+
+        struct Failure: Error, CustomStringConvertible {
+            let description: String
+            init(_ description: String) { self.description = description }
+        }
+
+        let port: Int
+        private let files: [String: File]
+        private let listener: Int32
+        private let stopping = Atomic(false)
+        private let log = Mutex((requests: [String](), notModified: 0, cuts: 0))
+
+        init(files: [String: File]) throws {
+            self.files = files
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw Failure("socket failed") }
+            var yes: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0, listen(fd, 64) == 0 else {
+                close(fd)
+                throw Failure("bind/listen failed")
+            }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            port = Int(UInt16(bigEndian: address.sin_port))
+            listener = fd
+            Thread { [self] in acceptLoop() }.start()
+        }
+
+        func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+        func stop() { stopping.store(true, ordering: .relaxed) }
+        var lastRequest: String? { log.withLock { $0.requests.last } }
+        var notModifiedCount: Int { log.withLock { $0.notModified } }
+
+        private func acceptLoop() {
+            while !stopping.load(ordering: .relaxed) {
+                var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 50) > 0 else { continue }
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { continue }
+                Thread { [self] in serve(connection) }.start()
+            }
+            close(listener)
+        }
+
+        private func serve(_ fd: Int32) {
+            defer { close(fd) }
+            var head: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let deadline = Date().addingTimeInterval(5)
+            while String(decoding: head, as: UTF8.self).range(of: "\r\n\r\n") == nil, Date() < deadline {
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 50) > 0 else { continue }
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+                if count <= 0 { return }
+                head += buffer[0..<count]
+            }
+            let request = String(decoding: head, as: UTF8.self)
+            log.withLock { $0.requests.append(request) }
+            let lines = request.components(separatedBy: "\r\n")
+            let path = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+            var headers: [String: String] = [:]
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            guard let file = files[path] else {
+                write(fd, Self.head("404 Not Found", length: 10, []) + Array("not found\n".utf8))
+                return
+            }
+            let validators = file.etag.map { ["ETag: \($0)"] } ?? []
+            if let etag = file.etag, headers["if-none-match"] == etag {
+                log.withLock { $0.notModified += 1 }
+                write(fd, Self.head("304 Not Modified", length: nil, validators))
+                return
+            }
+            var start = 0
+            var status = "200 OK"
+            var extra = validators
+            if let range = headers["range"], range.hasPrefix("bytes="), range.hasSuffix("-"),
+               let first = Int(range.dropFirst(6).dropLast()), first < file.bytes.count,
+               headers["if-range"] == nil || headers["if-range"] == file.etag {
+                start = first
+                status = "206 Partial Content"
+                extra.append("Content-Range: bytes \(first)-\(file.bytes.count - 1)/\(file.bytes.count)")
+            }
+            let body = Array(file.bytes[start...])
+            write(fd, Self.head(status, length: body.count, extra))
+            if let stall = file.stallAfter {
+                write(fd, Array(body.prefix(stall)))
+                while !stopping.load(ordering: .relaxed) { Thread.sleep(forTimeInterval: 0.02) }
+                return
+            }
+            if let cut = file.cutAfter, start == 0 {
+                let shouldCut = log.withLock { log -> Bool in
+                    guard !file.cutOnce || log.cuts == 0 else { return false }
+                    log.cuts += 1
+                    return true
+                }
+                if shouldCut {
+                    write(fd, Array(body.prefix(cut)))
+                    shutdown(fd, Int32(SHUT_WR))
+                    return
+                }
+            }
+            write(fd, body)
+        }
+
+        private func write(_ fd: Int32, _ bytes: [UInt8]) {
+            var sent = 0
+            while sent < bytes.count {
+                let result = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+                if result <= 0 { return }
+                sent += result
+            }
+        }
+
+        private static func head(_ status: String, length: Int?, _ headers: [String]) -> [UInt8] {
+            var lines = ["HTTP/1.1 \(status)"] + headers
+            if let length { lines.append("Content-Length: \(length)") }
+            lines.append("Connection: close")
+            return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+        }
+    }
+}
