@@ -60,6 +60,10 @@ public enum KeyDecoder {
     /// - Throws: as ``decodeAll(_:source:passphrase:)``, and `.invalidArgument` when the input holds
     ///   more than one key.
     public static func decode(_ bytes: [UInt8], source: String, passphrase: PassphraseProvider?) throws -> DecodedKey {
+        // Raw DER holds exactly one key: skip the array.
+        if bytes.first == 0x30 {
+            return try decodeDER(bytes[...], context: Context(source: source, provider: passphrase))
+        }
         let all = try decodeAll(bytes, source: source, passphrase: passphrase)
         guard all.count == 1, let key = all.first else {
             throw RSAKeyError(.invalidArgument, "the input holds \(all.count) keys where one was expected")
@@ -173,7 +177,7 @@ public enum KeyDecoder {
         guard let expected = expectedShape(forLabel: label) else {
             throw RSAKeyError(.unrecognizedFormat, "PEM label '\(label.prefix(64))' is not a key container Coffer reads")
         }
-        if LegacyPEMEncryption.isEncrypted(block) {
+        if !block.headers.isEmpty && LegacyPEMEncryption.isEncrypted(block) {
             return try decodeLegacyEncrypted(block, expected: expected, context: context)
         }
         let der = block.bytes[...]
