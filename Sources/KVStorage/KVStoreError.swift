@@ -68,8 +68,10 @@ public struct KVStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         self.damage = damage
     }
 
+    /// Two errors are equal when their codes are equal (reason and context are not compared).
     public static func == (lhs: KVStoreError, rhs: KVStoreError) -> Bool { lhs.code == rhs.code }
 
+    /// The reason followed by the context: path, offset, key, operation, errno.
     public var description: String {
         var text = reason
         var context: [String] = []
@@ -96,6 +98,7 @@ public enum KVStoreDamage: Sendable, Equatable, CustomStringConvertible {
     /// The data file is shorter than its 4-byte header.
     case truncatedDataFile(fileSize: Int)
 
+    /// What is wrong, in one sentence (what `kvstore verify` prints).
     public var description: String {
         switch self {
         case let .crcMismatch(stored, computed, size):
