@@ -17,6 +17,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzOpenSSHPrivateKey", ["RSAKeys"]),
     ("FuzzRFC4716", ["RSAKeys"]),
     ("FuzzStoreLoad", ["KVStorage"]),
+    ("FuzzCMS", ["DownloadPipeline", "RSAKeys"]),
 ]
 
 let package = Package(
