@@ -55,10 +55,9 @@ public func fuzzASN1Reader(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
         return 0
     }
 
-    // 5. Differential: the reader's fast paths against the element decoders they shortcut.
-    for options in [ASN1ParsingOptions.der, .lenientBER] {
-        compareFastAndElementPaths(bytes, options: options)
-    }
+    // 5. Differential: the reader's fast paths against the element decoders they shortcut. Failed
+    //    reads build error messages, which is slow under ASan, so each input gets one mode.
+    compareFastAndElementPaths(bytes, options: bytes.count % 2 == 0 ? .der : .lenientBER)
     return 0
 }
 
@@ -69,7 +68,7 @@ func compareFastAndElementPaths(_ bytes: [UInt8], options: ASN1ParsingOptions) {
     var fast = DERReader(bytes, options: options)
     var slow = DERReader(bytes, options: options)
     var steps = 0
-    while !fast.isAtEnd && steps < 256 {
+    while !fast.isAtEnd && steps < 64 {
         steps += 1
         let before = fast.offset
         switch steps % 5 {
