@@ -114,7 +114,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             return .connectionClosed(url: url, cause: error)
         }
         if let error = error as? IOError {
-            return .transport(url: url, "I/O error: \(error.description)", cause: error)
+            let what = switch error.errnoCode {
+            case ECONNREFUSED: "connection refused"
+            case ECONNRESET: "connection reset by the server"
+            default: "connection failed: \(String(cString: strerror(error.errnoCode)))"
+            }
+            return .transport(url: url, what, cause: error)
         }
         return .transport(url: url, "connection failed: \(String(describing: error))", cause: error)
     }
