@@ -1,6 +1,16 @@
 import KVStorage
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The standard store workload of `kvstore bench`, timed step by step.
+///
+/// Each step runs its operations in chunks of up to 1,000 and reports the median chunk's time per
+/// operation, so a busy machine's preemptions (which land in a few chunks) do not inflate the figure;
+/// the reopen is repeated five times and its median reported.
 enum StoreWorkload {
     /// Nanoseconds per operation for each step, the reopen time and the data file's size.
     struct Result {
@@ -10,11 +20,18 @@ enum StoreWorkload {
         var stringSet = 0.0
         var stringGet = 0.0
         var reopenMs = 0.0
+        /// CPU time (user + system) of the reopen: on a busy machine, wall time also counts the
+        /// time the process waited for a core.
+        var reopenCpuMs = 0.0
         var dataFileBytes = 0
     }
 
     /// The 32-byte string value of the string steps.
     static let stringValue = "coffer-bench-value-0123456789abc"
+    /// Operations per timed chunk.
+    static let chunk = 1000
+    /// How many times the reopen is timed.
+    static let reopens = 5
 
     /// Runs the workload on a new store at `configuration` with `count` operations per step.
     ///
@@ -23,43 +40,69 @@ enum StoreWorkload {
         let intKeys = (0..<count).map { "int-\($0)" }
         let stringKeys = (0..<count).map { "str-\($0)" }
         var result = Result()
-        let clock = ContinuousClock()
         let store = try KVStore(configuration)
 
-        var start = clock.now
-        for index in 0..<count { try store.set(Int64(index), forKey: intKeys[index]) }
-        result.int64Set = nanoseconds(clock.now - start) / Double(count)
-
-        start = clock.now
+        result.int64Set = try timed(count) { index throws(KVStoreError) in try store.set(Int64(index), forKey: intKeys[index]) }
         var sum: Int64 = 0
-        for index in 0..<count { sum &+= try store.int64(forKey: intKeys[index]) ?? -1 }
-        result.int64Get = nanoseconds(clock.now - start) / Double(count)
+        result.int64Get = try timed(count) { index throws(KVStoreError) in sum &+= try store.int64(forKey: intKeys[index]) ?? -1 }
         try check(sum == Int64(count) * Int64(count - 1) / 2, "int64 get")
-
-        start = clock.now
-        for index in 0..<count { try store.set(Int64(index) &* 3, forKey: intKeys[index]) }
-        result.int64Overwrite = nanoseconds(clock.now - start) / Double(count)
-
-        start = clock.now
-        for index in 0..<count { try store.set(stringValue, forKey: stringKeys[index]) }
-        result.stringSet = nanoseconds(clock.now - start) / Double(count)
-
-        start = clock.now
+        result.int64Overwrite = try timed(count) { index throws(KVStoreError) in
+            try store.set(Int64(index) &* 3, forKey: intKeys[index])
+        }
+        result.stringSet = try timed(count) { index throws(KVStoreError) in try store.set(stringValue, forKey: stringKeys[index]) }
         var characters = 0
-        for index in 0..<count { characters += try store.string(forKey: stringKeys[index])?.utf8.count ?? 0 }
-        result.stringGet = nanoseconds(clock.now - start) / Double(count)
+        result.stringGet = try timed(count) { index throws(KVStoreError) in
+            characters += try store.string(forKey: stringKeys[index])?.utf8.count ?? 0
+        }
         try check(characters == 32 * count, "string get")
 
         result.dataFileBytes = try store.statistics().fileSize
         store.close()
 
-        start = clock.now
-        let reopened = try KVStore(configuration)
-        result.reopenMs = nanoseconds(clock.now - start) / 1e6
-        defer { reopened.close() }
-        try check(try reopened.count() == 2 * count, "reopen")
-        try check(try reopened.int64(forKey: intKeys[count - 1]) == Int64(count - 1) &* 3, "reopen")
+        let clock = ContinuousClock()
+        var reopenTimes: [Double] = []
+        var reopenCPUTimes: [Double] = []
+        for _ in 0..<reopens {
+            let cpuStart = processCPUNanoseconds()
+            let start = clock.now
+            let reopened = try KVStore(configuration)
+            reopenTimes.append(nanoseconds(clock.now - start) / 1e6)
+            reopenCPUTimes.append((processCPUNanoseconds() - cpuStart) / 1e6)
+            defer { reopened.close() }
+            try check(try reopened.count() == 2 * count, "reopen")
+            try check(try reopened.int64(forKey: intKeys[count - 1]) == Int64(count - 1) &* 3, "reopen")
+        }
+        result.reopenMs = median(reopenTimes)
+        result.reopenCpuMs = median(reopenCPUTimes)
         return result
+    }
+
+    /// Runs `operation(0..<count)` in chunks and returns the median chunk's nanoseconds per operation.
+    private static func timed(_ count: Int, _ operation: (Int) throws(KVStoreError) -> Void) throws(KVStoreError) -> Double {
+        let clock = ContinuousClock()
+        var perOperation: [Double] = []
+        var index = 0
+        while index < count {
+            let end = min(index + chunk, count)
+            let start = clock.now
+            for position in index..<end { try operation(position) }
+            perOperation.append(nanoseconds(clock.now - start) / Double(end - index))
+            index = end
+        }
+        return median(perOperation)
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    /// The process's CPU time so far (`CLOCK_PROCESS_CPUTIME_ID`), in nanoseconds.
+    private static func processCPUNanoseconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
     }
 
     private static func nanoseconds(_ duration: Duration) -> Double {
