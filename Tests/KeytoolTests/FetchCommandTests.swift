@@ -97,6 +97,23 @@ struct FetchCommandTests {
         #expect(auto.stderr.contains("--scheme"))
     }
 
+    @Test("--scheme rsa-public recovers private-key-encrypted blocks with the public key; --scheme none needs no key")
+    func publicRecoveryAndNone() throws {
+        let plain = Self.plaintext(600, seed: 7)
+        var blocks: [UInt8] = []
+        for start in stride(from: 0, to: plain.count, by: 245) {
+            blocks += try Self.openssl(["rsautl", "-sign", "-inkey", Self.privateKey], stdin: Array(plain[start..<min(start + 245, plain.count)]))
+        }
+        let server = try Server(files: ["/signed": .init(bytes: blocks)])
+        defer { server.stop() }
+        let recovered = try CLIRunner.run(["fetch", server.url("/signed"), "--key", Self.publicKey, "--scheme", "rsa-public"])
+        #expect(recovered.status == 0, "\(recovered.stderr)")
+        #expect(recovered.stdoutBytes == plain)
+        let raw = try CLIRunner.run(["fetch", server.url("/signed"), "--scheme", "none"])
+        #expect(raw.status == 0, "\(raw.stderr)")
+        #expect(raw.stdoutBytes == blocks)
+    }
+
     @Test("each failure exits 1 with its own message")
     func failures() throws {
         let plain = Self.plaintext(20_000, seed: 4)
