@@ -173,8 +173,10 @@ public struct RSAPrivateKey: Sendable {
     }
 
     private func validateShape() throws {
-        let layout = storage.layout
-        guard !layout.modulus.isEmpty, layout.modulus.count > 1 || bytes(layout.modulus) != [0] else {
+        let modulus = storage.layout.modulus
+        // The magnitude of a zero INTEGER is one 0x00 octet; every other magnitude starts non-zero.
+        let isZero = modulus.count == 1 && storage.der.withUnsafeBytes { $0[modulus.lowerBound] == 0 }
+        guard !modulus.isEmpty, !isZero else {
             throw RSAKeyError(.malformed, "RSA private key has a zero modulus")
         }
     }

@@ -1,1 +1,0 @@
-// Placeholder until this target gets its first real file; delete when adding one.
