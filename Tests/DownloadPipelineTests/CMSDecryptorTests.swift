@@ -254,4 +254,22 @@ struct CMSDecryptorTests {
         // Cut inside the SET: truncated.
         #expect(F.errorCode { try F.stream(decryptor, Array(rewritten.prefix(start + 100)), chunkSizes: [1]) } == .malformedPayload)
     }
+
+    @Test("fuzz regression (FuzzCMS crash-b4189cf3): a PEM error after an unsupported content type is reported the same whole and in chunks")
+    func fuzzRegressionPEMErrorOrder() async throws {
+        // ContentInfo with content type 1.3.6.1 (not enveloped data), then a character base64
+        // does not allow. The whole body used to fail on the character, chunks on the content type.
+        let der: [UInt8] = [0x30, 0x80, 0x06, 0x03, 0x2B, 0x06, 0x01, 0xA0, 0x80, 0x30, 0x80, 0x02, 0x01, 0x00]
+        let text = "-----BEGIN CMS-----\n" + Data(der).base64EncodedString() + "\nAAAA*AAAA\n-----END CMS-----\n"
+        let decryptor = CMSDecryptor(key: F.rsa2048)
+        let whole = await F.errorCode { try await decryptor.decrypt(Array(text.utf8), response: F.response) }
+        #expect(whole == .unsupported)
+        for size in [1, 7, 46, 1000] {
+            #expect(F.errorCode { try F.stream(decryptor, Array(text.utf8), chunkSizes: [size]) } == whole, "chunks of \(size)")
+        }
+        // The same through the base64 wrapper.
+        let wrapped = Array((Data(der).base64EncodedString() + "AAAA!").utf8)
+        let base64 = Base64StreamingDecryptor(wrapping: CMSDecryptor(key: F.rsa2048))
+        #expect(F.errorCode { try F.stream(base64, wrapped, chunkSizes: [wrapped.count]) } == F.errorCode { try F.stream(base64, wrapped, chunkSizes: [1]) })
+    }
 }

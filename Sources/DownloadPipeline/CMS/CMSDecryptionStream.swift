@@ -46,10 +46,15 @@ final class CMSDecryptionStream: DecryptionStream {
                 }
                 switch state.encoding {
                 case .pem(var unwrapper):
+                    // The bytes decoded before a PEM error still reach the parser first, so errors
+                    // come out in payload order however the input is cut into chunks.
                     var decoded: [UInt8] = []
-                    try unwrapper.feed(rest, into: &decoded)
+                    var pemError: (any Error)?
+                    do { try unwrapper.feed(rest, into: &decoded) } catch { pemError = error }
                     state.encoding = .pem(unwrapper)
-                    return try state.parser.update(decoded[...])
+                    let output = try state.parser.update(decoded[...])
+                    if let pemError { throw pemError }
+                    return output
                 default:
                     return try state.parser.update(rest)
                 }
@@ -70,9 +75,11 @@ final class CMSDecryptionStream: DecryptionStream {
                     throw DecryptionError(.malformedPayload, "CMS: the payload is empty", offset: 0)
                 case .pem(var unwrapper):
                     var decoded: [UInt8] = []
-                    try unwrapper.finish(into: &decoded)
+                    var pemError: (any Error)?
+                    do { try unwrapper.finish(into: &decoded) } catch { pemError = error }
                     state.encoding = .pem(unwrapper)
                     output = try state.parser.update(decoded[...])
+                    if let pemError { throw pemError }
                 case .der:
                     break
                 }

@@ -15,12 +15,20 @@ final class Base64DecodingStream: DecryptionStream {
     }
 
     func update(_ chunk: ArraySlice<UInt8>) throws -> [UInt8] {
-        let decoded = try state.withLock { state -> [UInt8] in
+        // The bytes decoded before a base64 error still reach the inner stream first, so errors
+        // come out in payload order however the input is cut into chunks.
+        let (decoded, decodeError) = state.withLock { state -> ([UInt8], (any Error)?) in
             state.scratch.removeAll(keepingCapacity: true)
-            try state.decoder.decode(chunk, into: &state.scratch)
-            return state.scratch
+            do {
+                try state.decoder.decode(chunk, into: &state.scratch)
+                return (state.scratch, nil)
+            } catch {
+                return (state.scratch, error)
+            }
         }
-        return decoded.isEmpty ? [] : try inner.update(decoded[...])
+        let output = decoded.isEmpty ? [] : try inner.update(decoded[...])
+        if let decodeError { throw decodeError }
+        return output
     }
 
     func finish() throws -> [UInt8] {
