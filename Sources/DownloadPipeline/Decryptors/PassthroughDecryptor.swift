@@ -15,3 +15,9 @@ public struct PassthroughDecryptor: StreamingDecryptor {
     /// A stream that returns each chunk unchanged.
     public func makeStream(response: DownloadResponse) throws -> any DecryptionStream { PassthroughStream() }
 }
+
+/// Copies chunks through. Holds no state, so it is trivially safe to share.
+final class PassthroughStream: DecryptionStream {
+    func update(_ chunk: ArraySlice<UInt8>) throws -> [UInt8] { Array(chunk) }
+    func finish() throws -> [UInt8] { [] }
+}
