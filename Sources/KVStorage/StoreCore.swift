@@ -59,6 +59,9 @@ final class StoreCore {
         crypt = configuration.cryptSpec
         if writable { try Syscall.makeDirectories(directory.isEmpty ? "." : directory) }
         let minimum = writable ? max(Syscall.pageSize, configuration.initialCapacity) : 0
+        if writable && configuration.onDamage == .fail {
+            try StoreCore.refuseDamagedFilesBeforeGrowing(configuration, minimumDataSize: minimum)
+        }
         data = try MappedFile(path: dataPath, writable: writable, minimumSize: minimum)
         var metaFile: MappedFile
         if writable {
@@ -80,6 +83,20 @@ final class StoreCore {
         // Another process may have replaced the data file (write-back rename) between opening it
         // above and taking the lock: reopen it under the lock.
         try reload(remap: configuration.multiProcess)
+    }
+
+    /// Opening read-write grows short files to whole pages before they are loaded. When existing
+    /// files would grow, check them read-only first, so that a store refused as damaged is left
+    /// exactly as it was (files of whole pages, the normal case, skip this extra load).
+    private static func refuseDamagedFilesBeforeGrowing(_ configuration: KVStoreConfiguration, minimumDataSize: Int) throws(KVStoreError) {
+        let dataSize = Syscall.fileSize(atPath: configuration.dataPath)
+        let metaSize = Syscall.fileSize(atPath: configuration.metaPath)
+        guard dataSize != nil || metaSize != nil else { return }
+        let page = Syscall.pageSize
+        let dataGrows = (dataSize ?? 0) < minimumDataSize || (dataSize ?? 0) % page != 0
+        let metaGrows = (metaSize ?? 0) < page
+        guard dataGrows || metaGrows, (dataSize ?? 0) > 0 || (metaSize ?? 0) > 0 else { return }
+        _ = try KVStore.verify(configuration)
     }
 
     // MARK: Meta access

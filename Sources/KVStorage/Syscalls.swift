@@ -111,6 +111,13 @@ enum Syscall {
         if rc != 0 && errno != ENOENT { throw failure("unlink", path: path) }
     }
 
+    /// The size of the file at `path` (`stat(2)`), or `nil` when it does not exist or cannot be read.
+    static func fileSize(atPath path: String) -> Int? {
+        var info = stat()
+        guard path.withCString({ stat($0, &info) }) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
     /// Whether `path` exists (`access(2)` with `F_OK`).
     static func exists(_ path: String) -> Bool {
         path.withCString { access($0, F_OK) } == 0
