@@ -5,6 +5,7 @@
 // Each sample runs the operation 1,000 times (scalingFactor .kilo); the table shows per-operation
 // figures. Before anything is measured, every implementation's result is checked against the others,
 // so a benchmark can never time a broken or short-circuited path.
+import ASN1Kit
 import Benchmark
 
 let benchmarks: @Sendable () -> Void = {
@@ -34,6 +35,9 @@ let benchmarks: @Sendable () -> Void = {
     // (b) Walk every TLV.
     Benchmark("Walk TLVs: Coffer DERReader") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try CofferRSAKeyCodec.walk(der)) }
+    }
+    Benchmark("Walk TLVs: Coffer DERWalker") { benchmark in
+        for _ in benchmark.scaledIterations { blackHole(try DERWalker.walk(der)) }
     }
     Benchmark("Walk TLVs: Coffer ASN1Tree (validating)") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try CofferRSAKeyCodec.tree(der)) }

@@ -1,3 +1,5 @@
+import ASN1Kit
+
 /// Runs every implementation once on the benchmark input and stops the run unless they all agree,
 /// so the benchmarks only ever time correct, complete work.
 enum InputCheck {
@@ -16,6 +18,7 @@ enum InputCheck {
             let tlvs = OpenSSLAnchor.walk(der)
             require(tlvs == 10, "OpenSSL counts \(tlvs) TLVs, expected 10")
             try require(CofferRSAKeyCodec.walk(der) == tlvs, "Coffer's walk disagrees with OpenSSL's")
+            try require(DERWalker.walk(der) == tlvs, "DERWalker disagrees with OpenSSL's walk")
             try require(CofferRSAKeyCodec.tree(der) == tlvs, "Coffer's tree disagrees with OpenSSL's")
             try require(SwiftASN1RSAKeyCodec.walk(der) == tlvs, "swift-asn1's walk disagrees with OpenSSL's")
 
