@@ -20,6 +20,11 @@ let benchmarkSuites: [(name: String, dependencies: [Target.Dependency])] = [
         "CKeyAnchors",
     ]),
     ("StoreBenchmarks", [.product(name: "KVStorage", package: "Coffer"), "CSQLite"]),
+    ("PipelineBenchmarks", [
+        .product(name: "DownloadPipeline", package: "Coffer"),
+        .product(name: "RSAKeys", package: "Coffer"),
+        .product(name: "CryptoOpenSSL", package: "Coffer"),
+    ]),
 ]
 
 let package = Package(
