@@ -1,1 +1,0 @@
-// Placeholder until the first test file lands; delete when adding one.
