@@ -192,10 +192,10 @@ extension OpenSSLRSAKey {
         // The EVP_PKEY_CTX set here belongs to the EVP_MD_CTX and is freed with it.
         var keyContext: OpaquePointer?
         let initialised = signing
-            ? EVP_DigestSignInit_ex(digestContext, &keyContext, algorithm.openSSLName, nil, nil, key, nil)
-            : EVP_DigestVerifyInit_ex(digestContext, &keyContext, algorithm.openSSLName, nil, nil, key, nil)
+            ? EVP_DigestSignInit(digestContext, &keyContext, algorithm.messageDigest, nil, key)
+            : EVP_DigestVerifyInit(digestContext, &keyContext, algorithm.messageDigest, nil, key)
         guard initialised == 1, let keyContext else {
-            throw CryptoError.openSSL(signing ? "EVP_DigestSignInit_ex" : "EVP_DigestVerifyInit_ex", "cannot start an RSA-\(algorithm.rawValue) signature")
+            throw CryptoError.openSSL(signing ? "EVP_DigestSignInit" : "EVP_DigestVerifyInit", "cannot start an RSA-\(algorithm.rawValue) signature")
         }
         try Self.applyPadding(keyContext, padding, algorithm: algorithm)
         return try body(digestContext)
