@@ -61,30 +61,11 @@ enum SSHFixtures {
 
 /// Runs the real ssh-keygen and openssl in tests.
 enum SSHTool {
-    struct Result {
-        var status: Int32
-        var stdout: [UInt8]
-        var stderr: String
-        var text: String { String(decoding: stdout, as: UTF8.self) }
-    }
+    typealias Result = Tool.Result
 
+    /// The same runner as the DER tests use (DERTestSupport.swift).
     static func run(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin)) }
-        try input.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: Array(outData), stderr: String(decoding: errData, as: UTF8.self))
+        try Tool.run(executable, arguments, stdin: stdin)
     }
 
     /// A fresh temporary directory.
