@@ -49,14 +49,17 @@ let benchmarks: @Sendable () -> Void = {
     let operations = Benchmark.Configuration(
         metrics: [.wallClock, .throughput],
         timeUnits: .microseconds,
-        warmupIterations: 1,
+        warmupIterations: 2,
         scalingFactor: .one,
         maxDuration: .seconds(20),
-        maxIterations: 5
+        maxIterations: 25
     )
     let decryptOps = Benchmark.Configuration(
         metrics: [.wallClock, .throughput], timeUnits: .milliseconds, warmupIterations: 1,
-        scalingFactor: .one, maxDuration: .seconds(30), maxIterations: 3)
+        scalingFactor: .one, maxDuration: .seconds(30), maxIterations: 10)
+    let interleaved = Benchmark.Configuration(
+        metrics: InterleavedComparison.metrics, timeUnits: .milliseconds, warmupIterations: 1,
+        scalingFactor: .one, maxDuration: .seconds(60), maxIterations: 10)
 
     Benchmark("Decrypt 1 MB OAEP-SHA256 chunked: Coffer RSAPrivateKey.decrypt", configuration: decryptOps) { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try keys.privateKey.decrypt(keys.ciphertext)) }
@@ -85,6 +88,45 @@ let benchmarks: @Sendable () -> Void = {
         }
         Benchmark("Verify \(name) SHA-256: raw EVP_DigestVerify", configuration: operations) { benchmark in
             for _ in 0..<1000 { blackHole(coffer_key_anchor_verify(keys.evpKey.pointer, pss ? 1 : 0, message, message.count, signature, signature.count)) }
+        }
+
+        // The same comparisons, alternating Coffer and the raw loop every few operations.
+        Benchmark("Interleaved sign \(name) SHA-256: Coffer vs raw EVP_DigestSign", configuration: interleaved) { benchmark in
+            var sig = [UInt8](repeating: 0, count: 512)
+            try InterleavedComparison.measure(benchmark, slices: 20, operations: 100) {
+                for _ in 0..<5 { blackHole(try keys.privateKey.sign(message, hash: .sha256, padding: padding)) }
+            } raw: {
+                for _ in 0..<5 { blackHole(coffer_key_anchor_sign(keys.evpKey.pointer, pss ? 1 : 0, message, message.count, &sig, sig.count)) }
+            }
+        }
+        Benchmark("Interleaved verify \(name) SHA-256: Coffer vs raw EVP_DigestVerify", configuration: interleaved) { benchmark in
+            let verifyPadding: RSASignaturePadding = pss ? .pss(saltLength: .auto) : .pkcs1v15
+            try InterleavedComparison.measure(benchmark, slices: 20, operations: 1000) {
+                for _ in 0..<50 { blackHole(try keys.publicKey.verify(signature: signature, message: message, hash: .sha256, padding: verifyPadding)) }
+            } raw: {
+                for _ in 0..<50 { blackHole(coffer_key_anchor_verify(keys.evpKey.pointer, pss ? 1 : 0, message, message.count, signature, signature.count)) }
+            }
+        }
+    }
+
+    // The ciphertext of 1 MB (5,519 blocks) in slices of at most 256 blocks, each slice decrypted
+    // by both sides in turn.
+    Benchmark("Interleaved decrypt 1 MB OAEP-SHA256 chunked: Coffer vs raw EVP_PKEY_decrypt loop", configuration: interleaved) { benchmark in
+        let sliceBytes = 256 * 256
+        let slices = stride(from: 0, to: keys.ciphertext.count, by: sliceBytes).map {
+            Array(keys.ciphertext[$0..<min($0 + sliceBytes, keys.ciphertext.count)])
+        }
+        var out = [UInt8](repeating: 0, count: sliceBytes)
+        var cofferSlice = 0
+        var rawSlice = 0
+        // The metrics come out per 256-byte block.
+        try InterleavedComparison.measure(benchmark, slices: slices.count, operations: keys.ciphertext.count / 256) {
+            blackHole(try keys.privateKey.decrypt(slices[cofferSlice]))
+            cofferSlice += 1
+        } raw: {
+            let slice = slices[rawSlice]
+            blackHole(coffer_key_anchor_oaep_decrypt_blocks(keys.evpKey.pointer, slice, slice.count / 256, 256, &out))
+            rawSlice += 1
         }
     }
 }
