@@ -1,33 +1,31 @@
-internal import COpenSSL
-
-/// An immutable buffer for secrets — passphrases, derived keys — that is wiped with
-/// `OPENSSL_cleanse` when the last copy goes away.
+/// An immutable buffer for secrets — passphrases, derived keys — that is wiped
+/// (``SecureMemory/zero(_:)``) when the last copy goes away.
 ///
 /// Copies share one storage. The bytes never appear in `description`. Reach them with
 /// ``withUnsafeBytes(_:)``; ``bytes`` makes an ordinary array copy, which is *not* wiped, so prefer
 /// the closure.
-public struct SecureBytes: Sendable, CustomStringConvertible {
+///
+/// `@unchecked Sendable` is safe: the storage (a `ManagedBuffer`, which the standard library marks
+/// non-`Sendable` because its contents are mutable) is written only inside the initialisers,
+/// before it can be shared, and is read-only afterwards.
+public struct SecureBytes: @unchecked Sendable, CustomStringConvertible {
     private let storage: Storage
 
     /// Copies `bytes` into wiped storage. The caller remains responsible for the source array.
     public init(_ bytes: [UInt8]) {
-        storage = Storage(count: bytes.count)
-        bytes.withUnsafeBytes { source in
-            storage.buffer.copyMemory(from: source)
-        }
+        storage = bytes.withUnsafeBytes { Storage.make(copying: $0) }
     }
 
     /// Copies the bytes of `buffer` into wiped storage.
     public init(copying buffer: UnsafeRawBufferPointer) {
-        storage = Storage(count: buffer.count)
-        storage.buffer.copyMemory(from: buffer)
+        storage = Storage.make(copying: buffer)
     }
 
     /// Creates `count` bytes written by `initializer`, so a secret can be produced directly into
     /// wiped memory. If `initializer` throws, the memory is wiped and the error rethrown.
     public init(count: Int, initializer: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
         precondition(count >= 0, "negative SecureBytes count")
-        storage = Storage(count: count)
+        storage = Storage.make(zeroedCount: count)
         try initializer(storage.buffer)
     }
 
@@ -55,23 +53,34 @@ public struct SecureBytes: Sendable, CustomStringConvertible {
     /// `SecureBytes(<count> bytes)` — never the contents.
     public var description: String { "SecureBytes(\(count) bytes)" }
 
-    /// The owned memory, cleansed and freed in `deinit`.
-    ///
-    /// `@unchecked Sendable` is safe: the memory is written only during the owning
-    /// `SecureBytes` initialiser, before the storage can be shared, and is read-only afterwards.
-    private final class Storage: @unchecked Sendable {
-        let buffer: UnsafeMutableRawBufferPointer
+    /// The bytes, allocated in one block with the object (`ManagedBuffer`) and zeroed in `deinit`.
+    private final class Storage: ManagedBuffer<Int, UInt8> {
+        /// Storage holding a copy of `source`.
+        static func make(copying source: UnsafeRawBufferPointer) -> Storage {
+            let storage = allocate(count: source.count)
+            storage.buffer.copyMemory(from: source)
+            return storage
+        }
 
-        init(count: Int) {
-            buffer = .allocate(byteCount: count, alignment: 16)
-            buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        /// Storage of `count` zero bytes.
+        static func make(zeroedCount count: Int) -> Storage {
+            let storage = allocate(count: count)
+            storage.buffer.initializeMemory(as: UInt8.self, repeating: 0)
+            return storage
+        }
+
+        private static func allocate(count: Int) -> Storage {
+            // The header is the byte count; `capacity` may be larger than asked for.
+            unsafeDowncast(create(minimumCapacity: count) { _ in count }, to: Storage.self)
+        }
+
+        /// The `count` bytes after the header.
+        var buffer: UnsafeMutableRawBufferPointer {
+            withUnsafeMutablePointers { count, bytes in UnsafeMutableRawBufferPointer(start: bytes, count: count.pointee) }
         }
 
         deinit {
-            if let base = buffer.baseAddress, !buffer.isEmpty {
-                OPENSSL_cleanse(base, buffer.count)
-            }
-            buffer.deallocate()
+            SecureMemory.zero(buffer)
         }
     }
 }

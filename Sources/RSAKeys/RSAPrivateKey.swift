@@ -56,13 +56,12 @@ public struct RSAPrivateKey: Sendable {
         var otherPrimes: [(prime: Range<Int>, exponent: Range<Int>, coefficient: Range<Int>)]
     }
 
-    /// Owns the DER and, once built, the OpenSSL key.
-    final class Storage: Sendable {
+    /// Owns the DER and, as the ``OpenSSLKeyCache`` it is, the OpenSSL key once built: building
+    /// one costs tens of microseconds, far more than most operations' bookkeeping.
+    final class Storage: OpenSSLKeyCache, @unchecked Sendable {
+        // @unchecked as the superclass; the two properties here are immutable Sendable values.
         let der: SecureBytes
         let layout: Layout
-        /// The OpenSSL key, built on first use and kept: building one costs tens of microseconds,
-        /// far more than most operations' bookkeeping.
-        let openSSLKey = OpenSSLKeyCache()
 
         init(der: SecureBytes, layout: Layout) {
             self.der = der
@@ -76,6 +75,11 @@ public struct RSAPrivateKey: Sendable {
 
     /// Decodes a PKCS#1 `RSAPrivateKey` DER (strict DER).
     public init(pkcs1DER der: ArraySlice<UInt8>) throws {
+        if let layout = der.withUnsafeBytes({ RSAPrivateKey.twoPrimeLayout($0) }) {
+            storage = Storage(der: der.withUnsafeBytes { SecureBytes(copying: $0) }, layout: layout)
+            try validateShape()
+            return
+        }
         let layout: Layout
         do {
             layout = try RSAPrivateKey.parseLayout(der)

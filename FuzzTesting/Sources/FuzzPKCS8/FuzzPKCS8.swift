@@ -3,8 +3,9 @@
 //
 // Oracles: no crash; only RSAKeyError is thrown; an error's offset lies inside the input; a key that
 // decodes re-encodes (PKCS#8 v1, SPKI) to DER that decodes to the same key; KeyDecoder without a
-// passphrase never does key-derivation work (it stops at .passphraseRequired).
-import RSAKeys
+// passphrase never does key-derivation work (it stops at .passphraseRequired); the fast two-prime
+// PKCS#1 reader agrees with the general one, and a PKCS#1 key that decodes re-encodes identically.
+@_spi(Oracles) import RSAKeys
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPKCS8(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -22,6 +23,11 @@ public func fuzzPKCS8(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
     }
 
+    guard RSAPrivateKey.twoPrimeFastPathAgrees(bytes) else { fatalError("the fast PKCS#1 reader disagrees with the general one") }
+    check("PKCS#1 RSAPrivateKey") {
+        let key = try RSAPrivateKey(pkcs1DER: bytes)
+        guard key.pkcs1DER.bytes == bytes else { fatalError("PKCS#1 key does not re-encode identically") }
+    }
     check("PKCS8PrivateKey") {
         let key = try PKCS8PrivateKey.decode(bytes)
         let again = try PKCS8PrivateKey.decode(key.pkcs8DER.bytes)

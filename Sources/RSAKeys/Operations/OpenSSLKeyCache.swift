@@ -3,11 +3,17 @@ import Synchronization
 
 /// Holds the OpenSSL form of a key once it has been built, so no operation pays for building it
 /// again. Shared by all copies of the key value.
-final class OpenSSLKeyCache: Sendable {
+///
+/// Not final so that a key's own storage can be the cache (one allocation instead of two). Its
+/// only state is a `Mutex`; subclasses must be final and keep only immutable `Sendable` state,
+/// which makes the `@unchecked Sendable` safe.
+class OpenSSLKeyCache: @unchecked Sendable {
     private let key = Mutex<OpenSSLRSAKey?>(nil)
 
+    init() {}
+
     /// The cached key, building it with `make` on first use.
-    func get(_ make: () throws -> OpenSSLRSAKey) rethrows -> OpenSSLRSAKey {
+    final func openSSLKey(_ make: () throws -> OpenSSLRSAKey) rethrows -> OpenSSLRSAKey {
         try key.withLock { cached in
             if let cached { return cached }
             let built = try make()

@@ -3,7 +3,7 @@ import CryptoOpenSSL
 extension RSAPublicKey {
     /// The key as OpenSSL's `EVP_PKEY`, built once per key value and then reused.
     public func openSSLKey() throws -> OpenSSLRSAKey {
-        try cache.get {
+        try cache.openSSLKey {
             do {
                 return try OpenSSLRSAKey(modulus: modulus, publicExponent: publicExponent)
             } catch let error as CryptoError {
@@ -16,7 +16,7 @@ extension RSAPublicKey {
 extension RSAPrivateKey {
     /// The key as OpenSSL's `EVP_PKEY`, built once per key value and then reused.
     public func openSSLKey() throws -> OpenSSLRSAKey {
-        try storage.openSSLKey.get {
+        try storage.openSSLKey {
             let others = otherPrimes
             do {
                 return try OpenSSLRSAKey(
@@ -65,7 +65,7 @@ extension RSAPrivateKey {
             modulus: parts.modulus, publicExponent: parts.publicExponent, privateExponent: parts.privateExponent,
             prime1: parts.primes[0], prime2: parts.primes[1], exponent1: parts.exponents[0],
             exponent2: parts.exponents[1], coefficient: parts.coefficients[0], otherPrimes: others)
-        _ = key.storage.openSSLKey.get { generated }
+        _ = key.storage.openSSLKey { generated }
         return key
     }
 }

@@ -4,8 +4,6 @@ import CryptoOpenSSL
 enum Wipe {
     /// Zeroes every byte of `array` in place.
     static func array(_ array: inout [UInt8]) {
-        array.withUnsafeMutableBytes { buffer in
-            for i in buffer.indices { buffer[i] = 0 }
-        }
+        array.withUnsafeMutableBytes { SecureMemory.zero($0) }
     }
 }
