@@ -9,6 +9,21 @@ public enum Base64 {
     @usableFromInline
     static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
+    /// Four 256-entry tables, one per position in a group of four characters, holding each
+    /// character's six bits already shifted into place (18, 12, 6, 0); anything outside the
+    /// alphabet has bit 24 set. A group decodes as the OR of four lookups, and one comparison tells
+    /// whether all four characters were in the alphabet.
+    @usableFromInline
+    static let shiftedTables: [UInt32] = {
+        var tables = [UInt32](repeating: 1 << 24, count: 1024)
+        for (value, character) in alphabet.enumerated() {
+            for position in 0..<4 {
+                tables[position * 256 + Int(character)] = UInt32(value) << (18 - 6 * position)
+            }
+        }
+        return tables
+    }()
+
     @usableFromInline
     static let decodeTable: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)
@@ -67,96 +82,99 @@ public enum Base64 {
         // Fast path: whole groups of four alphabet characters are decoded straight into the output;
         // anything else (whitespace, padding, errors) goes through `decodeSlow`, which also finds
         // the exact offset of a bad character.
-        let capacity = text.count / 4 * 3 + 3
+        // One spare byte: the fast loop stores each group's three bytes as one four-byte word.
+        let capacity = text.count / 4 * 3 + 4
         var failure: ASN1Error?
         let result = decodeTable.withUnsafeBufferPointer { table in
-            [UInt8](unsafeUninitializedCapacity: capacity) { output, written in
-                var accumulator: UInt32 = 0
-                var count = 0
-                var padding = 0
-                var o = 0
-                var position = 0
-                let end = text.count
-                while position < end {
-                    // Whole quads of alphabet characters: the common case, four at a time.
-                    if count == 0 && padding == 0 && position + 4 <= end {
-                        let a = table[Int(text[position])]
-                        let b = table[Int(text[position + 1])]
-                        let c = table[Int(text[position + 2])]
-                        let d = table[Int(text[position + 3])]
-                        if (a | b | c | d) < 64 {
-                            let quad = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                            output[o] = UInt8(truncatingIfNeeded: quad >> 16)
-                            output[o + 1] = UInt8(truncatingIfNeeded: quad >> 8)
-                            output[o + 2] = UInt8(truncatingIfNeeded: quad)
-                            o += 3
-                            position += 4
+            shiftedTables.withUnsafeBufferPointer { shifted in
+                [UInt8](unsafeUninitializedCapacity: capacity) { output, written in
+                    var accumulator: UInt32 = 0
+                    var count = 0
+                    var padding = 0
+                    var o = 0
+                    var position = 0
+                    let end = text.count
+                    let input = text.baseAddress
+                    let out = UnsafeMutableRawPointer(output.baseAddress)
+                    while position < end {
+                        // Whole groups of four alphabet characters: the common case, decoded in a
+                        // tight loop until something else (a line end, padding, an error) turns up.
+                        if count == 0 && padding == 0, let input, let out {
+                            while position + 4 <= end {
+                                let group = shifted[Int(input[position])] | shifted[256 + Int(input[position + 1])]
+                                    | shifted[512 + Int(input[position + 2])] | shifted[768 + Int(input[position + 3])]
+                                guard group < 1 << 24 else { break }
+                                // The three bytes, big-endian, plus one byte the next group overwrites.
+                                out.storeBytes(of: (group << 8).bigEndian, toByteOffset: o, as: UInt32.self)
+                                o += 3
+                                position += 4
+                            }
+                            if position == end { break }
+                        }
+                        defer { position += 1 }
+                        let value = table[Int(text[position])]
+                        if value < 64 && padding == 0 {
+                            accumulator = accumulator << 6 | UInt32(value)
+                            count += 1
+                            if count == 4 {
+                                output[o] = UInt8(truncatingIfNeeded: accumulator >> 16)
+                                output[o + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
+                                output[o + 2] = UInt8(truncatingIfNeeded: accumulator)
+                                o += 3
+                                accumulator = 0
+                                count = 0
+                            }
                             continue
                         }
-                    }
-                    defer { position += 1 }
-                    let value = table[Int(text[position])]
-                    if value < 64 && padding == 0 {
-                        accumulator = accumulator << 6 | UInt32(value)
-                        count += 1
-                        if count == 4 {
-                            output[o] = UInt8(truncatingIfNeeded: accumulator >> 16)
-                            output[o + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
-                            output[o + 2] = UInt8(truncatingIfNeeded: accumulator)
-                            o += 3
-                            accumulator = 0
-                            count = 0
-                        }
-                        continue
-                    }
-                    let offset = baseOffset + position
-                    switch value {
-                    case 0xFE:
-                        continue
-                    case 0xFD:
-                        padding += 1
-                        if padding > 2 || count % 4 < 2 {
-                            failure = ASN1Error(.invalidBase64, at: offset, "misplaced '=' padding at offset \(offset)")
+                        let offset = baseOffset + position
+                        switch value {
+                        case 0xFE:
+                            continue
+                        case 0xFD:
+                            padding += 1
+                            if padding > 2 || count % 4 < 2 {
+                                failure = ASN1Error(.invalidBase64, at: offset, "misplaced '=' padding at offset \(offset)")
+                                written = o
+                                return
+                            }
+                        case let v where v < 64:
+                            failure = ASN1Error(.invalidBase64, at: offset, "base64 data continues after '=' padding at offset \(offset)")
+                            written = o
+                            return
+                        default:
+                            failure = ASN1Error(.invalidBase64, at: offset, "invalid base64 character at offset \(offset)")
                             written = o
                             return
                         }
-                    case let v where v < 64:
-                        failure = ASN1Error(.invalidBase64, at: offset, "base64 data continues after '=' padding at offset \(offset)")
-                        written = o
-                        return
+                    }
+                    let endOffset = baseOffset + text.count
+                    switch count {
+                    case 0:
+                        if padding != 0 { failure = ASN1Error(.invalidBase64, at: endOffset, "misplaced '=' padding before offset \(endOffset)") }
+                    case 1:
+                        failure = ASN1Error(.invalidBase64, at: endOffset, "base64 data ends with a dangling character before offset \(endOffset)")
+                    case 2:
+                        if padding != 0 && padding != 2 {
+                            failure = ASN1Error(.invalidBase64, at: endOffset, "wrong '=' padding before offset \(endOffset)")
+                        } else if accumulator & 0x0F != 0 {
+                            failure = ASN1Error(.invalidBase64, at: endOffset, "base64 data has non-zero padding bits before offset \(endOffset)")
+                        } else {
+                            output[o] = UInt8(truncatingIfNeeded: accumulator >> 4)
+                            o += 1
+                        }
                     default:
-                        failure = ASN1Error(.invalidBase64, at: offset, "invalid base64 character at offset \(offset)")
-                        written = o
-                        return
+                        if padding != 0 && padding != 1 {
+                            failure = ASN1Error(.invalidBase64, at: endOffset, "wrong '=' padding before offset \(endOffset)")
+                        } else if accumulator & 0x03 != 0 {
+                            failure = ASN1Error(.invalidBase64, at: endOffset, "base64 data has non-zero padding bits before offset \(endOffset)")
+                        } else {
+                            output[o] = UInt8(truncatingIfNeeded: accumulator >> 10)
+                            output[o + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+                            o += 2
+                        }
                     }
+                    written = o
                 }
-                let endOffset = baseOffset + text.count
-                switch count {
-                case 0:
-                    if padding != 0 { failure = ASN1Error(.invalidBase64, at: endOffset, "misplaced '=' padding before offset \(endOffset)") }
-                case 1:
-                    failure = ASN1Error(.invalidBase64, at: endOffset, "base64 data ends with a dangling character before offset \(endOffset)")
-                case 2:
-                    if padding != 0 && padding != 2 {
-                        failure = ASN1Error(.invalidBase64, at: endOffset, "wrong '=' padding before offset \(endOffset)")
-                    } else if accumulator & 0x0F != 0 {
-                        failure = ASN1Error(.invalidBase64, at: endOffset, "base64 data has non-zero padding bits before offset \(endOffset)")
-                    } else {
-                        output[o] = UInt8(truncatingIfNeeded: accumulator >> 4)
-                        o += 1
-                    }
-                default:
-                    if padding != 0 && padding != 1 {
-                        failure = ASN1Error(.invalidBase64, at: endOffset, "wrong '=' padding before offset \(endOffset)")
-                    } else if accumulator & 0x03 != 0 {
-                        failure = ASN1Error(.invalidBase64, at: endOffset, "base64 data has non-zero padding bits before offset \(endOffset)")
-                    } else {
-                        output[o] = UInt8(truncatingIfNeeded: accumulator >> 10)
-                        output[o + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
-                        o += 2
-                    }
-                }
-                written = o
             }
         }
         if let failure { throw failure }

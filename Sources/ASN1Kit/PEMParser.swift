@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
 /// Finds and decodes PEM blocks (RFC 7468) in text, tolerant of what real tools write: any line
 /// width, CRLF line ends, RFC 1421 headers (with continuation lines), and text before, between and
 /// after blocks. A block without its END line, an END line with another label, or a bad base64
@@ -9,54 +15,24 @@ public enum PEMParser {
 
     /// Whether `bytes` contains a PEM BEGIN line.
     public static func containsPEM(_ bytes: [UInt8]) -> Bool {
-        var found = false
-        forEachLine(bytes) { line, _ in
-            if isBegin(line) != nil { found = true }
-            return !found
+        bytes.withUnsafeBufferPointer { text in
+            var lines = LineCursor(text: text)
+            while let line = lines.next() {
+                if line.isMarker && markerLabel(text, line, prefix: begin) != nil { return true }
+            }
+            return false
         }
-        return found
     }
 
     /// Every PEM block in `bytes`, in order. Throws when there is none.
     public static func blocks(in bytes: [UInt8]) throws -> [PEMBlock] {
         var blocks: [PEMBlock] = []
-        var current: BlockBuilder?
-        var failure: ASN1Error?
-        forEachLine(bytes) { line, offset in
-            guard let label = current?.label, let blockOffset = current?.offset else {
-                if let label = isBegin(line) { current = BlockBuilder(label: label, offset: offset, capacity: bytes.count) }
-                return true
+        try bytes.withUnsafeBufferPointer { text in
+            var lines = LineCursor(text: text)
+            while let line = lines.next() {
+                guard line.isMarker, let label = markerLabel(text, line, prefix: begin) else { continue }
+                blocks.append(try readBlock(text, &lines, label: label, offset: line.markerStart))
             }
-            if line.starts(with: end) {
-                let endLabel = trimmedLabel(line, prefix: end)
-                guard endLabel == label else {
-                    failure = ASN1Error(.invalidPEM, at: offset,
-                                        "PEM END line at offset \(offset) says '\(endLabel ?? "?")' but the block at offset \(blockOffset) began as '\(label)'")
-                    return false
-                }
-                do {
-                    blocks.append(try current!.finish())
-                } catch let error as ASN1Error {
-                    failure = error
-                    return false
-                } catch {
-                    preconditionFailure("Base64.decode throws only ASN1Error")
-                }
-                current = nil
-                return true
-            }
-            if line.starts(with: begin) {
-                failure = ASN1Error(.invalidPEM, at: offset,
-                                    "PEM block '\(label)' at offset \(blockOffset) has no END line before the next BEGIN at offset \(offset)")
-                return false
-            }
-            // Mutate in place: a copy of the builder would copy the body on every line.
-            current!.add(line, offset: offset)
-            return true
-        }
-        if let failure { throw failure }
-        if let block = current {
-            throw ASN1Error(.invalidPEM, at: block.offset, "PEM block '\(block.label)' at offset \(block.offset) has no END line")
         }
         guard !blocks.isEmpty else {
             throw ASN1Error(.invalidPEM, at: 0, "no PEM block (-----BEGIN ...-----) found")
@@ -64,90 +40,148 @@ public enum PEMParser {
         return blocks
     }
 
-    /// Collects one block's headers and base64 body.
-    private struct BlockBuilder {
-        let label: String
-        let offset: Int
+    /// Reads the headers, body and END line of the block whose BEGIN line has just been read.
+    ///
+    /// The body is every line from the first that is not a header up to the END line; it is
+    /// decoded in one pass straight from the text (line breaks and spaces are skipped by the
+    /// decoder), so error offsets are offsets in the text.
+    private static func readBlock(_ text: UnsafeBufferPointer<UInt8>, _ lines: inout LineCursor, label: String, offset: Int) throws -> PEMBlock {
         var headers: [PEMBlock.Header] = []
-        var body: [UInt8] = []
-        /// Where each body line starts in `body` and in the file, to report file offsets.
-        var lineStarts: [(bodyIndex: Int, fileOffset: Int)] = []
         var inHeaders = true
-
-        init(label: String, offset: Int, capacity: Int) {
-            self.label = label
-            self.offset = offset
-            body.reserveCapacity(capacity)
-        }
-
-        mutating func add(_ line: ArraySlice<UInt8>, offset: Int) {
-            if inHeaders {
-                if line.isEmpty {
-                    if !headers.isEmpty { inHeaders = false }
-                    return
+        var bodyStart: Int?
+        while true {
+            // Inside the body only a line with a dash can matter (base64 has none): skip to it.
+            if !inHeaders { lines.skipToLine(containing: 0x2D) }
+            guard let line = lines.next() else { break }
+            if line.isMarker {
+                if let endLabel = markerLabel(text, line, prefix: end) ?? (startsWith(text, line, end) ? "?" : nil) {
+                    guard endLabel == label else {
+                        throw ASN1Error(.invalidPEM, at: line.markerStart,
+                                        "PEM END line at offset \(line.markerStart) says '\(endLabel)' but the block at offset \(offset) began as '\(label)'")
+                    }
+                    let body = UnsafeBufferPointer(rebasing: text[(bodyStart ?? line.start)..<line.start])
+                    return PEMBlock(label: label, headers: headers, bytes: try decodeBody(body, at: bodyStart ?? line.start, label: label, offset: offset), offset: offset)
                 }
-                if let first = line.first, first == 0x20 || first == 0x09, !headers.isEmpty {
-                    headers[headers.count - 1].value += String(decoding: line, as: UTF8.self).trimmingSpaces
-                    return
+                if startsWith(text, line, begin) {
+                    throw ASN1Error(.invalidPEM, at: line.markerStart,
+                                    "PEM block '\(label)' at offset \(offset) has no END line before the next BEGIN at offset \(line.markerStart)")
                 }
-                if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
-                    let name = String(decoding: line[..<colon], as: UTF8.self).trimmingSpaces
-                    let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingSpaces
-                    headers.append(PEMBlock.Header(name: name, value: value))
-                    return
-                }
-                inHeaders = false
             }
-            lineStarts.append((body.count, offset))
-            body.append(contentsOf: line)
-        }
-
-        func finish() throws -> PEMBlock {
-            do {
-                return PEMBlock(label: label, headers: headers, bytes: try Base64.decode(body), offset: offset)
-            } catch let error as ASN1Error {
-                // Map the offset in the joined body back to the file.
-                let bodyIndex = error.offset ?? 0
-                let line = lineStarts.last { $0.bodyIndex <= bodyIndex } ?? (0, offset)
-                let fileOffset = line.fileOffset + bodyIndex - line.bodyIndex
-                throw ASN1Error(.invalidBase64, at: fileOffset,
-                                "PEM block '\(label)' at offset \(offset) has bad base64 at offset \(fileOffset)")
+            guard inHeaders else { continue }
+            if line.end == line.start {
+                if !headers.isEmpty {
+                    // The blank line after the headers: the body starts on the next line.
+                    inHeaders = false
+                    bodyStart = lines.position
+                }
+                continue
             }
+            let content = UnsafeBufferPointer(rebasing: text[line.start..<line.end])
+            if let first = content.first, first == 0x20 || first == 0x09, !headers.isEmpty {
+                headers[headers.count - 1].value += String(decoding: content, as: UTF8.self).trimmingSpaces
+                continue
+            }
+            if let colon = content.firstIndex(of: UInt8(ascii: ":")) {
+                let name = String(decoding: UnsafeBufferPointer(rebasing: content[..<colon]), as: UTF8.self).trimmingSpaces
+                let value = String(decoding: UnsafeBufferPointer(rebasing: content[(colon + 1)...]), as: UTF8.self).trimmingSpaces
+                headers.append(PEMBlock.Header(name: name, value: value))
+                continue
+            }
+            inHeaders = false
+            bodyStart = line.start
+        }
+        throw ASN1Error(.invalidPEM, at: offset, "PEM block '\(label)' at offset \(offset) has no END line")
+    }
+
+    /// Decodes a block's base64 body, which starts at offset `start` of the text.
+    private static func decodeBody(_ body: UnsafeBufferPointer<UInt8>, at start: Int, label: String, offset: Int) throws -> [UInt8] {
+        do {
+            return try Base64.decode(buffer: body, baseOffset: start)
+        } catch let error as ASN1Error {
+            // A problem found at the end of the data is reported after its last character.
+            var fileOffset = error.offset ?? start
+            if fileOffset == start + body.count {
+                var last = body.count
+                while last > 0, isSpace(body[last - 1]) { last -= 1 }
+                fileOffset = start + last
+            }
+            throw ASN1Error(.invalidBase64, at: fileOffset,
+                            "PEM block '\(label)' at offset \(offset) has bad base64 at offset \(fileOffset)")
         }
     }
 
-    /// Calls `body` with each line (without CR/LF and trailing spaces; marker lines also without
-    /// leading spaces) and the offset of its first byte; stops when `body` returns false.
-    private static func forEachLine(_ bytes: [UInt8], _ body: (ArraySlice<UInt8>, Int) -> Bool) {
-        var start = 0
-        let count = bytes.count
-        while start <= count {
-            var stop = start
-            bytes.withUnsafeBufferPointer { buffer in
-                while stop < count && buffer[stop] != 0x0A { stop += 1 }
+    /// One line of the text.
+    private struct Line {
+        /// Offset of the first byte.
+        var start: Int
+        /// Offset after the last byte, CR, trailing spaces and tabs excluded.
+        var end: Int
+        /// Offset of the first byte that is not a space or tab.
+        var markerStart: Int
+        /// Whether the line (leading spaces aside) starts with two dashes: a BEGIN or END line.
+        var isMarker: Bool
+    }
+
+    /// Walks the lines of a text, finding line ends with `memchr`.
+    private struct LineCursor {
+        let text: UnsafeBufferPointer<UInt8>
+        var position = 0
+        var finished = false
+
+        /// Moves to the start of the next line that contains `byte`, or to the end of the text.
+        mutating func skipToLine(containing byte: UInt8) {
+            guard !finished, let base = text.baseAddress, position < text.count else { return }
+            guard let found = memchr(base + position, Int32(byte), text.count - position) else {
+                position = text.count
+                return
             }
-            let next = stop + 1
-            while stop > start, bytes[stop - 1] == 0x0D || bytes[stop - 1] == 0x20 || bytes[stop - 1] == 0x09 { stop -= 1 }
+            var lineStart = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+            while lineStart > position, text[lineStart - 1] != 0x0A { lineStart -= 1 }
+            position = lineStart
+        }
+
+        /// The next line, or `nil` after the last.
+        mutating func next() -> Line? {
+            guard !finished, let base = text.baseAddress else { return nil }
+            let start = position
+            var stop = text.count
+            if start < text.count, let newline = memchr(base + start, 0x0A, text.count - start) {
+                stop = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(newline))
+                position = stop + 1
+            } else {
+                finished = true
+            }
+            while stop > start, isSpaceOrCR(text[stop - 1]) { stop -= 1 }
             var first = start
-            while first < stop, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
-            // Leading spaces are kept for header continuation lines; stripped only from marker lines.
-            let isMarker = stop - first >= 5 && bytes[first] == 0x2D && bytes[first + 1] == 0x2D
-            let text = isMarker ? bytes[first..<stop] : bytes[start..<stop]
-            let textOffset = isMarker ? first : start
-            if !body(text, textOffset) { return }
-            start = next
+            while first < stop, text[first] == 0x20 || text[first] == 0x09 { first += 1 }
+            let isMarker = stop - first >= 5 && text[first] == 0x2D && text[first + 1] == 0x2D
+            return Line(start: start, end: stop, markerStart: first, isMarker: isMarker)
         }
     }
 
-    private static func isBegin(_ line: ArraySlice<UInt8>) -> String? {
-        guard line.first == 0x2D, line.starts(with: begin) else { return nil }
-        return trimmedLabel(line, prefix: begin)
+    private static func isSpaceOrCR(_ byte: UInt8) -> Bool {
+        byte == 0x0D || byte == 0x20 || byte == 0x09
     }
 
-    private static func trimmedLabel(_ line: ArraySlice<UInt8>, prefix: [UInt8]) -> String? {
-        let rest = line.dropFirst(prefix.count)
-        guard rest.count >= dashes.count, rest.suffix(dashes.count).elementsEqual(dashes) else { return nil }
-        return String(decoding: rest.dropLast(dashes.count), as: UTF8.self)
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x0D || byte == 0x0A || byte == 0x20 || byte == 0x09
+    }
+
+    /// Whether the marker line starts with `prefix`.
+    private static func startsWith(_ text: UnsafeBufferPointer<UInt8>, _ line: Line, _ prefix: [UInt8]) -> Bool {
+        guard line.end - line.markerStart >= prefix.count else { return false }
+        for (index, byte) in prefix.enumerated() where text[line.markerStart + index] != byte { return false }
+        return true
+    }
+
+    /// The label of a `-----BEGIN label-----` / `-----END label-----` line, or `nil` when the line
+    /// is not one.
+    private static func markerLabel(_ text: UnsafeBufferPointer<UInt8>, _ line: Line, prefix: [UInt8]) -> String? {
+        guard startsWith(text, line, prefix) else { return nil }
+        let labelStart = line.markerStart + prefix.count
+        guard line.end - labelStart >= dashes.count else { return nil }
+        for i in 0..<dashes.count where text[line.end - dashes.count + i] != 0x2D { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: text[labelStart..<(line.end - dashes.count)]), as: UTF8.self)
     }
 }
 
