@@ -127,7 +127,7 @@ extension OpenSSHPrivateKey {
                                                      keyLength: cipher.keyLength + cipher.ivLength)
             plaintext = try cipher.decrypt(Array(envelope.section), tag: Array(envelope.tag), keyAndIV: keyAndIV)
         }
-        defer { wipe(&plaintext) }
+        defer { Wipe.array(&plaintext) }
         let (key, comment) = try decodePrivateSection(plaintext[...], publicKey: envelope.publicKey, encrypted: cipher != .none,
                                                       blockSize: cipher.blockSize)
         return (key, comment, envelope.encryption)
@@ -162,42 +162,39 @@ extension OpenSSHPrivateKey {
             throw RSAKeyError(.malformed, "OpenSSH private section padding at offset \(paddingOffset) is not 1, 2, 3, … up to the block size",
                               offset: paddingOffset)
         }
-        guard n.elementsEqual(publicKey.modulus), e.elementsEqual(publicKey.publicExponent) else {
+        guard Array(n) == publicKey.modulus, Array(e) == publicKey.publicExponent else {
             throw RSAKeyError(.malformed, "OpenSSH private section's key at offset \(nOffset) does not match the public key stored with it",
                               offset: nOffset)
         }
         guard !d.isEmpty else { throw RSAKeyError(.malformed, "OpenSSH private key has a zero d at offset \(dOffset)", offset: dOffset) }
-        let one = BigNumber.one
         var dBytes = Array(d)
         var pBytes = Array(p)
         var qBytes = Array(q)
         var qInvBytes = iqmp.isEmpty ? [0] : Array(iqmp)
         defer {
-            wipe(&dBytes)
-            wipe(&pBytes)
-            wipe(&qBytes)
-            wipe(&qInvBytes)
+            Wipe.array(&dBytes)
+            Wipe.array(&pBytes)
+            Wipe.array(&qBytes)
+            Wipe.array(&qInvBytes)
         }
-        let pNumber = BigNumber(bigEndian: pBytes)
-        let qNumber = BigNumber(bigEndian: qBytes)
-        guard pNumber > one else { throw RSAKeyError(.malformed, "OpenSSH private key prime p at offset \(pOffset) is not above 1", offset: pOffset) }
-        guard qNumber > one else { throw RSAKeyError(.malformed, "OpenSSH private key prime q at offset \(qOffset) is not above 1", offset: qOffset) }
+        guard isAboveOne(pBytes) else { throw RSAKeyError(.malformed, "OpenSSH private key prime p at offset \(pOffset) is not above 1", offset: pOffset) }
+        guard isAboveOne(qBytes) else { throw RSAKeyError(.malformed, "OpenSSH private key prime q at offset \(qOffset) is not above 1", offset: qOffset) }
         // OpenSSH does not store the CRT exponents; PKCS#1 needs them.
-        let dNumber = BigNumber(bigEndian: dBytes)
-        var dP = (dNumber % (pNumber - one)).bigEndianBytes
-        var dQ = (dNumber % (qNumber - one)).bigEndianBytes
+        var dP = CRTExponent.compute(privateExponent: dBytes, prime: pBytes)
+        var dQ = CRTExponent.compute(privateExponent: dBytes, prime: qBytes)
         defer {
-            wipe(&dP)
-            wipe(&dQ)
+            Wipe.array(&dP)
+            Wipe.array(&dQ)
         }
         let key = try RSAPrivateKey(modulus: Array(n), publicExponent: Array(e), privateExponent: dBytes,
-                                    prime1: pBytes, prime2: qBytes, exponent1: dP.isEmpty ? [0] : dP,
-                                    exponent2: dQ.isEmpty ? [0] : dQ, coefficient: qInvBytes)
+                                    prime1: pBytes, prime2: qBytes, exponent1: dP,
+                                    exponent2: dQ, coefficient: qInvBytes)
         return (key, commentBytes.isEmpty ? nil : String(decoding: commentBytes, as: UTF8.self))
     }
 
-    /// Overwrites `bytes` with zeros.
-    static func wipe(_ bytes: inout [UInt8]) {
-        for index in bytes.indices { bytes[index] = 0 }
+    /// Whether a big-endian magnitude is above 1.
+    private static func isAboveOne(_ magnitude: [UInt8]) -> Bool {
+        guard let first = magnitude.firstIndex(where: { $0 != 0 }) else { return false }
+        return magnitude.count - first > 1 || magnitude[first] > 1
     }
 }

@@ -25,7 +25,7 @@ extension OpenSSHPrivateKey {
         }
 
         var section = privateSection(key, comment: comment, checkInt: try SecureRandom.bytes(4), blockSize: cipher.blockSize)
-        defer { wipe(&section) }
+        defer { Wipe.array(&section) }
 
         var kdfOptions = SSHWireWriter()
         var ciphertext = section   // shares the buffer that the defer above wipes
@@ -60,7 +60,7 @@ extension OpenSSHPrivateKey {
         writer.writeString(OpenSSHKeyType.rsa)
         var numbers = [key.modulus, key.publicExponent, key.privateExponent, key.coefficient, key.prime1, key.prime2]
         for number in numbers { writer.writeMPInt(magnitude: number) }
-        for index in numbers.indices { wipe(&numbers[index]) }
+        for index in numbers.indices { Wipe.array(&numbers[index]) }
         writer.writeString(comment ?? "")
         var pad: UInt8 = 1
         while writer.bytes.count % blockSize != 0 {
