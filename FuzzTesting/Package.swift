@@ -14,7 +14,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzPKCS8", ["RSAKeys"]),
     ("FuzzPKCS8Encrypted", ["RSAKeys", "ASN1Kit", "CryptoOpenSSL"]),
     ("FuzzOpenSSHPublicKey", ["RSAKeys"]),
-    ("FuzzOpenSSHPrivateKey", ["RSAKeys"]),
+    ("FuzzOpenSSHPrivateKey", ["RSAKeys", "CryptoOpenSSL"]),
     ("FuzzRFC4716", ["RSAKeys"]),
     ("FuzzStoreLoad", ["KVStorage"]),
     ("FuzzCMS", ["DownloadPipeline", "RSAKeys"]),

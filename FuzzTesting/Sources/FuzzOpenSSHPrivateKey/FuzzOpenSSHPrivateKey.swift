@@ -5,7 +5,10 @@
 // unencrypted keys; bcrypt-pbkdf on random round counts would only measure time).
 //
 // Oracles: no crash; only RSAKeyError is thrown, with an offset inside the input; a key that
-// decodes re-encodes unencrypted to a file that decodes to the same PKCS#1 key and comment.
+// decodes re-encodes unencrypted to a file that decodes to the same PKCS#1 key and comment; its CRT
+// exponents (which Coffer computes, OpenSSH files leave out) equal OpenSSL's d mod (p − 1) and
+// d mod (q − 1).
+import CryptoOpenSSL
 import RSAKeys
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -21,6 +24,13 @@ public func fuzzOpenSSHPrivateKey(_ start: UnsafePointer<UInt8>?, _ count: Int) 
         return 0
     } catch {
         fatalError("OpenSSHPrivateKey threw a foreign error type: \(type(of: error))")
+    }
+    let key = decoded.key
+    for (prime, exponent) in [(key.prime1, key.exponent1), (key.prime2, key.exponent2)] {
+        let reference = (BigNumber(bigEndian: key.privateExponent) % (BigNumber(bigEndian: prime) - BigNumber.one)).bigEndianBytes
+        guard exponent == (reference.isEmpty ? [0] : reference) else {
+            fatalError("a CRT exponent differs from OpenSSL's d mod (p - 1)")
+        }
     }
     guard let text = try? OpenSSHPrivateKey.encode(decoded.key, comment: decoded.comment, passphrase: nil),
           let again = try? OpenSSHPrivateKey.decode(Array(text.utf8), passphrase: nil) else {
