@@ -104,8 +104,8 @@ public enum PKCS8PrivateKey {
         guard index < der.endIndex, der[index] == 0x30 else { return nil }
         index += 1
         guard let outer = definiteLength(der, at: &index), outer == der.endIndex - index else { return nil }
-        guard der.endIndex - index > canonicalMiddle.count + 2,
-              der[index..<(index + canonicalMiddle.count)].elementsEqual(canonicalMiddle) else { return nil }
+        guard der.endIndex - index > canonicalMiddle.count + 2 else { return nil }
+        for (offset, byte) in canonicalMiddle.enumerated() where der[index + offset] != byte { return nil }
         index += canonicalMiddle.count
         let keyOffset = index - der.startIndex
         guard der[index] == 0x04 else { return nil }
