@@ -173,10 +173,8 @@ public enum KDF {
         return (Array(material[0..<keyLength]), Array(material[keyLength..<keyLength + ivLength]))
     }
 
-    /// Overwrites a temporary array that held key material (`OPENSSL_cleanse`).
+    /// Overwrites a temporary array that held key material.
     private static func clearBytes(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { buffer in
-            if let base = buffer.baseAddress, !buffer.isEmpty { OPENSSL_cleanse(base, buffer.count) }
-        }
+        bytes.withUnsafeMutableBytes { SecureMemory.zero($0) }
     }
 }

@@ -31,6 +31,23 @@ struct SecretsTests {
         let random = try SecureBytes(randomCount: 24)
         #expect(random.count == 24)
         #expect(SecureBytes([]).isEmpty)
+        // Sizes around the storage's allocation granularity keep exactly their count.
+        for count in [1, 7, 8, 9, 15, 16, 17, 1190] {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 * 7 + 1) }
+            #expect(SecureBytes(bytes).bytes == bytes)
+            #expect(bytes.withUnsafeBytes { SecureBytes(copying: $0) }.count == count)
+            #expect(SecureBytes(count: count) { _ in }.bytes == [UInt8](repeating: 0, count: count))
+        }
+    }
+
+    @Test("secure zeroing overwrites every byte and accepts an empty buffer")
+    func secureMemory() {
+        var bytes = [UInt8](repeating: 0xA5, count: 1190)
+        bytes.withUnsafeMutableBytes { SecureMemory.zero($0) }
+        #expect(bytes.allSatisfy { $0 == 0 })
+        var empty: [UInt8] = []
+        empty.withUnsafeMutableBytes { SecureMemory.zero($0) }
+        #expect(empty.isEmpty)
     }
 
     @Test("constant-time equality")
