@@ -100,14 +100,26 @@ public enum Base64 {
                         // Whole groups of four alphabet characters: the common case, decoded in a
                         // tight loop until something else (a line end, padding, an error) turns up.
                         if count == 0 && padding == 0, let input, let out {
-                            while position + 4 <= end {
+                            // Two groups per round while eight characters remain.
+                            while end - position >= 8 {
+                                let first = shifted[Int(input[position])] | shifted[256 + Int(input[position &+ 1])]
+                                    | shifted[512 + Int(input[position &+ 2])] | shifted[768 + Int(input[position &+ 3])]
+                                let second = shifted[Int(input[position &+ 4])] | shifted[256 + Int(input[position &+ 5])]
+                                    | shifted[512 + Int(input[position &+ 6])] | shifted[768 + Int(input[position &+ 7])]
+                                guard first | second < 1 << 24 else { break }
+                                out.storeBytes(of: (first << 8).bigEndian, toByteOffset: o, as: UInt32.self)
+                                out.storeBytes(of: (second << 8).bigEndian, toByteOffset: o &+ 3, as: UInt32.self)
+                                o &+= 6
+                                position &+= 8
+                            }
+                            while end - position >= 4 {
                                 let group = shifted[Int(input[position])] | shifted[256 + Int(input[position + 1])]
                                     | shifted[512 + Int(input[position + 2])] | shifted[768 + Int(input[position + 3])]
                                 guard group < 1 << 24 else { break }
                                 // The three bytes, big-endian, plus one byte the next group overwrites.
                                 out.storeBytes(of: (group << 8).bigEndian, toByteOffset: o, as: UInt32.self)
-                                o += 3
-                                position += 4
+                                o &+= 3
+                                position &+= 4
                             }
                             if position == end { break }
                         }

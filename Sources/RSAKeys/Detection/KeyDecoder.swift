@@ -181,6 +181,12 @@ public enum KeyDecoder {
             return try decodeLegacyEncrypted(block, expected: expected, context: context)
         }
         let der = block.bytes[...]
+        // The common case first: a key that reads as its label says cannot contradict the label
+        // (a valid PKCS#1 private key always classifies as one), so the outline is only needed
+        // to explain a failure.
+        if expected == .pkcs1Private, let key = try? RSAPrivateKey(pkcs1DER: der) {
+            return DecodedKey(format: .pkcs1Private, encoding: .pem, key: .privateKey(key))
+        }
         let actual = DERShape.classify(der)
         if actual != .unknown && actual != expected {
             throw RSAKeyError(.labelMismatch, "the label says '\(label)' but the content is \(actual.name)")
