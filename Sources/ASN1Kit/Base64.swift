@@ -122,6 +122,13 @@ public enum Base64 {
                                 position &+= 4
                             }
                             if position == end { break }
+                            // A line break between groups: skip it here rather than in the
+                            // character-at-a-time path below.
+                            let next = input[position]
+                            if next == 0x0A || next == 0x0D {
+                                position &+= 1
+                                continue
+                            }
                         }
                         defer { position += 1 }
                         let value = table[Int(text[position])]

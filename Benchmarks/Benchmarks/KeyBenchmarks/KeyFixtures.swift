@@ -48,6 +48,7 @@ struct KeyFixtures: Sendable {
         precondition(coffer_key_anchor_d2i_pkcs1(pkcs1DER, pkcs1DER.count) == 1)
         precondition(coffer_key_anchor_d2i_pkcs8(pkcs8DER, pkcs8DER.count) == 1)
         precondition(coffer_key_anchor_pem_read(pkcs1PEM, pkcs1PEM.count) == 1)
+        precondition(try! PKCS8PrivateKey.decode(pkcs8DER).publicKey == publicKey)
         for bytes in [pkcs8DER, pkcs1PEM, openssh] {
             let decoded = try! KeyDecoder.decode(bytes, source: "bench", passphrase: nil)
             precondition(decoded.key.publicKey == publicKey)
