@@ -40,15 +40,7 @@ extension OpenSSLRSAKey {
                     EVP_DigestVerify(digestContext, signatureBytes.baseAddress, signatureBytes.count, messageBytes.baseAddress, messageBytes.count)
                 }
             }
-            switch status {
-            case 1:
-                return true
-            case 0:
-                OpenSSLErrorQueue.clear()
-                return false
-            default:
-                throw CryptoError.openSSL(operation, "verification could not run")
-            }
+            return try Self.verification(status, operation)
         }
     }
 
@@ -93,15 +85,7 @@ extension OpenSSLRSAKey {
                     EVP_PKEY_verify(context, signatureBytes.baseAddress, signatureBytes.count, digestBytes.baseAddress, digestBytes.count)
                 }
             }
-            switch status {
-            case 1:
-                return true
-            case 0:
-                OpenSSLErrorQueue.clear()
-                return false
-            default:
-                throw CryptoError.openSSL(operation, "verification could not run")
-            }
+            return try Self.verification(status, operation)
         }
     }
 
@@ -152,6 +136,20 @@ extension OpenSSLRSAKey {
     }
 
     // MARK: - Helpers
+
+    /// The answer of an OpenSSL verify call: 1 is a valid signature, 0 an invalid one (its error
+    /// queue entries are dropped), anything else a failure to verify at all.
+    static func verification(_ status: Int32, _ operation: String) throws -> Bool {
+        switch status {
+        case 1:
+            return true
+        case 0:
+            OpenSSLErrorQueue.clear()
+            return false
+        default:
+            throw CryptoError.openSSL(operation, "verification could not run")
+        }
+    }
 
     /// Sets the padding and the signature digest on a sign or verify context.
     static func configure(_ context: OpaquePointer, _ padding: RSASignaturePadding, algorithm: DigestAlgorithm) throws {
