@@ -68,19 +68,21 @@ let package = Package(
         ),
 
         // Tests
+        // What several test targets need: running programs, deterministic inputs.
+        .target(name: "CofferTestSupport", path: "Tests/CofferTestSupport", swiftSettings: strict),
         .testTarget(name: "ASN1KitTests", dependencies: ["ASN1Kit"], swiftSettings: strict),
-        .testTarget(name: "CryptoOpenSSLTests", dependencies: ["CryptoOpenSSL"], swiftSettings: strict),
-        .testTarget(name: "RSAKeysTests", dependencies: ["RSAKeys", "ASN1Kit", "CryptoOpenSSL"], swiftSettings: strict),
-        .testTarget(name: "KVStorageTests", dependencies: ["KVStorage"], swiftSettings: strict),
+        .testTarget(name: "CryptoOpenSSLTests", dependencies: ["CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "RSAKeysTests", dependencies: ["RSAKeys", "ASN1Kit", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "KVStorageTests", dependencies: ["KVStorage", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "DownloadPipelineTests",
             dependencies: [
-                "DownloadPipeline", "RSAKeys", "CryptoOpenSSL", "ASN1Kit", "KVStorage",
+                "DownloadPipeline", "RSAKeys", "CryptoOpenSSL", "ASN1Kit", "KVStorage", "CofferTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "KeytoolTests", dependencies: ["keytool"], swiftSettings: strict),
-        .testTarget(name: "KvstoreTests", dependencies: ["kvstore", "KVStorage"], swiftSettings: strict),
+        .testTarget(name: "KeytoolTests", dependencies: ["keytool", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "KvstoreTests", dependencies: ["kvstore", "KVStorage", "CofferTestSupport"], swiftSettings: strict),
     ]
 )

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Testing
 @testable import CryptoOpenSSL
 
@@ -29,7 +30,7 @@ struct AESCFBStreamTests {
 
     @Test("splitting the input anywhere gives the same stream", arguments: [AESKeySize.aes128, .aes256])
     func splits(size: AESKeySize) {
-        var random = TestBytes(seed: UInt64(size.rawValue))
+        var random = SplitMix64(UInt64(size.rawValue))
         let key = random.bytes(size.rawValue)
         let iv = random.bytes(16)
         let plaintext = random.bytes(5000)
@@ -56,7 +57,7 @@ struct AESCFBStreamTests {
 
     @Test("a copy is an independent snapshot of the stream state")
     func snapshot() {
-        var random = TestBytes(seed: 7)
+        var random = SplitMix64(7)
         let key = random.bytes(16)
         let iv = random.bytes(16)
         let head = random.bytes(21)
@@ -78,7 +79,7 @@ struct AESCFBStreamTests {
 
     @Test("matches `openssl enc -aes-*-cfb` on random data", arguments: [AESKeySize.aes128, .aes256])
     func openSSLInterop(size: AESKeySize) throws {
-        var random = TestBytes(seed: 99 + UInt64(size.rawValue))
+        var random = SplitMix64(99 + UInt64(size.rawValue))
         let key = random.bytes(size.rawValue)
         let iv = random.bytes(16)
         let plaintext = random.bytes(70_001)

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 @testable import CryptoOpenSSL
@@ -33,7 +34,7 @@ struct BigNumberTests {
 
     @Test("arithmetic agrees with machine integers on random values")
     func againstUInt64() {
-        var random = TestBytes(seed: 31)
+        var random = SplitMix64(31)
         for _ in 0..<300 {
             let a = random.next() >> 33
             let b = (random.next() >> 33) | 1
@@ -54,7 +55,7 @@ struct BigNumberTests {
 
     @Test("large identities, inverses and exponentiation")
     func largeValues() throws {
-        var random = TestBytes(seed: 32)
+        var random = SplitMix64(32)
         let a = BigNumber(bigEndian: random.bytes(128))
         let b = BigNumber(bigEndian: random.bytes(64))
         #expect((a * b) / b == a)
@@ -79,7 +80,7 @@ struct BigNumberTests {
 
     @Test("primality matches `openssl prime`")
     func primality() throws {
-        var random = TestBytes(seed: 33)
+        var random = SplitMix64(33)
         for _ in 0..<6 {
             let candidate = BigNumber(bigEndian: random.bytes(16)) + BigNumber(UInt64(random.below(100)))
             let output = String(decoding: try OpenSSLTool.run(["prime", "-hex", candidate.hex]), as: UTF8.self)

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Testing
 @testable import CryptoOpenSSL
 
@@ -20,7 +21,7 @@ struct CipherTests {
 
     @Test("matches `openssl enc` in both directions", arguments: unauthenticated)
     func interop(cipher: SymmetricCipher) throws {
-        var random = TestBytes(seed: UInt64(cipher.hashValue & 0xffff))
+        var random = SplitMix64(UInt64(cipher.hashValue & 0xffff))
         let key = random.bytes(cipher.keySize)
         let iv = random.bytes(cipher.ivSize)
         for length in [0, 1, cipher.blockSize, 1000, 4099] {
@@ -43,7 +44,7 @@ struct CipherTests {
 
     @Test("streaming in pieces equals one shot", arguments: [SymmetricCipher.aes256CBC, .aes128CTR, .desEDE3CBC, .aes192CFB])
     func streaming(cipher: SymmetricCipher) throws {
-        var random = TestBytes(seed: 11)
+        var random = SplitMix64(11)
         let key = random.bytes(cipher.keySize)
         let iv = random.bytes(cipher.ivSize)
         let plaintext = random.bytes(3001)
@@ -71,7 +72,7 @@ struct CipherTests {
 
     @Test("a wrong key is a bad decrypt with the OpenSSL queue")
     func wrongKey() throws {
-        var random = TestBytes(seed: 12)
+        var random = SplitMix64(12)
         let key = random.bytes(32)
         let iv = random.bytes(16)
         let ciphertext = try Cipher.encrypt(.aes256CBC, key: key, iv: iv, Array("attack at dawn, bring snacks".utf8))
@@ -150,7 +151,7 @@ struct GCMTests {
 
     @Test("tampering with ciphertext, tag, AAD or key fails authentication", arguments: [SymmetricCipher.aes128GCM, .aes192GCM, .aes256GCM])
     func tamper(cipher: SymmetricCipher) throws {
-        var random = TestBytes(seed: 21)
+        var random = SplitMix64(21)
         let key = random.bytes(cipher.keySize)
         let iv = random.bytes(12)
         let aad = random.bytes(20)
@@ -177,7 +178,7 @@ struct GCMTests {
 
     @Test("non-standard IV length and truncated tag round-trip")
     func lengths() throws {
-        var random = TestBytes(seed: 22)
+        var random = SplitMix64(22)
         let key = random.bytes(32)
         let iv = random.bytes(16)
         let sealed = try Cipher.sealGCM(.aes256GCM, key: key, iv: iv, Array("hello".utf8), tagLength: 12)

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 @testable import CryptoOpenSSL
@@ -39,7 +40,7 @@ struct OpenSSLRSAKeyTests {
         let key = try OpenSSLRSAKey(components: fixture.components)
         let publicKey = try OpenSSLRSAKey(modulus: fixture.components.modulus, publicExponent: fixture.components.publicExponent)
         let pkeyoptions = options.flatMap { ["-pkeyopt", $0] }
-        var random = TestBytes(seed: 41)
+        var random = SplitMix64(41)
         let message = random.bytes(key.maxPlaintextLength(for: padding))
 
         // Ours encrypts, openssl decrypts.
@@ -61,7 +62,7 @@ struct OpenSSLRSAKeyTests {
     func rawRSA() throws {
         let fixture = Self.fixture2048
         let key = try OpenSSLRSAKey(components: fixture.components)
-        var random = TestBytes(seed: 42)
+        var random = SplitMix64(42)
         let message = [0] + random.bytes(255)
         let ciphertext = try key.encrypt(message, padding: .unsafeNone)
         let input = try fixture.write(ciphertext, name: "raw.bin")
@@ -78,7 +79,7 @@ struct OpenSSLRSAKeyTests {
         let fixture = Self.fixture2048
         let key = try OpenSSLRSAKey(components: fixture.components)
         let publicKey = try key.publicKey()
-        var random = TestBytes(seed: 43)
+        var random = SplitMix64(43)
         let message = random.bytes(3000)
         let messagePath = try fixture.write(message, name: "message.bin")
         let name = "-" + (algorithm == .sha1 ? "sha1" : "sha\(algorithm.outputSize * 8)")
@@ -116,7 +117,7 @@ struct OpenSSLRSAKeyTests {
         let fixture = Self.fixture2048
         let key = try OpenSSLRSAKey(components: fixture.components)
         let publicKey = try key.publicKey()
-        var random = TestBytes(seed: 44)
+        var random = SplitMix64(44)
         let message = random.bytes(245)
         let ours = try key.signRawPKCS1Type1(message)
         let oursPath = try fixture.write(ours, name: "type1.bin")

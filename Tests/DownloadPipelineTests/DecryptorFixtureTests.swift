@@ -1,3 +1,4 @@
+import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import RSAKeys
@@ -7,9 +8,7 @@ import Testing
 /// Keys from Fixtures/keys, the real `openssl` run in a temporary directory, and helpers to feed
 /// decryptors whole or in chunks.
 enum DecryptorFixtures {
-    static let keysDirectory: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/keys")
+    static let keysDirectory = ToolProcess.repositoryRoot.appendingPathComponent("Fixtures/keys")
 
     static func keyPath(_ name: String) -> String { keysDirectory.appendingPathComponent(name).path }
 
@@ -35,30 +34,14 @@ enum DecryptorFixtures {
         var description: String
     }
 
-    /// Runs a command (`/usr/bin/env` resolves it), feeding `stdin`, and returns its standard output.
+    /// Runs a command (found on the PATH), feeding `stdin`, and returns its standard output.
     @discardableResult
     static func run(_ arguments: [String], stdin: [UInt8] = []) throws -> [UInt8] {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let inputURL = directory.appendingPathComponent("stdin")
-        let errorURL = directory.appendingPathComponent("stderr")
-        try Data(stdin).write(to: inputURL)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardInput = try FileHandle(forReadingFrom: inputURL)
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
-        let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let errors = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
-            throw ToolFailure(description: "\(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(errors)")
+        let output = try ToolProcess.run(tool: arguments[0], Array(arguments.dropFirst()), stdin: stdin)
+        guard output.status == 0 else {
+            throw ToolFailure(description: "\(arguments.joined(separator: " ")) exited \(output.status): \(output.stderr)")
         }
-        return Array(stdoutData)
+        return output.stdout
     }
 
     static func random(_ count: Int) -> [UInt8] {

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import DownloadPipeline
 import Foundation
 import RSAKeys
@@ -7,7 +8,7 @@ import Testing
 /// Payloads made by the real openssl, keys from the repository's fixtures.
 enum OpenSSLPayloads {
     static let openssl = "/usr/bin/openssl"
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = ToolProcess.repositoryRoot
     static func fixture(_ name: String) -> String { repositoryRoot.appendingPathComponent("Fixtures/keys/\(name)").path }
 
     static let privateKeyPath = fixture("rsa2048.pkcs1.pem")

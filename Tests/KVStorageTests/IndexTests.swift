@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Testing
 
 @testable import KVStorage

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -14,20 +15,13 @@ struct InteropTests {
 
     /// Runs the independent reader and returns its entries by key.
     static func independentRead(_ directory: String, id: String, key: String?, aes256: Bool) throws -> [String: (String, UInt32?)] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         var arguments = [reader, directory + "/" + id, directory + "/" + id + ".crc"]
         if let key { arguments += ["--key", key] }
         if aes256 { arguments.append("--aes256") }
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "the independent reader rejected the files")
+        let output = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/python3"), arguments)
+        #expect(output.status == 0, "the independent reader rejected the files")
         var result: [String: (String, UInt32?)] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        for line in output.text.split(separator: "\n") {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
             result[object["key"] as! String] = (object["raw_hex"] as! String, (object["expire_at"] as? NSNumber)?.uint32Value)
         }

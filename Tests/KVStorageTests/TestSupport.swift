@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -6,8 +7,7 @@ import Testing
 /// Paths and helpers shared by the KVStorage tests. Fixtures come from the repository's
 /// `Fixtures/mmkv/` (copies of stores written by the real Tencent MMKV).
 enum TestSupport {
-    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = ToolProcess.repositoryRoot
     static let fixtures = repositoryRoot.appendingPathComponent("Fixtures/mmkv")
 
     /// A fresh empty directory under the system temporary directory.

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 
 /// What one run of the `kvstore` binary produced.
@@ -10,47 +11,17 @@ struct KvstoreResult {
 /// Runs the built `kvstore` (next to the test runner in the build products folder) against stores in
 /// temporary directories.
 enum KvstoreRunner {
-    static let productsDirectory: URL = {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    }()
+    static let productsDirectory = ToolProcess.productsDirectory
 
     /// The repository's `Fixtures/mmkv`: stores written by the real Tencent MMKV and their dumps.
-    static let fixturesDirectory: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/mmkv")
+    static let fixturesDirectory = ToolProcess.repositoryRoot.appendingPathComponent("Fixtures/mmkv")
 
-    /// Runs `kvstore` with `arguments`, feeding `stdin` if given.
+    /// Runs `kvstore` with `arguments`, feeding `stdin` if given. `KVSTORE_DIR` of the test
+    /// environment is not passed on.
     static func run(_ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:]) throws -> KvstoreResult {
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("kvstore")
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "KVSTORE_DIR")
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin)) }
-        try input.fileHandleForWriting.close()
-        // Read both pipes concurrently so a full pipe cannot block the child.
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return KvstoreResult(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        let output = try ToolProcess.run(productsDirectory.appendingPathComponent("kvstore"), arguments, stdin: stdin,
+                                         environment: environment, removingEnvironment: ["KVSTORE_DIR"])
+        return KvstoreResult(status: output.status, stdout: output.text, stderr: output.stderr)
     }
 
     /// A new empty temporary directory.

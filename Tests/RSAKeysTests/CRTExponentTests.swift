@@ -1,3 +1,4 @@
+import CofferTestSupport
 import CryptoOpenSSL
 @testable import RSAKeys
 import Testing
@@ -10,27 +11,14 @@ struct CRTExponentTests {
         return result.isEmpty ? [0] : result
     }
 
-    /// Deterministic bytes (xorshift), so a failure can be replayed.
-    struct Bytes {
-        var state: UInt64
-        mutating func next(_ count: Int) -> [UInt8] {
-            (0..<count).map { _ in
-                state ^= state << 13
-                state ^= state >> 7
-                state ^= state << 17
-                return UInt8(truncatingIfNeeded: state)
-            }
-        }
-    }
-
     @Test("equals BN_mod for random sizes, including one-limb and full-limb divisors")
     func random() {
-        var bytes = Bytes(state: 0x9E37_79B9_7F4A_7C15)
+        var bytes = SplitMix64(0x9E37_79B9_7F4A_7C15)
         for dLength in [1, 7, 8, 9, 63, 64, 65, 128, 256, 384, 512] {
             for pLength in [1, 2, 8, 9, 16, 64, 128, 129, 192, 256] {
                 for _ in 0..<4 {
-                    let d = bytes.next(dLength)
-                    var p = bytes.next(pLength)
+                    let d = bytes.bytes(dLength)
+                    var p = bytes.bytes(pLength)
                     if p.allSatisfy({ $0 <= 1 }) { p[p.count - 1] = 3 }
                     if p.first == 0 && p.dropFirst().allSatisfy({ $0 <= 1 }) { p[0] = 1 }
                     #expect(CRTExponent.compute(privateExponent: d, prime: p) == reference(d, p), "d \(d.count) bytes, p \(p.count) bytes")

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import RSAKeys
@@ -20,9 +21,7 @@ enum DERFixtures {
         var comment: String?
     }
 
-    static let directory: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/keys")
+    static let directory = ToolProcess.repositoryRoot.appendingPathComponent("Fixtures/keys")
 
     static func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: directory.appendingPathComponent(name)))
@@ -52,30 +51,9 @@ enum DERFixtures {
 
 /// Runs the real openssl in tests.
 enum Tool {
-    struct Result {
-        var status: Int32
-        var stdout: [UInt8]
-        var stderr: String
-        var text: String { String(decoding: stdout, as: UTF8.self) }
-    }
-
-    static func run(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        let out = Pipe()
-        let err = Pipe()
-        let input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin)) }
-        try input.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: Array(outData), stderr: String(decoding: errData, as: UTF8.self))
+    /// Runs `executable` (found on the PATH) with `arguments`.
+    static func run(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil) throws -> ToolOutput {
+        try ToolProcess.run(tool: executable, arguments, stdin: stdin)
     }
 
     /// A fresh temporary directory.

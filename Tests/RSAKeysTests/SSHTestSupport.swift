@@ -1,3 +1,4 @@
+import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import RSAKeys
@@ -22,9 +23,7 @@ enum SSHFixtures {
         var testDescription: String { file }
     }
 
-    static let directory: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/keys")
+    static let directory = ToolProcess.repositoryRoot.appendingPathComponent("Fixtures/keys")
 
     static func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: directory.appendingPathComponent(name)))
@@ -61,7 +60,7 @@ enum SSHFixtures {
 
 /// Runs the real ssh-keygen and openssl in tests.
 enum SSHTool {
-    typealias Result = Tool.Result
+    typealias Result = ToolOutput
 
     /// The same runner as the DER tests use (DERTestSupport.swift).
     static func run(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil) throws -> Result {

@@ -1,0 +1,88 @@
+import Foundation
+
+/// What one run of a program produced.
+public struct ToolOutput: Sendable {
+    public var status: Int32
+    public var stdout: [UInt8]
+    public var stderr: String
+
+    /// Standard output as UTF-8 text.
+    public var text: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+/// Runs programs for the tests — Coffer's own command-line tools from the build products folder,
+/// and `openssl`, `ssh-keygen` and the like from the `PATH` — and captures their output.
+public enum ToolProcess {
+    /// The build products folder: where the test runner, `keytool` and `kvstore` are.
+    public static let productsDirectory: URL =
+        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+
+    /// The repository's root folder.
+    public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs `executable` with `arguments`.
+    ///
+    /// Standard input (`stdin`, or nothing), standard output and standard error are served at the
+    /// same time, so a child that fills one pipe while waiting on another cannot block.
+    ///
+    /// - Parameters:
+    ///   - environment: Variables set for the child on top of this process's environment.
+    ///   - removingEnvironment: Variables of this process the child must not see.
+    public static func run(
+        _ executable: URL, _ arguments: [String], stdin: [UInt8]? = nil,
+        environment: [String: String] = [:], removingEnvironment: [String] = []
+    ) throws -> ToolOutput {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var childEnvironment = ProcessInfo.processInfo.environment
+        for name in removingEnvironment { childEnvironment.removeValue(forKey: name) }
+        childEnvironment.merge(environment) { $1 }
+        process.environment = childEnvironment
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let writer = Thread {
+            if let stdin { input.fileHandleForWriting.write(Data(stdin)) }
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let errorReader = PipeReader(errors.fileHandleForReading)
+        let standardOutput = output.fileHandleForReading.readDataToEndOfFile()
+        let standardError = errorReader.finish()
+        process.waitUntilExit()
+        return ToolOutput(status: process.terminationStatus, stdout: Array(standardOutput),
+                          stderr: String(decoding: standardError, as: UTF8.self))
+    }
+
+    /// Runs the program `name` found on the `PATH` (through `/usr/bin/env`).
+    public static func run(
+        tool name: String, _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:]
+    ) throws -> ToolOutput {
+        try run(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, stdin: stdin, environment: environment)
+    }
+
+    /// Reads a pipe to its end on a thread of its own.
+    private final class PipeReader: @unchecked Sendable {
+        // Safe: `data` is written by the reader thread before `done` is signalled and read only after.
+        private var data = Data()
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ handle: FileHandle) {
+            Thread {
+                self.data = handle.readDataToEndOfFile()
+                self.done.signal()
+            }.start()
+        }
+
+        func finish() -> Data {
+            done.wait()
+            return data
+        }
+    }
+}
