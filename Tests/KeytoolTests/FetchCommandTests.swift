@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -209,66 +210,24 @@ extension FetchCommandTests {
             init(_ description: String) { self.description = description }
         }
 
-        let port: Int
         private let files: [String: File]
-        private let listener: Int32
-        private let stopping = Atomic(false)
         private let log = Mutex((requests: [String](), notModified: 0, cuts: 0))
+        private let listener: LoopbackListener
 
         init(files: [String: File]) throws {
             self.files = files
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw Failure("socket failed") }
-            var yes: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard bound == 0, listen(fd, 64) == 0 else {
-                close(fd)
-                throw Failure("bind/listen failed")
-            }
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            }
-            port = Int(UInt16(bigEndian: address.sin_port))
-            listener = fd
-            Thread { [self] in acceptLoop() }.start()
+            listener = try LoopbackListener()
+            listener.start { [self] listener, fd, _ in serve(fd, listener: listener) }
         }
 
-        func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
-        func stop() { stopping.store(true, ordering: .relaxed) }
+        var port: Int { listener.port }
+        func url(_ path: String) -> String { listener.url(path) }
+        func stop() { listener.stop() }
         var lastRequest: String? { log.withLock { $0.requests.last } }
         var notModifiedCount: Int { log.withLock { $0.notModified } }
 
-        private func acceptLoop() {
-            while !stopping.load(ordering: .relaxed) {
-                var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, 50) > 0 else { continue }
-                let connection = accept(listener, nil, nil)
-                guard connection >= 0 else { continue }
-                Thread { [self] in serve(connection) }.start()
-            }
-            close(listener)
-        }
-
-        private func serve(_ fd: Int32) {
-            defer { close(fd) }
-            var head: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let deadline = Date().addingTimeInterval(5)
-            while String(decoding: head, as: UTF8.self).range(of: "\r\n\r\n") == nil, Date() < deadline {
-                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, 50) > 0 else { continue }
-                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
-                if count <= 0 { return }
-                head += buffer[0..<count]
-            }
-            let request = String(decoding: head, as: UTF8.self)
+        private func serve(_ fd: Int32, listener: LoopbackListener) {
+            guard let request = LoopbackListener.readRequestHead(fd) else { return }
             log.withLock { $0.requests.append(request) }
             let lines = request.components(separatedBy: "\r\n")
             let path = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
@@ -301,7 +260,7 @@ extension FetchCommandTests {
             write(fd, Self.head(status, length: body.count, extra))
             if let stall = file.stallAfter {
                 write(fd, Array(body.prefix(stall)))
-                while !stopping.load(ordering: .relaxed) { Thread.sleep(forTimeInterval: 0.02) }
+                while !listener.isStopping { Thread.sleep(forTimeInterval: 0.02) }
                 return
             }
             if let cut = file.cutAfter, start == 0 {
@@ -320,19 +279,11 @@ extension FetchCommandTests {
         }
 
         private func write(_ fd: Int32, _ bytes: [UInt8]) {
-            var sent = 0
-            while sent < bytes.count {
-                let result = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
-                if result <= 0 { return }
-                sent += result
-            }
+            LoopbackListener.send(fd, bytes)
         }
 
         private static func head(_ status: String, length: Int?, _ headers: [String]) -> [UInt8] {
-            var lines = ["HTTP/1.1 \(status)"] + headers
-            if let length { lines.append("Content-Length: \(length)") }
-            lines.append("Connection: close")
-            return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
+            LoopbackListener.responseHead(status: status, length: length, headers: headers)
         }
     }
 }
