@@ -10,15 +10,7 @@ extension OpenSSLRSAKey {
     public func isConsistent() throws -> Bool {
         try withOperationContext { context in
             let status = isPrivate ? EVP_PKEY_check(context) : EVP_PKEY_public_check(context)
-            switch status {
-            case 1:
-                return true
-            case 0:
-                OpenSSLErrorQueue.clear()
-                return false
-            default:
-                throw CryptoError.openSSL(isPrivate ? "EVP_PKEY_check" : "EVP_PKEY_public_check", "the key check could not run")
-            }
+            return try Self.verdict(status, isPrivate ? "EVP_PKEY_check" : "EVP_PKEY_public_check", failure: "the key check could not run")
         }
     }
 }

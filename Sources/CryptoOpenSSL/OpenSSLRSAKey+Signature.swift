@@ -40,7 +40,7 @@ extension OpenSSLRSAKey {
                     EVP_DigestVerify(digestContext, signatureBytes.baseAddress, signatureBytes.count, messageBytes.baseAddress, messageBytes.count)
                 }
             }
-            return try Self.verification(status, operation)
+            return try Self.verdict(status, operation)
         }
     }
 
@@ -85,7 +85,7 @@ extension OpenSSLRSAKey {
                     EVP_PKEY_verify(context, signatureBytes.baseAddress, signatureBytes.count, digestBytes.baseAddress, digestBytes.count)
                 }
             }
-            return try Self.verification(status, operation)
+            return try Self.verdict(status, operation)
         }
     }
 
@@ -136,20 +136,6 @@ extension OpenSSLRSAKey {
     }
 
     // MARK: - Helpers
-
-    /// The answer of an OpenSSL verify call: 1 is a valid signature, 0 an invalid one (its error
-    /// queue entries are dropped), anything else a failure to verify at all.
-    static func verification(_ status: Int32, _ operation: String) throws -> Bool {
-        switch status {
-        case 1:
-            return true
-        case 0:
-            OpenSSLErrorQueue.clear()
-            return false
-        default:
-            throw CryptoError.openSSL(operation, "verification could not run")
-        }
-    }
 
     /// Sets the padding and the signature digest on a sign or verify context.
     static func configure(_ context: OpaquePointer, _ padding: RSASignaturePadding, algorithm: DigestAlgorithm) throws {

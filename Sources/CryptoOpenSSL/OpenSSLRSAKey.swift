@@ -266,6 +266,20 @@ public final class OpenSSLRSAKey: @unchecked Sendable {
         return try body(context)
     }
 
+    /// The answer of an OpenSSL yes/no call (verify, key check): 1 is yes, 0 is no (its error
+    /// queue entries are dropped), anything else means the question could not be answered.
+    static func verdict(_ status: Int32, _ operation: String, failure: String = "verification could not run") throws -> Bool {
+        switch status {
+        case 1:
+            return true
+        case 0:
+            OpenSSLErrorQueue.clear()
+            return false
+        default:
+            throw CryptoError.openSSL(operation, failure)
+        }
+    }
+
     /// Throws unless this is a private key.
     func requirePrivate(_ operation: String) throws {
         guard isPrivate else {
