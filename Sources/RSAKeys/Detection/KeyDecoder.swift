@@ -238,13 +238,7 @@ public enum KeyDecoder {
     }
 
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard haystack.count >= needle.count else { return false }
-        var i = 0
-        while i + needle.count <= haystack.count {
-            if haystack[i] == needle[0] && haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
-            i += 1
-        }
-        return false
+        ByteSearch.firstIndex(of: needle, in: haystack[...]) != nil
     }
 
     /// Whether some line holds an OpenSSH key type followed by a space.

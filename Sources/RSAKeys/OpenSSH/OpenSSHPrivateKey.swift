@@ -101,28 +101,16 @@ public enum OpenSSHPrivateKey {
     /// The blob inside the armor. Text before the BEGIN line and after the END line is allowed; the
     /// body may only hold base64 and whitespace (the format has no PEM headers).
     static func unarmor(_ bytes: [UInt8]) throws -> [UInt8] {
-        guard let begin = find(beginLine, in: bytes[...]) else {
+        guard let begin = ByteSearch.firstIndex(of: beginLine, in: bytes[...]) else {
             throw RSAKeyError(.unrecognizedFormat, "no -----BEGIN \(label)----- line found")
         }
         let bodyStart = begin + beginLine.count
-        guard let end = find(endLine, in: bytes[bodyStart...]) else {
+        guard let end = ByteSearch.firstIndex(of: endLine, in: bytes[bodyStart...]) else {
             throw RSAKeyError(.malformed, "OpenSSH private key at offset \(begin) has no -----END \(label)----- line", offset: begin)
         }
-        if let second = find(beginLine, in: bytes[(end + endLine.count)...]) {
+        if let second = ByteSearch.firstIndex(of: beginLine, in: bytes[(end + endLine.count)...]) {
             throw RSAKeyError(.malformed, "file holds a second OpenSSH private key at offset \(second); expected one", offset: second)
         }
         return try SSHBase64.decode(bytes[bodyStart..<end], baseOffset: bodyStart, what: "OpenSSH private key at offset \(begin)")
-    }
-
-    /// The index of the first occurrence of `pattern` in `bytes`.
-    private static func find(_ pattern: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
-        guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
-        var index = bytes.startIndex
-        let last = bytes.endIndex - pattern.count
-        while index <= last {
-            if bytes[index] == first && bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
-            index += 1
-        }
-        return nil
     }
 }
