@@ -63,22 +63,10 @@ struct PBEAlgorithm: Sendable {
     /// `pbkdf2-hmac-sha256`, `scrypt`, `pbes1-md5`, `pbes1-sha1`, `pkcs12-sha1`.
     var kdfName: String {
         switch derivation {
-        case .pbkdf2(_, _, let prf): "pbkdf2-hmac-\(PBEAlgorithm.digestName(prf))"
+        case .pbkdf2(_, _, let prf): "pbkdf2-hmac-\(prf.shortName)"
         case .scrypt: "scrypt"
-        case .pbkdf1(_, _, let digest): "pbes1-\(PBEAlgorithm.digestName(digest))"
+        case .pbkdf1(_, _, let digest): "pbes1-\(digest.shortName)"
         case .pkcs12: "pkcs12-sha1"
-        }
-    }
-
-    /// `md5`, `sha1`, `sha224`, `sha256`, `sha384`, `sha512`.
-    static func digestName(_ digest: DigestAlgorithm) -> String {
-        switch digest {
-        case .md5: "md5"
-        case .sha1: "sha1"
-        case .sha224: "sha224"
-        case .sha256: "sha256"
-        case .sha384: "sha384"
-        case .sha512: "sha512"
         }
     }
 
