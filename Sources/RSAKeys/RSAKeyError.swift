@@ -65,4 +65,13 @@ public struct RSAKeyError: Error, CustomStringConvertible, Sendable, Equatable {
     public static func wrongPassphrase(_ what: String, cause: (any Error & Sendable)? = nil) -> RSAKeyError {
         RSAKeyError(.wrongPassphrase, "\(what): wrong passphrase, or the key is damaged", cause: cause)
     }
+
+    /// This error, raised while reading a value nested at offset `start` of an outer structure,
+    /// as the outer structure reports it: offset counted from the outer start, reason prefixed.
+    func nested(at start: Int, _ context: String) -> RSAKeyError {
+        var wrapped = self
+        wrapped.reason = "\(context): \(reason)"
+        wrapped.offset = offset.map { $0 + start }
+        return wrapped
+    }
 }

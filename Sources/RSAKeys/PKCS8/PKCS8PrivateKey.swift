@@ -80,11 +80,10 @@ public enum PKCS8PrivateKey {
         do {
             return try RSAPrivateKey(pkcs1DER: inner)
         } catch let error as RSAKeyError {
-            var wrapped = error
             let innerStart = inner.startIndex - der.startIndex
-            wrapped.reason = "PKCS#8 PrivateKeyInfo: the RSAPrivateKey in the OCTET STRING at offset \(keyOffset) (content at \(innerStart)) is malformed: \(error.reason)"
-            wrapped.offset = error.offset.map { $0 + innerStart }
-            throw wrapped
+            throw error.nested(
+                at: innerStart,
+                "PKCS#8 PrivateKeyInfo: the RSAPrivateKey in the OCTET STRING at offset \(keyOffset) (content at \(innerStart)) is malformed")
         }
     }
 

@@ -58,11 +58,8 @@ public enum X509Certificate {
         do {
             return try SubjectPublicKeyInfo.decode(spki)
         } catch let error as RSAKeyError {
-            var wrapped = error
             let start = spki.startIndex - der.startIndex
-            wrapped.reason = "X.509 certificate: the SubjectPublicKeyInfo at offset \(start): \(error.reason)"
-            wrapped.offset = error.offset.map { $0 + start }
-            throw wrapped
+            throw error.nested(at: start, "X.509 certificate: the SubjectPublicKeyInfo at offset \(start)")
         }
     }
 }
