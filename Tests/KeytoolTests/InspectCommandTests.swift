@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -5,27 +6,9 @@ import Testing
 /// reported for it (Fixtures/keys/facts.json).
 @Suite("keytool inspect and fingerprint")
 struct InspectCommandTests {
-    struct Fact: Decodable, Sendable, CustomTestStringConvertible {
-        var file: String
-        var algorithm: String
-        var format: String?
-        var encoding: String?
-        var `private`: Bool?
-        var encrypted: Bool?
-        var bits: Int?
-        var modulus: String?
-        var publicExponent: String?
-        var fingerprintSHA256: String?
-        var fingerprintMD5: String?
-        var cipher: String?
-        var comment: String?
-        var testDescription: String { file }
-    }
+    typealias Fact = KeyFact
 
-    static let facts: [Fact] = {
-        let url = URL(fileURLWithPath: CLIRunner.fixture("keys/facts.json"))
-        return (try? JSONDecoder().decode([Fact].self, from: Data(contentsOf: url))) ?? []
-    }()
+    static let facts = KeyFact.all
 
     static let rsaFacts = facts.filter { $0.algorithm == "rsa" }
     static let otherFacts = facts.filter { $0.algorithm != "rsa" }
@@ -92,7 +75,7 @@ struct InspectCommandTests {
         let result = try CLIRunner.run(["inspect", CLIRunner.fixture("keys/\(fact.file)")])
         #expect(result.status == 1)
         let names = ["ec": "EC", "ed25519": "Ed25519", "dsa": "DSA"]
-        #expect(result.stderr.contains(names[fact.algorithm]!), "\(result.stderr)")
+        #expect(result.stderr.contains(names[fact.algorithm ?? ""]!), "\(result.stderr)")
         #expect(result.stderr.contains("RSA keys only") || result.stderr.contains("only RSA keys"), "\(result.stderr)")
         #expect(!result.stderr.contains("malformed"))
     }

@@ -7,31 +7,15 @@ import RSAKeys
 /// the facts those tools reported about them.
 enum DERFixtures {
     /// One entry of Fixtures/keys/facts.json.
-    struct Fact: Decodable, Sendable {
-        var file: String
-        var format: String?
-        var encoding: String?
-        var algorithm: String?
-        var `private`: Bool?
-        var encrypted: Bool?
-        var bits: Int?
-        var modulus: String?
-        var publicExponent: String?
-        var cipher: String?
-        var comment: String?
-    }
+    typealias Fact = KeyFact
 
-    static let directory = ToolProcess.repositoryRoot.appendingPathComponent("Fixtures/keys")
+    static let directory = KeyFact.directory
 
     static func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: directory.appendingPathComponent(name)))
     }
 
-    static let facts: [Fact] = {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent("facts.json")),
-              let facts = try? JSONDecoder().decode([Fact].self, from: data) else { return [] }
-        return facts
-    }()
+    static let facts = KeyFact.all
 
     /// The formats this area reads (the OpenSSH ones are tested by the OpenSSH engineer).
     static let derFormats: Set<String> = ["pkcs1-private", "pkcs1-public", "spki", "pkcs8", "pkcs8-encrypted",

@@ -7,23 +7,9 @@ import Testing
 /// The fixture keys (Fixtures/keys, made by `tools/make-fixtures` with openssl and ssh-keygen) and
 /// what those tools reported about them, for the OpenSSH and RFC 4716 tests.
 enum SSHFixtures {
-    /// One entry of Fixtures/keys/facts.json.
-    struct Fact: Decodable, Sendable, CustomTestStringConvertible {
-        var file: String
-        var format: String?
-        var algorithm: String?
-        var encrypted: Bool?
-        var bits: Int?
-        var modulus: String?
-        var publicExponent: String?
-        var fingerprintSHA256: String?
-        var fingerprintMD5: String?
-        var cipher: String?
-        var comment: String?
-        var testDescription: String { file }
-    }
+    typealias Fact = KeyFact
 
-    static let directory = ToolProcess.repositoryRoot.appendingPathComponent("Fixtures/keys")
+    static let directory = KeyFact.directory
 
     static func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: directory.appendingPathComponent(name)))
@@ -31,11 +17,7 @@ enum SSHFixtures {
 
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-    static let facts: [Fact] = {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent("facts.json")),
-              let facts = try? JSONDecoder().decode([Fact].self, from: data) else { return [] }
-        return facts
-    }()
+    static let facts = KeyFact.all
 
     static func facts(format: String) -> [Fact] {
         facts.filter { $0.format == format && $0.algorithm == "rsa" }

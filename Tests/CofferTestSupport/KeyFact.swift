@@ -1,0 +1,33 @@
+import Foundation
+
+/// One entry of `Fixtures/keys/facts.json`: what openssl and ssh-keygen reported about a fixture
+/// key when `tools/make-fixtures` made it.
+public struct KeyFact: Decodable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var format: String?
+    public var encoding: String?
+    public var algorithm: String?
+    public var `private`: Bool?
+    public var encrypted: Bool?
+    public var bits: Int?
+    public var modulus: String?
+    public var publicExponent: String?
+    public var fingerprintSHA256: String?
+    public var fingerprintMD5: String?
+    public var cipher: String?
+    public var comment: String?
+
+    /// The file name: how a test argument shows.
+    public var description: String { file }
+
+    /// The fixture keys' folder.
+    public static let directory = ToolProcess.repositoryRoot.appendingPathComponent("Fixtures/keys")
+
+    /// Every entry of `facts.json`, or none when it cannot be read (the tests that need them then
+    /// fail on their count).
+    public static let all: [KeyFact] = {
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent("facts.json")),
+              let facts = try? JSONDecoder().decode([KeyFact].self, from: data) else { return [] }
+        return facts
+    }()
+}
