@@ -11,13 +11,13 @@ import PackageDescription
 let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzASN1Reader", ["ASN1Kit"]),
     ("FuzzPEM", ["ASN1Kit"]),
-    ("FuzzPKCS8", ["RSAKeys"]),
-    ("FuzzPKCS8Encrypted", ["RSAKeys", "ASN1Kit", "CryptoOpenSSL"]),
-    ("FuzzOpenSSHPublicKey", ["RSAKeys"]),
-    ("FuzzOpenSSHPrivateKey", ["RSAKeys", "CryptoOpenSSL"]),
-    ("FuzzRFC4716", ["RSAKeys"]),
+    ("FuzzPKCS8", ["AsymmetricKeys"]),
+    ("FuzzPKCS8Encrypted", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
+    ("FuzzOpenSSHPublicKey", ["AsymmetricKeys"]),
+    ("FuzzOpenSSHPrivateKey", ["AsymmetricKeys", "CryptoOpenSSL"]),
+    ("FuzzRFC4716", ["AsymmetricKeys"]),
     ("FuzzStoreLoad", ["KVStorage"]),
-    ("FuzzCMS", ["DownloadPipeline", "RSAKeys"]),
+    ("FuzzCMS", ["DownloadPipeline", "AsymmetricKeys"]),
 ]
 
 let package = Package(

@@ -1,4 +1,4 @@
-// RSAKeys against OpenSSL on the same bytes and the same key, in the same run:
+// AsymmetricKeys against OpenSSL on the same bytes and the same key, in the same run:
 //   bytes → RSAPrivateKey: PKCS#1 DER and PKCS#8 DER (target ≤ 300 ns) through the typed
 //     decoders and, for PKCS#8, also through KeyDecoder's format detection; PEM (≤ 2 µs) and
 //     unencrypted OpenSSH (≤ 1 µs) through KeyDecoder; anchors d2i_RSAPrivateKey,
@@ -10,7 +10,7 @@ import Benchmark
 import CKeyAnchors
 import CryptoOpenSSL
 import Foundation
-import RSAKeys
+import AsymmetricKeys
 
 let benchmarks: @Sendable () -> Void = {
     let keys = KeyFixtures.load()

@@ -1,6 +1,6 @@
 import CKeyAnchors
 import Foundation
-import RSAKeys
+import AsymmetricKeys
 
 /// An EVP_PKEY owned for the benchmark's lifetime.
 final class EVPKey: @unchecked Sendable {
@@ -51,7 +51,7 @@ struct KeyFixtures: Sendable {
         precondition(try! PKCS8PrivateKey.decode(pkcs8DER).publicKey == publicKey)
         for bytes in [pkcs8DER, pkcs1PEM, openssh] {
             let decoded = try! KeyDecoder.decode(bytes, source: "bench", passphrase: nil)
-            precondition(decoded.key.publicKey == publicKey)
+            precondition(decoded.key.rsa?.publicKey == publicKey)
         }
         precondition(try! privateKey.decrypt(ciphertext) == [UInt8](repeating: 0xA7, count: 1 << 20))
         var out = [UInt8](repeating: 0, count: ciphertext.count)

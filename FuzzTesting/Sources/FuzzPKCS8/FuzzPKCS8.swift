@@ -1,11 +1,11 @@
 // libFuzzer target: PKCS#8 PrivateKeyInfo / OneAsymmetricKey, SubjectPublicKeyInfo, the X.509
 // public key, and KeyDecoder's format detection over arbitrary bytes.
 //
-// Oracles: no crash; only RSAKeyError is thrown; an error's offset lies inside the input; a key that
+// Oracles: no crash; only KeyError is thrown; an error's offset lies inside the input; a key that
 // decodes re-encodes (PKCS#8 v1, SPKI) to DER that decodes to the same key; KeyDecoder without a
 // passphrase never does key-derivation work (it stops at .passphraseRequired); the fast two-prime
 // PKCS#1 reader agrees with the general one, and a PKCS#1 key that decodes re-encodes identically.
-@_spi(Oracles) import RSAKeys
+@_spi(Oracles) import AsymmetricKeys
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPKCS8(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -14,7 +14,7 @@ public func fuzzPKCS8(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     func check(_ what: String, _ body: () throws -> Void) {
         do {
             try body()
-        } catch let error as RSAKeyError {
+        } catch let error as KeyError {
             if let offset = error.offset, offset < 0 || offset > bytes.count {
                 fatalError("\(what): error offset \(offset) outside the input of \(bytes.count) bytes: \(error.code)")
             }

@@ -1,5 +1,5 @@
 // OpenSSL anchors for the key-container and RSA-operation benchmarks: the same work as Coffer's
-// RSAKeys, done directly with libcrypto in the same benchmark run.
+// AsymmetricKeys, done directly with libcrypto in the same benchmark run.
 #ifndef COFFER_KEY_ANCHORS_H
 #define COFFER_KEY_ANCHORS_H
 
