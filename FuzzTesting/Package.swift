@@ -16,6 +16,9 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzOpenSSHPublicKey", ["AsymmetricKeys"]),
     ("FuzzOpenSSHPrivateKey", ["AsymmetricKeys", "CryptoOpenSSL"]),
     ("FuzzRFC4716", ["AsymmetricKeys"]),
+    ("FuzzSEC1", ["AsymmetricKeys"]),
+    ("FuzzCurvePKCS8", ["AsymmetricKeys"]),
+    ("FuzzCurveOpenSSH", ["AsymmetricKeys"]),
     ("FuzzStoreLoad", ["KVStorage"]),
     ("FuzzCMS", ["DownloadPipeline", "AsymmetricKeys"]),
 ]

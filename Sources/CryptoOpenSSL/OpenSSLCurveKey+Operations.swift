@@ -12,9 +12,8 @@ extension OpenSSLCurveKey {
         guard isPrivate else { throw CryptoError.invalidArgument(operation, "signing needs a private key") }
         try checkSignatureDigest(digest, operation)
         return try withDigestContext(signing: true, digest: digest) { context in
-            var length = 0
-            let sized = message.withUnsafeBufferPointer { EVP_DigestSign(context, nil, &length, $0.baseAddress, $0.count) }
-            guard sized == 1 else { throw CryptoError.openSSL(operation, "cannot size the signature") }
+            // EVP_PKEY_get_size: the largest signature (a DER ECDSA-Sig-Value, or the fixed EdDSA size).
+            var length = Int(EVP_PKEY_get_size(key))
             var output = [UInt8](repeating: 0, count: length)
             let status = message.withUnsafeBufferPointer { messageBytes in
                 output.withUnsafeMutableBufferPointer { EVP_DigestSign(context, $0.baseAddress, &length, messageBytes.baseAddress, messageBytes.count) }

@@ -5,6 +5,7 @@
 //     d2i_AutoPrivateKey, PEM_read_bio_PrivateKey
 //   chunked RSA-2048 OAEP-SHA256 decryption of 1 MB (target ≥ 95 % of the raw EVP loop)
 //   PKCS#1 v1.5 and PSS sign and verify with SHA-256 (target ≥ 95 % of raw EVP_DigestSign/Verify)
+//   EC and Ed25519 keys: CurveKeyBenchmarks.swift
 // Every path is checked for the right result before anything is timed.
 import Benchmark
 import CKeyAnchors
@@ -14,6 +15,7 @@ import AsymmetricKeys
 
 let benchmarks: @Sendable () -> Void = {
     let keys = KeyFixtures.load()
+    registerCurveKeyBenchmarks()
 
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal, .throughput],
