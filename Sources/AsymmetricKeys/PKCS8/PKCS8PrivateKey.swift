@@ -7,7 +7,8 @@ import CryptoOpenSSL
 /// OneAsymmetricKey ::= SEQUENCE {
 ///     version                   Version,                  -- v1(0), v2(1)
 ///     privateKeyAlgorithm       PrivateKeyAlgorithmIdentifier,
-///     privateKey                PrivateKey,               -- OCTET STRING: PKCS#1 RSAPrivateKey
+///     privateKey                PrivateKey,               -- OCTET STRING: PKCS#1 RSAPrivateKey,
+///                                                         -- SEC 1 ECPrivateKey, or OCTET STRING
 ///     attributes            [0] IMPLICIT Attributes OPTIONAL,
 ///     ...,
 ///     [[2: publicKey        [1] IMPLICIT PublicKey OPTIONAL ]],  -- BIT STRING, v2 only
