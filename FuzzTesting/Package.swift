@@ -30,10 +30,18 @@ let package = Package(
     dependencies: [
         .package(name: "Coffer", path: ".."),
     ],
-    targets: fuzzTargets.map { target in
+    targets: [
+        // The oracle the key-parser targets share.
+        .target(
+            name: "FuzzSupport",
+            dependencies: [.product(name: "AsymmetricKeys", package: "Coffer")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ] + fuzzTargets.map { target in
         .executableTarget(
             name: target.name,
-            dependencies: target.products.map { .product(name: $0, package: "Coffer") },
+            dependencies: target.products.map { .product(name: $0, package: "Coffer") }
+                + (target.products.contains("AsymmetricKeys") ? ["FuzzSupport"] : []),
             swiftSettings: [.swiftLanguageMode(.v6)]
         )
     }

@@ -21,15 +21,7 @@ struct CurveKeyFixtures: @unchecked Sendable {
     let evpEd25519: UnsafeMutableRawPointer
 
     static func load() -> CurveKeyFixtures {
-        let folder = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Fixtures/keys")
-        func read(_ name: String) -> [UInt8] {
-            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else {
-                fatalError("missing fixture \(name)")
-            }
-            return [UInt8](data)
-        }
+        let read = KeyFixtures.read
         let ed25519DER = read("ed25519.pkcs8.der")
         let key = try! PKCS8PrivateKey.decodeAny(ed25519DER[...])
         let fixtures = CurveKeyFixtures(

@@ -23,16 +23,18 @@ struct KeyFixtures: Sendable {
     let evpKey: EVPKey
     let ciphertext: [UInt8]
 
-    static func load() -> KeyFixtures {
+    /// A file of the repository's Fixtures/keys.
+    static func read(_ name: String) -> [UInt8] {
         let folder = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures/keys")
-        func read(_ name: String) -> [UInt8] {
-            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else {
-                fatalError("missing fixture \(name)")
-            }
-            return [UInt8](data)
+        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else {
+            fatalError("missing fixture \(name)")
         }
+        return [UInt8](data)
+    }
+
+    static func load() -> KeyFixtures {
         let pkcs1DER = read("rsa2048.pkcs1.der")
         let key = try! RSAPrivateKey(pkcs1DER: pkcs1DER)
         let fixtures = KeyFixtures(

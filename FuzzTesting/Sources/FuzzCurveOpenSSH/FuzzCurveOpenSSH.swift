@@ -6,23 +6,14 @@
 // Oracles: no crash; only KeyError is thrown, with an offset inside the input; a private key that
 // decodes re-encodes unencrypted to a file that decodes to the same public key and comment; public
 // key lines re-encode to lines that decode to the same keys.
+import FuzzSupport
 import AsymmetricKeys
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCurveOpenSSH(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = count > 0 && start != nil ? Array(UnsafeBufferPointer(start: start, count: count)) : []
 
-    func check(_ what: String, _ body: () throws -> Void) {
-        do {
-            try body()
-        } catch let error as KeyError {
-            if let offset = error.offset, offset < 0 || offset > bytes.count {
-                fatalError("\(what): error offset \(offset) outside the input of \(bytes.count) bytes: \(error.code)")
-            }
-        } catch {
-            fatalError("\(what) threw a foreign error type: \(type(of: error))")
-        }
-    }
+    let check = KeyErrorOracle(inputCount: bytes.count).check
 
     check("OpenSSHPrivateKey.decodeAny") {
         let decoded = try OpenSSHPrivateKey.decodeAny(bytes, passphrase: nil)

@@ -4,23 +4,14 @@
 // Oracles: no crash; only KeyError is thrown, with an offset inside the input; a key that decodes
 // re-encodes to DER that decodes to the same public key (and, for private keys, PKCS#8 that
 // re-encodes identically: the encoding is canonical).
+import FuzzSupport
 import AsymmetricKeys
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCurvePKCS8(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = count > 0 && start != nil ? Array(UnsafeBufferPointer(start: start, count: count)) : []
 
-    func check(_ what: String, _ body: () throws -> Void) {
-        do {
-            try body()
-        } catch let error as KeyError {
-            if let offset = error.offset, offset < 0 || offset > bytes.count {
-                fatalError("\(what): error offset \(offset) outside the input of \(bytes.count) bytes: \(error.code)")
-            }
-        } catch {
-            fatalError("\(what) threw a foreign error type: \(type(of: error))")
-        }
-    }
+    let check = KeyErrorOracle(inputCount: bytes.count).check
 
     check("PKCS8PrivateKey.decodeAny") {
         let key = try PKCS8PrivateKey.decodeAny(bytes[...])

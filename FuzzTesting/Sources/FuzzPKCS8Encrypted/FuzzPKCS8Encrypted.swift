@@ -6,6 +6,7 @@
 // fuzzer explores the decryption and "wrong passphrase" paths without stalling on key derivation.
 import ASN1Kit
 import CryptoOpenSSL
+import FuzzSupport
 import AsymmetricKeys
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -13,17 +14,7 @@ public func fuzzPKCS8Encrypted(_ start: UnsafePointer<UInt8>?, _ count: Int) -> 
     let bytes = count > 0 && start != nil ? Array(UnsafeBufferPointer(start: start, count: count)) : []
     let passphrase = SecureBytes(Array("fuzz".utf8))
 
-    func check(_ what: String, _ body: () throws -> Void) {
-        do {
-            try body()
-        } catch let error as KeyError {
-            if let offset = error.offset, offset < 0 || offset > bytes.count {
-                fatalError("\(what): error offset \(offset) outside the input of \(bytes.count) bytes: \(error.code)")
-            }
-        } catch {
-            fatalError("\(what) threw a foreign error type: \(type(of: error))")
-        }
-    }
+    let check = KeyErrorOracle(inputCount: bytes.count).check
 
     check("EncryptedPrivateKeyInfo") {
         let info = try EncryptedPrivateKeyInfo.encryptionInfo(bytes[...])
