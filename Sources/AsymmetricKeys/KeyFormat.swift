@@ -96,12 +96,15 @@ public struct DecodedKey: Sendable {
     public var encryption: KeyEncryptionInfo?
     /// The comment (OpenSSH, RFC 4716), if any.
     public var comment: String?
+    /// The options before the key of an `authorized_keys` line (`from="…",no-pty`), verbatim.
+    public var options: String?
 
-    public init(format: KeyFormat, encoding: KeyEncoding, key: AsymmetricKey, encryption: KeyEncryptionInfo? = nil, comment: String? = nil) {
+    public init(format: KeyFormat, encoding: KeyEncoding, key: AsymmetricKey, encryption: KeyEncryptionInfo? = nil, comment: String? = nil, options: String? = nil) {
         self.format = format
         self.encoding = encoding
         self.key = key
         self.encryption = encryption
         self.comment = comment
+        self.options = options
     }
 }

@@ -63,7 +63,8 @@ struct ConvertCommand: ParsableCommand {
             let encryption = try encrypt.map { KeyEncoder.Encryption(passphrase: try newPassphrase.read(), cipher: $0) }
             let bytes: [UInt8]
             do {
-                bytes = try KeyEncoder.encode(decoded.key, as: to, der: der, comment: comment ?? decoded.comment, encryption: encryption)
+                bytes = try KeyEncoder.encode(decoded.key, as: to, der: der, comment: comment ?? decoded.comment, encryption: encryption,
+                                              options: decoded.options)
             } catch let error as KeyError {
                 throw CommandError("\(name): \(error.reason)")
             }

@@ -60,6 +60,7 @@ struct InspectCommand: ParsableCommand {
             fields += [("fingerprintSHA256", sha256), ("fingerprintMD5", md5)]
         }
         if let comment = decoded.comment { fields.append(("comment", comment)) }
+        if let options = decoded.options { fields.append(("options", options)) }
         if showPrivate, let key = decoded.key.privateKey {
             fields += Self.privateFields(key)
         }
@@ -127,6 +128,7 @@ struct InspectCommand: ParsableCommand {
             add("", "\(publicKey.bits) \(md5)")
         }
         if let comment = decoded.comment { add("comment:", comment) }
+        if let options = decoded.options { add("options:", options) }
         if showPrivate, let key = decoded.key.privateKey {
             for (label, value) in Self.privateFields(key) {
                 add(label + ":", value)

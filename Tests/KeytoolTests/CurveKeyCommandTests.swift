@@ -184,4 +184,26 @@ struct CurveKeyCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("is consistent"))
     }
+
+    @Test("authorized_keys lines of every SSH key type keep their options through inspect and convert")
+    func authorizedKeys() throws {
+        let ed = try String(contentsOfFile: CLIRunner.fixture("keys/ed25519-ssh.openssh.pub"), encoding: .utf8)
+        let ec = try String(contentsOfFile: CLIRunner.fixture("keys/ec-p384.openssh.pub"), encoding: .utf8)
+        let options = #"from="10.0.0.1,10.0.0.2",command="echo \"hi there\"",no-pty"#
+        let text = "# keys\n\(options) \(ed)\n\(ec)"
+        let file = try Self.directory().appendingPathComponent("authorized_keys")
+        try Data(text.utf8).write(to: file)
+        let inspected = try CLIRunner.run(["inspect", "--json", file.path])
+        #expect(inspected.status == 0, "\(inspected.stderr)")
+        let objects = inspected.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(objects.map { $0["algorithm"] as? String } == ["ed25519", "ec"])
+        #expect(objects.first?["options"] as? String == options)
+        #expect(objects.last?["options"] == nil)
+        let single = try Self.directory().appendingPathComponent("one")
+        try Data("\(options) \(ed)".utf8).write(to: single)
+        let converted = try CLIRunner.run(["convert", single.path, "--to", "openssh-public"])
+        #expect(converted.stdout == "\(options) \(ed)")
+    }
 }

@@ -45,8 +45,8 @@ public enum KeyDecoder {
             return [DecodedKey(format: .rfc4716Public, encoding: .text, key: .publicKey(decoded.key), comment: decoded.comment)]
         }
         if looksLikeOpenSSHPublicKey(bytes) {
-            return try OpenSSHPublicKey.decodeAllAny(bytes).map {
-                DecodedKey(format: .opensshPublic, encoding: .text, key: .publicKey($0.key), comment: $0.comment)
+            return try OpenSSHPublicKey.lines(bytes).map {
+                DecodedKey(format: .opensshPublic, encoding: .text, key: .publicKey($0.key), comment: $0.comment, options: $0.options)
             }
         }
         if bytes[firstNonSpace] == 0x30 {

@@ -30,13 +30,15 @@ public enum KeyEncoder {
     ///
     /// - Parameters:
     ///   - comment: For OpenSSH and RFC 4716 output; ignored otherwise.
+    ///   - options: `authorized_keys` options written before an `openssh-public` line; ignored otherwise.
     ///   - encryption: Encrypts a private key: pkcs8 as EncryptedPrivateKeyInfo (PBES2, PBKDF2-HMAC-SHA256,
     ///     2048 iterations), pkcs1 and sec1 as legacy `Proc-Type`/`DEK-Info` PEM, openssh with bcrypt-pbkdf.
     /// - Throws: ``KeyError`` `.cannotConvert` for a public key to a private format, or a key the
     ///   format cannot hold (PKCS#1 holds RSA, SEC 1 holds EC, SSH holds no X25519/X448 and OpenSSH
     ///   private keys no Ed448); `.invalidArgument` for DER of a text format, encryption of a
     ///   public format, DER with legacy PEM encryption, or an unknown cipher.
-    public static func encode(_ key: AsymmetricKey, as format: KeyOutputFormat, der: Bool, comment: String?, encryption: Encryption?) throws -> [UInt8] {
+    public static func encode(_ key: AsymmetricKey, as format: KeyOutputFormat, der: Bool, comment: String?, encryption: Encryption?,
+                              options: String? = nil) throws -> [UInt8] {
         if format.isPrivate && !key.isPrivate {
             throw KeyError(.cannotConvert, "a public key cannot be written as \(format.rawValue), which holds a private key")
         }
@@ -55,7 +57,7 @@ public enum KeyEncoder {
         case .spki:
             return output(SubjectPublicKeyInfo.encode(publicKey), label: "PUBLIC KEY", der: der)
         case .opensshPublic:
-            return Array(try OpenSSHPublicKey.encode(publicKey, comment: comment).utf8)
+            return Array(try OpenSSHPublicKey.encode(publicKey, comment: comment, options: options).utf8)
         case .rfc4716:
             return Array(try RFC4716PublicKey.encode(publicKey, comment: comment).utf8)
         case .pkcs1, .pkcs8, .sec1, .openssh:

@@ -41,7 +41,19 @@ public enum OpenSSHPublicKey {
     /// - Throws: as ``decode(_:)``, for the first line that fails; `.unrecognizedFormat` when there
     ///   is no key line at all.
     public static func decodeAllAny(_ text: [UInt8]) throws -> [(key: PublicKey, comment: String?)] {
-        var keys: [(key: PublicKey, comment: String?)] = []
+        try lines(text).map { ($0.key, $0.comment) }
+    }
+
+    /// One key line: the key, its comment and its authorized_keys options (verbatim, `nil` when none).
+    public struct Line: Sendable {
+        public var key: PublicKey
+        public var comment: String?
+        public var options: String?
+    }
+
+    /// Parses every key line of `text`, keeping authorized_keys options; see ``decodeAllAny(_:)``.
+    public static func lines(_ text: [UInt8]) throws -> [Line] {
+        var keys: [Line] = []
         var lineStart = text.startIndex
         while lineStart < text.endIndex {
             let lineEnd = text[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
@@ -70,8 +82,10 @@ public enum OpenSSHPublicKey {
     /// byte-identical to `ssh-keygen -y`.
     ///
     /// - Throws: ``KeyError`` `.cannotConvert` for X25519 and X448 keys.
-    public static func encode(_ key: PublicKey, comment: String?) throws -> String {
-        line(try OpenSSHKeyType.name(for: key), try wireBlob(key), comment: comment)
+    public static func encode(_ key: PublicKey, comment: String?, options: String? = nil) throws -> String {
+        let text = line(try OpenSSHKeyType.name(for: key), try wireBlob(key), comment: comment)
+        guard let options, !options.isEmpty else { return text }
+        return options + " " + text
     }
 
     private static func line(_ type: String, _ blob: [UInt8], comment: String?) -> String {
@@ -189,10 +203,14 @@ public enum OpenSSHPublicKey {
     }
 
     /// Parses one non-empty line (indices are offsets into the whole text).
-    private static func decodeLine(_ line: ArraySlice<UInt8>) throws -> (key: PublicKey, comment: String?) {
+    private static func decodeLine(_ line: ArraySlice<UInt8>) throws -> Line {
         var rest = line
+        var options: String?
         if !OpenSSHKeyType.isKnown(token(rest)) {
             rest = try skipOptions(rest)
+            var optionText = line[line.startIndex..<rest.startIndex]
+            while let last = optionText.last, isSpace(last) { optionText = optionText.dropLast() }
+            options = String(decoding: optionText, as: UTF8.self)
             guard OpenSSHKeyType.isKnown(token(rest)) else {
                 throw KeyError(.unrecognizedFormat,
                                   "line at offset \(line.startIndex) has no OpenSSH key type (such as ssh-rsa)",
@@ -224,7 +242,7 @@ public enum OpenSSHPublicKey {
         let commentText = rest[base64.endIndex...].drop(while: isSpace)
         var trimmed = commentText
         while let last = trimmed.last, isSpace(last) { trimmed = trimmed.dropLast() }
-        return (key, trimmed.isEmpty ? nil : String(decoding: trimmed, as: UTF8.self))
+        return Line(key: key, comment: trimmed.isEmpty ? nil : String(decoding: trimmed, as: UTF8.self), options: options)
     }
 
     /// Skips authorized_keys options (`from="a,b",no-pty command="x y"`…) and the whitespace after
