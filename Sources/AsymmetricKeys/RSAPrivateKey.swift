@@ -58,7 +58,7 @@ public struct RSAPrivateKey: Sendable {
 
     /// Owns the DER and, as the ``OpenSSLKeyCache`` it is, the OpenSSL key once built: building
     /// one costs tens of microseconds, far more than most operations' bookkeeping.
-    final class Storage: OpenSSLKeyCache, @unchecked Sendable {
+    final class Storage: OpenSSLKeyCache<OpenSSLRSAKey>, @unchecked Sendable {
         // @unchecked as the superclass; the two properties here are immutable Sendable values.
         let der: SecureBytes
         let layout: Layout

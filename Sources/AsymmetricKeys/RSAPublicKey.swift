@@ -1,4 +1,5 @@
 import ASN1Kit
+import CryptoOpenSSL
 
 /// An RSA public key: modulus n and public exponent e.
 ///
@@ -15,7 +16,7 @@ public struct RSAPublicKey: Sendable, Hashable {
     /// e as a big-endian magnitude without leading zero octets.
     public let publicExponent: [UInt8]
     /// The OpenSSL key, built on first use and shared by copies.
-    let cache: OpenSSLKeyCache
+    let cache: OpenSSLKeyCache<OpenSSLRSAKey>
 
     public static func == (lhs: RSAPublicKey, rhs: RSAPublicKey) -> Bool {
         lhs.modulus == rhs.modulus && lhs.publicExponent == rhs.publicExponent
@@ -35,7 +36,7 @@ public struct RSAPublicKey: Sendable, Hashable {
         }
         self.modulus = n
         self.publicExponent = e
-        self.cache = OpenSSLKeyCache()
+        self.cache = OpenSSLKeyCache<OpenSSLRSAKey>()
     }
 
     /// The size of the modulus in bits.

@@ -76,12 +76,31 @@ public enum ECPointArithmetic {
 
     private static func withGroup<Result>(_ type: CurveKeyType, _ body: (OpaquePointer, OpaquePointer) throws -> Result) throws -> Result {
         OpenSSLErrorQueue.clear()
-        guard let group = EC_GROUP_new_by_curve_name(type.curveNID) else {
+        guard let group = Groups.shared.group(type) else {
             throw CryptoError.openSSL("EC_GROUP_new_by_curve_name", "\(type.rawValue) is not available")
         }
-        defer { EC_GROUP_free(group) }
         guard let context = BN_CTX_new() else { throw CryptoError.openSSL("BN_CTX_new", "out of memory") }
         defer { BN_CTX_free(context) }
         return try body(group, context)
+    }
+
+    /// The `EC_GROUP` of each curve, made once (`EC_GROUP_new_by_curve_name` costs tens of
+    /// microseconds) and kept for the life of the process.
+    ///
+    /// `@unchecked Sendable` is safe: the groups are created in `init` and only passed as
+    /// `const EC_GROUP *` afterwards, which OpenSSL allows from several threads at once.
+    private final class Groups: @unchecked Sendable {
+        static let shared = Groups()
+        private let groups: [CurveKeyType: OpaquePointer]
+
+        private init() {
+            var groups: [CurveKeyType: OpaquePointer] = [:]
+            for type in CurveKeyType.allCases where type.isEC {
+                groups[type] = EC_GROUP_new_by_curve_name(type.curveNID)
+            }
+            self.groups = groups
+        }
+
+        func group(_ type: CurveKeyType) -> OpaquePointer? { groups[type] }
     }
 }

@@ -12,6 +12,8 @@ public struct ECPrivateKey: Sendable {
     public let scalar: SecureBytes
     /// The public key.
     public let publicKey: ECPublicKey
+    /// The OpenSSL key, built on first use and shared by copies.
+    let cache = OpenSSLKeyCache<OpenSSLCurveKey>()
 
     /// Creates a key from its scalar (big-endian, at most the coordinate size once leading zeros are
     /// dropped) and, optionally, its public point.
@@ -58,10 +60,12 @@ public struct ECPrivateKey: Sendable {
         self.publicKey = ECPublicKey(curve: curve, validatedPoint: point)
     }
 
-    /// The key as OpenSSL's `EVP_PKEY`.
+    /// The key as OpenSSL's `EVP_PKEY`, built once per key value and then reused.
     public func openSSLKey() throws -> OpenSSLCurveKey {
-        try KeyError.fromOpenSSL("the \(curve.rawValue) private key") {
-            try OpenSSLCurveKey(type: curve.keyType, privateKey: scalar, publicKey: publicKey.point)
+        try cache.openSSLKey {
+            try KeyError.fromOpenSSL("the \(curve.rawValue) private key") {
+                try OpenSSLCurveKey(type: curve.keyType, privateKey: scalar, publicKey: publicKey.point)
+            }
         }
     }
 }

@@ -7,6 +7,17 @@ public struct ECPublicKey: Sendable, Hashable {
     public let curve: ECCurve
     /// The uncompressed point, 1 + 2 × ``ECCurve/coordinateSize`` bytes.
     public let point: [UInt8]
+    /// The OpenSSL key, built on first use and shared by copies.
+    let cache = OpenSSLKeyCache<OpenSSLCurveKey>()
+
+    public static func == (lhs: ECPublicKey, rhs: ECPublicKey) -> Bool {
+        lhs.curve == rhs.curve && lhs.point == rhs.point
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(curve)
+        hasher.combine(point)
+    }
 
     /// Creates a key from a SEC 1 point, uncompressed or compressed, after checking that it lies on
     /// the curve (with OpenSSL).
@@ -33,10 +44,12 @@ public struct ECPublicKey: Sendable, Hashable {
     /// The y coordinate.
     public var y: ArraySlice<UInt8> { point[(1 + curve.coordinateSize)...] }
 
-    /// The key as OpenSSL's `EVP_PKEY`.
+    /// The key as OpenSSL's `EVP_PKEY`, built once per key value and then reused.
     public func openSSLKey() throws -> OpenSSLCurveKey {
-        try KeyError.fromOpenSSL("the \(curve.rawValue) public key") {
-            try OpenSSLCurveKey(type: curve.keyType, publicKey: point)
+        try cache.openSSLKey {
+            try KeyError.fromOpenSSL("the \(curve.rawValue) public key") {
+                try OpenSSLCurveKey(type: curve.keyType, publicKey: point)
+            }
         }
     }
 }

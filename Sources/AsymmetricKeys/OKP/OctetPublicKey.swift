@@ -6,6 +6,17 @@ public struct OctetPublicKey: Sendable, Hashable {
     public let algorithm: OctetKeyAlgorithm
     /// The raw public key, ``OctetKeyAlgorithm/keyLength`` bytes.
     public let bytes: [UInt8]
+    /// The OpenSSL key, built on first use and shared by copies.
+    let cache = OpenSSLKeyCache<OpenSSLCurveKey>()
+
+    public static func == (lhs: OctetPublicKey, rhs: OctetPublicKey) -> Bool {
+        lhs.algorithm == rhs.algorithm && lhs.bytes == rhs.bytes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(algorithm)
+        hasher.combine(bytes)
+    }
 
     /// Creates a key from its raw bytes.
     ///
@@ -18,10 +29,12 @@ public struct OctetPublicKey: Sendable, Hashable {
         self.bytes = Array(bytes)
     }
 
-    /// The key as OpenSSL's `EVP_PKEY`.
+    /// The key as OpenSSL's `EVP_PKEY`, built once per key value and then reused.
     public func openSSLKey() throws -> OpenSSLCurveKey {
-        try KeyError.fromOpenSSL("the \(algorithm.displayName) public key") {
-            try OpenSSLCurveKey(type: algorithm.keyType, publicKey: bytes)
+        try cache.openSSLKey {
+            try KeyError.fromOpenSSL("the \(algorithm.displayName) public key") {
+                try OpenSSLCurveKey(type: algorithm.keyType, publicKey: bytes)
+            }
         }
     }
 }

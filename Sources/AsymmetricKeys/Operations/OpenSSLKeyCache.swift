@@ -7,13 +7,13 @@ import Synchronization
 /// Not final so that a key's own storage can be the cache (one allocation instead of two). Its
 /// only state is a `Mutex`; subclasses must be final and keep only immutable `Sendable` state,
 /// which makes the `@unchecked Sendable` safe.
-class OpenSSLKeyCache: @unchecked Sendable {
-    private let key = Mutex<OpenSSLRSAKey?>(nil)
+class OpenSSLKeyCache<Key: AnyObject & Sendable>: @unchecked Sendable {
+    private let key = Mutex<Key?>(nil)
 
     init() {}
 
     /// The cached key, building it with `make` on first use.
-    final func openSSLKey(_ make: () throws -> OpenSSLRSAKey) rethrows -> OpenSSLRSAKey {
+    final func openSSLKey(_ make: () throws -> Key) rethrows -> Key {
         try key.withLock { cached in
             if let cached { return cached }
             let built = try make()
