@@ -148,4 +148,18 @@ struct CurveKeyInteropTests {
         #expect(error?.code == .unsupportedAlgorithm)
         #expect(error?.reason.contains("Ed25519") == true)
     }
+
+    @Test("openssl ecparam -genkey output (EC PARAMETERS, then the key) reads as the key; parameters alone are named")
+    func ecparamGenkey() throws {
+        let generated = try Tool.run("openssl", ["ecparam", "-name", "secp384r1", "-genkey"])
+        try #require(generated.status == 0)
+        let keys = try KeyDecoder.decodeAll(generated.stdout, source: "ecparam", passphrase: nil)
+        #expect(keys.count == 1)
+        #expect(keys.first?.format == .sec1Private)
+        #expect(try keys.first?.key.publicKey().curve == .p384)
+        let parameters = try Tool.run("openssl", ["ecparam", "-name", "prime256v1"])
+        let error = #expect(throws: KeyError.self) { try KeyDecoder.decodeAll(parameters.stdout, source: "ecparam", passphrase: nil) }
+        #expect(error?.code == .unsupportedAlgorithm)
+        #expect(error?.reason.contains("parameters, not a key") == true)
+    }
 }

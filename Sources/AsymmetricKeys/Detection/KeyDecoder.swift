@@ -38,7 +38,10 @@ public enum KeyDecoder {
             } catch let error as ASN1Error {
                 throw KeyError(.malformed, "PEM is malformed: \(error.reason)", offset: error.offset, cause: error)
             }
-            return try blocks.map { try decodeBlock($0, context: context) }
+            // `openssl ecparam -genkey` writes the curve's EC PARAMETERS before the EC PRIVATE KEY:
+            // the parameters are skipped when a key comes with them.
+            let keyBlocks = blocks.count > 1 ? blocks.filter { $0.label != "EC PARAMETERS" } : blocks
+            return try (keyBlocks.isEmpty ? blocks : keyBlocks).map { try decodeBlock($0, context: context) }
         }
         if contains(bytes, rfc4716Begin) {
             let decoded = try RFC4716PublicKey.decodeAny(bytes)
