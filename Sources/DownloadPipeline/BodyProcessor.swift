@@ -16,6 +16,10 @@ final class BodyProcessor {
 
     /// The body as it arrived, when `keepRaw` (for the cache).
     private(set) var raw: [UInt8] = []
+    /// Time spent in the decryptor so far.
+    private(set) var decryptionTime: Duration = .zero
+    /// Whether a decryptor runs.
+    var decrypts: Bool { decryptor != nil }
 
     init(decryptor: (any Decryptor)?, response: DownloadResponse, destination: DownloadDestination,
          keepRaw: Bool, keepResult: Bool, url: String) throws(DownloadError) {
@@ -42,6 +46,8 @@ final class BodyProcessor {
         if keepRaw { raw += chunk }
         if let stream {
             let plaintext: [UInt8]
+            let started = ContinuousClock.now
+            defer { decryptionTime += ContinuousClock.now - started }
             do {
                 plaintext = try stream.update(chunk[...])
             } catch {
@@ -57,8 +63,10 @@ final class BodyProcessor {
 
     /// Ends the body: finishes or runs the decryption and completes the output.
     func finish() async throws(DownloadError) -> (data: [UInt8], path: String?, length: Int, kept: [UInt8]) {
+        let started = ContinuousClock.now
         if let stream {
             let plaintext: [UInt8]
+            defer { decryptionTime += ContinuousClock.now - started }
             do {
                 plaintext = try stream.finish()
             } catch {
@@ -67,6 +75,7 @@ final class BodyProcessor {
             try emit(plaintext)
         } else if let decryptor {
             let plaintext: [UInt8]
+            defer { decryptionTime += ContinuousClock.now - started }
             do {
                 plaintext = try await decryptor.decrypt(collected, response: response)
             } catch {
