@@ -7,9 +7,9 @@ import RSAKeys
 import Synchronization
 import Testing
 
-/// Retries, resume and integrity against real servers on 127.0.0.1 (Hummingbird,
+/// Retries, resume, integrity, batch and chain against real servers on 127.0.0.1 (Hummingbird,
 /// and the raw-socket server for cut connections). Backoff waits are recorded, never slept.
-@Suite("Integration: retry, resume and integrity over loopback", .serialized, .timeLimit(.minutes(1)))
+@Suite("Integration: retry, resume, integrity, batch and chain over loopback", .serialized, .timeLimit(.minutes(1)))
 struct PipelineNetworkTests {
     static func sha256(_ bytes: [UInt8]) -> [UInt8] { Digest.hash(.sha256, bytes) }
 
@@ -106,5 +106,74 @@ struct PipelineNetworkTests {
             return nil
         }
         #expect(verdicts == [true, false])
+    }
+
+    @Test("batch with one 404: fail-fast names it and cancels the rest; keep-going returns the others in order")
+    func batchWithMissing() async throws {
+        let payloads = (0..<3).map { OpenSSLPayloads.plaintext(2000, seed: 20 + $0) }
+        let server = try TestServerRawSocket { head, _ in
+            if head.hasPrefix("GET /missing") { return [.send(TestServerRawSocket.head(status: "404 Not Found", length: 0))] }
+            if head.hasPrefix("GET /stall") { return [.stall] }
+            let index = Int(head.dropFirst("GET /file".count).prefix(1)) ?? 0
+            return [.send(TestServerRawSocket.head(length: payloads[index].count) + payloads[index])]
+        }
+        defer { server.stop() }
+        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: .seconds(2), idleReadTimeout: .seconds(20)))
+        let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: .seconds(30)))
+        let failFast = DownloadBatch(downloader: downloader,
+                                     requests: ["/stall0", "/missing", "/stall2"].map { DownloadRequest(url: server.url($0)) },
+                                     maximumConcurrent: 3, policy: .failFast)
+        let keepGoing = DownloadBatch(downloader: downloader,
+                                      requests: ["/file0", "/missing", "/file2"].map { DownloadRequest(url: server.url($0)) },
+                                      maximumConcurrent: 2, policy: .collectAll)
+        var failFastError: DownloadBatchError?
+        do {
+            _ = try await failFast.run()
+        } catch {
+            failFastError = error
+        }
+        let all = try? await keepGoing.run()
+        try await transport.shutdown()
+
+        let error = try #require(failFastError)
+        #expect(error.index == 1)
+        #expect(error.error.status == 404)
+        #expect(error.results.count == 3)
+        #expect(error.results[0].failure?.code == .cancelled)
+        #expect(error.results[2].failure?.code == .cancelled)
+        #expect(downloader.runningTransfers == 0)
+
+        let results = try #require(all)
+        #expect(results.count == 3)
+        #expect((try? results[0].get().data) == payloads[0])
+        #expect(results[1].failure?.status == 404)
+        #expect((try? results[2].get().data) == payloads[2])
+    }
+
+    @Test("chain: the second URL comes from the first body; a failing step is named")
+    func chain() async throws {
+        let payload = OpenSSLPayloads.plaintext(3000, seed: 30)
+        try await IntegrationEnvironment.with { (env: IntegrationEnvironment) async throws in
+            env.server.add("payload", .init(bytes: payload))
+            env.server.add("manifest", .init(bytes: Array("/files/payload\n".utf8)))
+            env.server.add("bad-manifest", .init(bytes: Array("/files/nothing-here\n".utf8)))
+            let port = env.server.port
+            let next: DownloadChain.Next = { manifest in
+                let path = String(decoding: manifest.data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                return DownloadRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            }
+            let results = try await DownloadChain(downloader: env.downloader, first: DownloadRequest(url: env.server.url("/files/manifest")), name: "manifest")
+                .then("payload", next)
+                .run()
+            #expect(results.count == 2)
+            #expect(results.last?.data == payload)
+
+            let failing = DownloadChain(downloader: env.downloader, first: DownloadRequest(url: env.server.url("/files/bad-manifest")), name: "manifest")
+                .then("payload", next)
+            await #expect { try await failing.run() } throws: {
+                let error = $0 as? DownloadChainError
+                return error?.step == 1 && error?.name == "payload" && error?.error.status == 404 && error?.results.count == 1
+            }
+        }
     }
 }
