@@ -169,21 +169,26 @@ public final class Downloader: Sendable {
 
     private func attach(_ task: DownloadTask, request: DownloadRequest, identity: RequestIdentity,
                         decryptor: (any Decryptor)?, responseModifier: ResponseModifier?) {
-        state.withLock { state in
+        let queued = state.withLock { state -> (transfer: Transfer, waiting: Int)? in
             if let existing = state.transfers[identity.transferKey] {
-                guard task.attach(to: existing) else { return }
+                guard task.attach(to: existing) else { return nil }
                 existing.add(task)
-                return
+                return nil
             }
             let id = nextTransferID.add(1, ordering: .relaxed).oldValue
             let transfer = Transfer(id: id, request: request, identity: identity, decryptor: decryptor, responseModifier: responseModifier,
                                     downloader: self)
-            guard task.attach(to: transfer) else { return }
+            guard task.attach(to: transfer) else { return nil }
             transfer.add(task)
             state.transfers[identity.transferKey] = transfer
             state.pending.append(transfer)
             startWaiting(&state)
+            guard state.pending.contains(where: { $0 === transfer }) else { return nil }
+            transfer.beginQueuedReport()
+            return (transfer, state.pending.count)
         }
+        // Outside the lock (accessories may call the downloader); the transfer's task waits for it.
+        if let queued { queued.transfer.reportQueued(waiting: queued.waiting) }
     }
 
     /// Starts waiting transfers while slots are free. Called with the lock held.

@@ -26,6 +26,10 @@ final class Transfer: Sendable {
         var attempts = 0
         /// Body bytes received over the network so far, over every attempt.
         var bytesReceived = 0
+        /// A `queued` event is being reported: the transfer's task waits for it (events of one
+        /// transfer stay in order).
+        var reportingQueued = false
+        var queuedReported: CheckedContinuation<Void, Never>?
     }
 
     init(id: UInt64, request: DownloadRequest, identity: RequestIdentity, decryptor: (any Decryptor)?, responseModifier: ResponseModifier?,
@@ -56,6 +60,7 @@ final class Transfer: Sendable {
     func start() {
         state.withLock { $0.started = .now }
         let task = Task {
+            await self.waitForQueuedReport()
             self.downloader.events.willStart(self.request)
             let result = await self.run()
             let (attempts, bytes) = self.state.withLock { ($0.attempts, $0.bytesReceived) }
@@ -84,6 +89,33 @@ final class Transfer: Sendable {
     func emit(_ kind: DownloadEvent.Kind) {
         let elapsed = ContinuousClock.now - state.withLock { $0.started }
         downloader.events.emit(DownloadEvent(kind: kind, url: request.url.absoluteString, transferID: id, elapsed: elapsed))
+    }
+
+    /// Marks that a `queued` event is about to be emitted (called under the downloader's lock).
+    func beginQueuedReport() {
+        state.withLock { $0.reportingQueued = true }
+    }
+
+    /// Emits the `queued` event and lets the transfer's task go on if it already started.
+    func reportQueued(waiting: Int) {
+        emit(.queued(waiting: waiting))
+        let waiter = state.withLock { state in
+            state.reportingQueued = false
+            defer { state.queuedReported = nil }
+            return state.queuedReported
+        }
+        waiter?.resume()
+    }
+
+    private func waitForQueuedReport() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state in
+                guard state.reportingQueued else { return true }
+                state.queuedReported = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
     }
 
     /// Counts an attempt; returns its number (1 for the first).

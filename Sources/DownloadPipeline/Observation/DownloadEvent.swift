@@ -1,11 +1,14 @@
 /// One step of a transfer, as the event stream and the accessories see it.
 ///
-/// Events of one transfer share its ``transferID`` and come in order: `start`, `response`,
+/// Events of one transfer share its ``transferID`` and come in order: possibly `queued`, `start`, `response`,
 /// possibly `retry` and `start` again, `resume`, `verify`, `decrypt`, then exactly one `finish`.
 /// ``elapsed`` is measured from the moment the transfer started.
 public struct DownloadEvent: Sendable {
     /// What happened.
     public enum Kind: Sendable {
+        /// The transfer waits for a free slot (the concurrency limit is reached); `waiting` counts
+        /// the transfers waiting now, this one included.
+        case queued(waiting: Int)
         /// An attempt sends its request (1 for the first attempt).
         case start(attempt: Int)
         /// The response head of an attempt arrived (after the response modifier).
@@ -41,9 +44,11 @@ public struct DownloadEvent: Sendable {
         self.elapsed = elapsed
     }
 
-    /// The kind's name: `start`, `response`, `retry`, `resume`, `verify`, `decrypt` or `finish`.
+    /// The kind's name: `queued`, `start`, `response`, `retry`, `resume`, `verify`, `decrypt` or
+    /// `finish`.
     public var name: String {
         switch kind {
+        case .queued: "queued"
         case .start: "start"
         case .response: "response"
         case .retry: "retry"

@@ -12,6 +12,9 @@ enum DownloadEventLog {
         let level: Logger.Level
         let message: String
         switch event.kind {
+        case .queued(let waiting):
+            level = .debug
+            message = "download waits for a free slot (\(waiting) waiting)"
         case .start(let attempt):
             level = .debug
             message = "download attempt \(attempt) started"
