@@ -197,9 +197,9 @@ extension Transfer {
             expectations.insert(DigestExpectation(algorithm: .sha256, digest: sha256, source: "the expected SHA-256"), at: 0)
         }
         let policy = cachePolicy
+        let cacheWriter = policy != nil ? downloader.configuration.cache?.makeBodyWriter() : nil
         let processor = try BodyProcessor(decryptor: decryptor, response: resultHead, destination: request.destination,
-                                          keepRaw: policy.map { !$0.storeDecrypted } ?? false,
-                                          keepResult: policy.map { $0.storeDecrypted } ?? false, url: url)
+                                          cacheWriter: cacheWriter, cacheResult: policy?.storeDecrypted ?? false, url: url)
         let validator = PartialDownload.validator(of: head)
         let receiving = ReceivingBody(processor: processor, verifier: IntegrityVerifier(expectations), partial: partial, head: resultHead,
                                       validator: validator, expected: length)
@@ -226,10 +226,8 @@ extension Transfer {
         let output = try await receiving.processor.finish()
         if receiving.processor.decrypts { emit(.decrypt(duration: receiving.processor.decryptionTime)) }
         receiving.partial?.remove()
-        if let cache = downloader.configuration.cache, let policy = cachePolicy {
-            let stored = policy.storeDecrypted ? output.kept : receiving.processor.raw
-            cache.store(CacheRecord(decrypted: policy.storeDecrypted || decryptor == nil, response: receiving.head, body: stored),
-                        for: identity.contentKey)
+        if let cache = downloader.configuration.cache, let policy = cachePolicy, let writer = receiving.processor.cacheWriter {
+            cache.store(decrypted: policy.storeDecrypted || decryptor == nil, response: receiving.head, body: writer, for: identity.contentKey)
         }
         return DownloadResult(response: receiving.head, data: output.data, filePath: output.path, resultLength: output.length,
                               bytesReceived: bytesReceived, source: receiving.resumed ? .resumed : .network)
@@ -239,11 +237,22 @@ extension Transfer {
     private func deliver(_ record: CacheRecord, source: DownloadResult.Source) async throws(DownloadError) -> DownloadResult {
         let url = request.url.absoluteString
         let body = try BodyProcessor(decryptor: record.decrypted ? nil : decryptor, response: record.response,
-                                     destination: request.destination, keepRaw: false, keepResult: false, url: url)
-        do {
-            try body.consume(record.body)
+                                     destination: request.destination, cacheWriter: nil, cacheResult: false, url: url)
+        do throws(DownloadError) {
+            let length: Int
+            switch record.body {
+            case .inline(let bytes):
+                try body.consume(bytes)
+                length = bytes.count
+            case .file(let name, let size):
+                guard let path = downloader.configuration.cache?.path(ofBody: name) else {
+                    throw DownloadError.file(name, "the cached body file is gone")
+                }
+                try FileWriter.readChunks(path) { chunk throws(DownloadError) in try body.consume(chunk) }
+                length = size
+            }
             let output = try await body.finish()
-            report(received: record.body.count, expected: record.body.count)
+            report(received: length, expected: length)
             return DownloadResult(response: record.response, data: output.data, filePath: output.path, resultLength: output.length,
                                   bytesReceived: 0, source: source)
         } catch {
