@@ -3,8 +3,9 @@ import DownloadPipeline
 import Foundation
 
 extension FetchCommand {
-    /// `--batch FILE`: every line's download into `--output-dir`, `--parallel` at a time; one
-    /// summary line per URL on standard output, in file order; exit 1 when any failed.
+    /// `--batch FILE`: every line's download into `--output-dir`, `--parallel` at a time, with one
+    /// progress bar per active transfer on a terminal; one summary line per URL on standard
+    /// output, in file order; exit 1 when any failed.
     func runBatch(_ path: String, decryptor: any Decryptor) throws {
         let text: String
         do {
@@ -22,12 +23,17 @@ extension FetchCommand {
         let headers = headers.compactMap(Self.parseHeader)
         let totalTimeout = Duration.milliseconds(Int(timeout * 1000))
         let cachePolicy: CachePolicy = cache == nil ? .disabled : .enabled(storeDecrypted: false, revalidate: true)
-        let requests = entries.map { entry in
+        let bars = isatty(STDERR_FILENO) == 1 ? FetchBatchProgress() : nil
+        let requests = entries.enumerated().map { index, entry in
             var request = DownloadRequest(url: entry.url, headers: headers, decryptor: decryptor,
                                           destination: .file((directory as NSString).appendingPathComponent(entry.outputName)),
                                           cachePolicy: cachePolicy)
             request.totalTimeout = totalTimeout
             request.expectedSHA256 = entry.sha256
+            if let bars {
+                let name = entry.outputName
+                request.progress = { bars.update(index, name: name, $0) }
+            }
             return request
         }
         let cacheDirectory = cache
@@ -59,6 +65,7 @@ extension FetchCommand {
             try? await transport.shutdown()
             return .success(outcome)
         }
+        bars?.end()
         let (results, failedFirst) = try outcome.get()
         var failures = 0
         var summary = ""

@@ -269,6 +269,26 @@ struct FetchCommandTests {
         #expect(fast[2].hasPrefix("failed ") && fast[2].contains("line 2 failed first"), "\(fast[2])")
     }
 
+    @Test("--batch on a terminal draws a progress line per active transfer (run under script(1))",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func batchProgressOnTerminal() throws {
+        let server = try Server(files: ["/one.bin": .init(bytes: Self.plaintext(200_000, seed: 30)),
+                                        "/two.bin": .init(bytes: Self.plaintext(150_000, seed: 31))])
+        defer { server.stop() }
+        let scratch = try Scratch()
+        try "\(server.url("/one.bin"))\n\(server.url("/two.bin"))\n".write(toFile: scratch.file("list.txt"), atomically: true, encoding: .utf8)
+        let keytool = CLIRunner.productsDirectory.appendingPathComponent("keytool").path
+        let command = [keytool, "fetch", "--batch", scratch.file("list.txt"), "--output-dir", scratch.file("out"), "--scheme", "none"]
+            .map { "'" + $0 + "'" }.joined(separator: " ")
+        // script(1) gives the command a terminal and copies everything it writes to our stdout.
+        let result = try CLIRunner.run(["-qec", command, "/dev/null"], tool: "/usr/bin/script")
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("\u{1B}[2Kone.bin") || result.stdout.contains("\u{1B}[2Ktwo.bin"), "\(result.stdout)")
+        #expect(result.stdout.contains("ok \(server.url("/one.bin"))"))
+        #expect(result.stdout.contains("ok \(server.url("/two.bin"))"))
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.file("out/two.bin")))) == Self.plaintext(150_000, seed: 31))
+    }
+
     @Test("--batch input errors: a bad line names the file and line (exit 1); misused options exit 64")
     func batchErrors() throws {
         let scratch = try Scratch()
