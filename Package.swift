@@ -81,6 +81,7 @@ let package = Package(
             dependencies: [
                 "DownloadPipeline", "RSAKeys", "CryptoOpenSSL", "ASN1Kit", "KVStorage", "CofferTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
