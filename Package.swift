@@ -11,7 +11,7 @@ let package = Package(
     products: [
         .library(name: "ASN1Kit", targets: ["ASN1Kit"]),
         .library(name: "CryptoOpenSSL", targets: ["CryptoOpenSSL"]),
-        .library(name: "RSAKeys", targets: ["RSAKeys"]),
+        .library(name: "AsymmetricKeys", targets: ["AsymmetricKeys"]),
         .library(name: "KVStorage", targets: ["KVStorage"]),
         .library(name: "DownloadPipeline", targets: ["DownloadPipeline"]),
         .executable(name: "keytool", targets: ["keytool"]),
@@ -39,12 +39,12 @@ let package = Package(
         // Libraries
         .target(name: "ASN1Kit", swiftSettings: strict),
         .target(name: "CryptoOpenSSL", dependencies: ["COpenSSL"], swiftSettings: strict),
-        .target(name: "RSAKeys", dependencies: ["ASN1Kit", "CryptoOpenSSL"], swiftSettings: strict),
+        .target(name: "AsymmetricKeys", dependencies: ["ASN1Kit", "CryptoOpenSSL"], swiftSettings: strict),
         .target(name: "KVStorage", dependencies: ["CryptoOpenSSL", "CZlib"], swiftSettings: strict),
         .target(
             name: "DownloadPipeline",
             dependencies: [
-                "ASN1Kit", "RSAKeys", "CryptoOpenSSL", "KVStorage",
+                "ASN1Kit", "AsymmetricKeys", "CryptoOpenSSL", "KVStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "keytool",
             dependencies: [
-                "ASN1Kit", "RSAKeys", "CryptoOpenSSL", "DownloadPipeline",
+                "ASN1Kit", "AsymmetricKeys", "CryptoOpenSSL", "DownloadPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -74,12 +74,12 @@ let package = Package(
         .target(name: "CofferTestSupport", path: "Tests/CofferTestSupport", swiftSettings: strict),
         .testTarget(name: "ASN1KitTests", dependencies: ["ASN1Kit"], swiftSettings: strict),
         .testTarget(name: "CryptoOpenSSLTests", dependencies: ["CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
-        .testTarget(name: "RSAKeysTests", dependencies: ["RSAKeys", "ASN1Kit", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "AsymmetricKeysTests", dependencies: ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStorageTests", dependencies: ["KVStorage", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "DownloadPipelineTests",
             dependencies: [
-                "DownloadPipeline", "RSAKeys", "CryptoOpenSSL", "ASN1Kit", "KVStorage", "CofferTestSupport",
+                "DownloadPipeline", "AsymmetricKeys", "CryptoOpenSSL", "ASN1Kit", "KVStorage", "CofferTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -15,14 +15,14 @@ let benchmarkSuites: [(name: String, dependencies: [Target.Dependency])] = [
         "COpenSSLAnchors",
     ]),
     ("KeyBenchmarks", [
-        .product(name: "RSAKeys", package: "Coffer"),
+        .product(name: "AsymmetricKeys", package: "Coffer"),
         .product(name: "CryptoOpenSSL", package: "Coffer"),
         "CKeyAnchors",
     ]),
     ("StoreBenchmarks", [.product(name: "KVStorage", package: "Coffer"), "CSQLite"]),
     ("PipelineBenchmarks", [
         .product(name: "DownloadPipeline", package: "Coffer"),
-        .product(name: "RSAKeys", package: "Coffer"),
+        .product(name: "AsymmetricKeys", package: "Coffer"),
         .product(name: "CryptoOpenSSL", package: "Coffer"),
     ]),
 ]

@@ -11,13 +11,16 @@ import PackageDescription
 let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzASN1Reader", ["ASN1Kit"]),
     ("FuzzPEM", ["ASN1Kit"]),
-    ("FuzzPKCS8", ["RSAKeys"]),
-    ("FuzzPKCS8Encrypted", ["RSAKeys", "ASN1Kit", "CryptoOpenSSL"]),
-    ("FuzzOpenSSHPublicKey", ["RSAKeys"]),
-    ("FuzzOpenSSHPrivateKey", ["RSAKeys", "CryptoOpenSSL"]),
-    ("FuzzRFC4716", ["RSAKeys"]),
+    ("FuzzPKCS8", ["AsymmetricKeys"]),
+    ("FuzzPKCS8Encrypted", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
+    ("FuzzOpenSSHPublicKey", ["AsymmetricKeys"]),
+    ("FuzzOpenSSHPrivateKey", ["AsymmetricKeys", "CryptoOpenSSL"]),
+    ("FuzzRFC4716", ["AsymmetricKeys"]),
+    ("FuzzSEC1", ["AsymmetricKeys"]),
+    ("FuzzCurvePKCS8", ["AsymmetricKeys"]),
+    ("FuzzCurveOpenSSH", ["AsymmetricKeys"]),
     ("FuzzStoreLoad", ["KVStorage"]),
-    ("FuzzCMS", ["DownloadPipeline", "RSAKeys"]),
+    ("FuzzCMS", ["DownloadPipeline", "AsymmetricKeys"]),
 ]
 
 let package = Package(
@@ -27,10 +30,18 @@ let package = Package(
     dependencies: [
         .package(name: "Coffer", path: ".."),
     ],
-    targets: fuzzTargets.map { target in
+    targets: [
+        // The oracle the key-parser targets share.
+        .target(
+            name: "FuzzSupport",
+            dependencies: [.product(name: "AsymmetricKeys", package: "Coffer")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ] + fuzzTargets.map { target in
         .executableTarget(
             name: target.name,
-            dependencies: target.products.map { .product(name: $0, package: "Coffer") },
+            dependencies: target.products.map { .product(name: $0, package: "Coffer") }
+                + (target.products.contains("AsymmetricKeys") ? ["FuzzSupport"] : []),
             swiftSettings: [.swiftLanguageMode(.v6)]
         )
     }

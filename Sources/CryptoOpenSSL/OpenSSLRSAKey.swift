@@ -232,16 +232,7 @@ public final class OpenSSLRSAKey: @unchecked Sendable {
             throw CryptoError.openSSL("OSSL_PARAM_BLD_to_param", "cannot build the key parameters")
         }
         // The parameters hold copies of private numbers: wipe them before freeing.
-        defer {
-            var parameter = params
-            while let name = parameter.pointee.key, name.pointee != 0 {
-                if let data = parameter.pointee.data, parameter.pointee.data_size > 0 {
-                    OPENSSL_cleanse(data, parameter.pointee.data_size)
-                }
-                parameter += 1
-            }
-            OSSL_PARAM_free(params)
-        }
+        defer { OSSLParameterList.wipeAndFree(params) }
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil) else {
             throw CryptoError.openSSL("EVP_PKEY_CTX_new_from_name", "RSA is not available")
         }

@@ -1,7 +1,7 @@
+import AsymmetricKeys
 import CryptoOpenSSL
 import Foundation
 import KVStorage
-import RSAKeys
 
 /// The pipeline's cache: results kept in a ``KVStore`` (MMKV format), keyed by a hash of the
 /// request identity, with the response's `ETag` / `Last-Modified` for revalidation.

@@ -1,5 +1,5 @@
+import AsymmetricKeys
 import Foundation
-import RSAKeys
 
 /// What makes two requests "the same": they share a transfer while in flight, and a cache entry.
 ///

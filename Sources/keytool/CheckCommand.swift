@@ -1,11 +1,11 @@
 import ArgumentParser
-import RSAKeys
+import AsymmetricKeys
 
 /// `keytool check FILE`: consistency of a private key.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check a private key's consistency: n = p·q(·r…), primes, e·d ≡ 1 mod λ(n), CRT values.",
+        abstract: "Check a private key's consistency: RSA n = p·q(·r…), primes, e·d ≡ 1 mod λ(n), CRT values; EC Q = d·G on the curve; EdDSA/X public key from the private key.",
         discussion: "Exit status 0 when the key is consistent, 1 with every problem listed otherwise."
     )
 
@@ -26,15 +26,25 @@ struct CheckCommand: ParsableCommand {
                     continue
                 }
                 let problems = try key.consistencyProblems()
+                let description = try Self.describe(key.publicKey())
                 if problems.isEmpty {
-                    print("\(name): RSA \(key.bits)-bit key is consistent")
+                    print("\(name): \(description) key is consistent")
                 } else {
                     failed = true
-                    printError("\(name): RSA key is not consistent:")
+                    printError("\(name): \(description) key is not consistent:")
                     for problem in problems { printError("  - \(problem)") }
                 }
             }
             if failed { throw ExitCode(1) }
+        }
+    }
+
+    /// `RSA 2048-bit`, `EC P-256`, `Ed25519`.
+    static func describe(_ key: PublicKey) -> String {
+        switch key {
+        case .rsa(let rsa): "RSA \(rsa.bits)-bit"
+        case .ec(let ec): "EC \(ec.curve.rawValue)"
+        case .octet: key.algorithm.displayName
         }
     }
 }

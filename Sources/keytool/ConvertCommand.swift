@@ -1,5 +1,5 @@
 import ArgumentParser
-import RSAKeys
+import AsymmetricKeys
 
 extension KeyOutputFormat: ExpressibleByArgument {}
 
@@ -10,8 +10,10 @@ struct ConvertCommand: ParsableCommand {
         abstract: "Convert a key to another container.",
         discussion: """
             Formats: \(KeyOutputFormat.allCases.map(\.rawValue).joined(separator: ", ")). A private key \
-            can be written in any format (public formats take its public half); a public key only in \
-            public formats. Private keys are written with mode 0600.
+            can be written in any format that holds its algorithm (public formats take its public half); \
+            a public key only in public formats. pkcs1 holds RSA keys, sec1 EC keys, the SSH formats no \
+            X25519/X448 keys (and openssh no Ed448); pkcs8 and spki hold every algorithm. Private keys \
+            are written with mode 0600.
             """
     )
 
@@ -21,7 +23,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "The output format.")
     var to: KeyOutputFormat
 
-    @Flag(help: "Write DER instead of PEM (pkcs1, pkcs1-public, pkcs8, spki).")
+    @Flag(help: "Write DER instead of PEM (pkcs1, pkcs1-public, pkcs8, sec1, spki).")
     var der = false
 
     @Option(name: .shortAndLong, help: "The output file (default: standard output).")
@@ -38,16 +40,16 @@ struct ConvertCommand: ParsableCommand {
 
     func validate() throws {
         if encrypt != nil && !to.isPrivate {
-            throw ValidationError("--encrypt needs a private output format (pkcs1, pkcs8, openssh)")
+            throw ValidationError("--encrypt needs a private output format (pkcs1, pkcs8, sec1, openssh)")
         }
         if newPassphrase.isGiven && encrypt == nil {
             throw ValidationError("--new-passphrase-file/--new-passphrase-env need --encrypt CIPHER")
         }
-        if der && ![.pkcs1, .pkcs1Public, .pkcs8, .spki].contains(to) {
-            throw ValidationError("--der applies to pkcs1, pkcs1-public, pkcs8 and spki only")
+        if der && ![.pkcs1, .pkcs1Public, .pkcs8, .sec1, .spki].contains(to) {
+            throw ValidationError("--der applies to pkcs1, pkcs1-public, pkcs8, sec1 and spki only")
         }
-        if der && encrypt != nil && to == .pkcs1 {
-            throw ValidationError("encrypted PKCS#1 (legacy PEM encryption) exists only as PEM; use --to pkcs8 for encrypted DER")
+        if der && encrypt != nil && (to == .pkcs1 || to == .sec1) {
+            throw ValidationError("encrypted PKCS#1 and SEC 1 (legacy PEM encryption) exist only as PEM; use --to pkcs8 for encrypted DER")
         }
     }
 
@@ -61,8 +63,9 @@ struct ConvertCommand: ParsableCommand {
             let encryption = try encrypt.map { KeyEncoder.Encryption(passphrase: try newPassphrase.read(), cipher: $0) }
             let bytes: [UInt8]
             do {
-                bytes = try KeyEncoder.encode(decoded.key, as: to, der: der, comment: comment ?? decoded.comment, encryption: encryption)
-            } catch let error as RSAKeyError {
+                bytes = try KeyEncoder.encode(decoded.key, as: to, der: der, comment: comment ?? decoded.comment, encryption: encryption,
+                                              options: decoded.options)
+            } catch let error as KeyError {
                 throw CommandError("\(name): \(error.reason)")
             }
             try OutputFile.write(bytes, to: out, mode: to.isPrivate ? 0o600 : 0o644)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import RSAKeys
+import AsymmetricKeys
 
 /// `keytool decrypt --key K [--padding …] [--public] IN OUT`.
 struct DecryptCommand: ParsableCommand {
@@ -36,15 +36,15 @@ struct DecryptCommand: ParsableCommand {
             let plaintext: [UInt8]
             do {
                 if usePublicKey {
-                    let decoded = try KeyLoader.load(key, passphrase: passphrase)
-                    plaintext = try decoded.key.publicKey.recoverWithPublicKey(data.bytes)
+                    let rsa = try KeyLoader.loadRSA(key, passphrase: passphrase, for: "keytool decrypt (RSA decryption)")
+                    plaintext = try rsa.publicKey.recoverWithPublicKey(data.bytes)
                 } else {
-                    let privateKey = try KeyLoader.loadPrivate(key, passphrase: passphrase)
+                    let privateKey = try KeyLoader.loadPrivateRSA(key, passphrase: passphrase, for: "keytool decrypt (RSA decryption)")
                     plaintext = padding == .pkcs1
                         ? try privateKey.decryptLegacyPKCS1v15(data.bytes)
                         : try privateKey.decrypt(data.bytes, padding: padding.padding)
                 }
-            } catch let error as RSAKeyError {
+            } catch let error as KeyError {
                 throw CommandError("\(data.name): \(error.reason)")
             }
             try OutputFile.write(plaintext, to: output, mode: 0o600)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import RSAKeys
+import AsymmetricKeys
 
 /// `keytool encrypt --key K [--padding …] IN OUT`: RSA over data of any length.
 struct EncryptCommand: ParsableCommand {
@@ -28,12 +28,12 @@ struct EncryptCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let decoded = try KeyLoader.load(key, passphrase: passphrase)
+            let rsa = try KeyLoader.loadRSA(key, passphrase: passphrase, for: "keytool encrypt (RSA encryption)")
             let data = try InputFile.read(input)
             let ciphertext: [UInt8]
             do {
-                ciphertext = try decoded.key.publicKey.encrypt(data.bytes, padding: padding.padding)
-            } catch let error as RSAKeyError {
+                ciphertext = try rsa.publicKey.encrypt(data.bytes, padding: padding.padding)
+            } catch let error as KeyError {
                 throw CommandError("\(data.name): \(error.reason)")
             }
             try OutputFile.write(ciphertext, to: output)

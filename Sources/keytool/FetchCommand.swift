@@ -1,7 +1,7 @@
 import ArgumentParser
 import DownloadPipeline
 import Foundation
-import RSAKeys
+import AsymmetricKeys
 import Synchronization
 
 /// `keytool fetch URL --key K [--scheme S] [--base64] [--header 'Name: value']… [-o OUT]
@@ -175,8 +175,8 @@ struct FetchCommand: ParsableCommand {
         let rsaKey: RSAKey?
         if let key, scheme != .none {
             rsaKey = scheme == .rsaPublic
-                ? try KeyLoader.load(key, passphrase: passphrase).key
-                : .privateKey(try KeyLoader.loadPrivate(key, passphrase: passphrase))
+                ? try KeyLoader.loadRSA(key, passphrase: passphrase, for: "keytool fetch")
+                : .privateKey(try KeyLoader.loadPrivateRSA(key, passphrase: passphrase, for: "keytool fetch"))
         } else {
             rsaKey = nil
         }

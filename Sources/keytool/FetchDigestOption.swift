@@ -1,4 +1,4 @@
-import RSAKeys
+import AsymmetricKeys
 
 /// Reads a SHA-256 given as hex (`--sha256`, `sha256=`).
 enum FetchDigestOption {

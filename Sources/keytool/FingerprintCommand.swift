@@ -1,11 +1,11 @@
 import ArgumentParser
-import RSAKeys
+import AsymmetricKeys
 
 /// `keytool fingerprint FILE [--hash sha256|md5]`: one line per key, as `ssh-keygen -l`.
 struct FingerprintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fingerprint",
-        abstract: "Print the key's fingerprint exactly as ssh-keygen -l does: bits, hash, comment, (RSA)."
+        abstract: "Print the key's fingerprint exactly as ssh-keygen -l does: bits, hash, comment, (TYPE)."
     )
 
     enum Hash: String, ExpressibleByArgument, CaseIterable {
@@ -24,10 +24,12 @@ struct FingerprintCommand: ParsableCommand {
         try reportingFailures {
             let (_, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
             for decoded in keys {
-                let key = decoded.key.publicKey
-                let print_ = hash == .sha256 ? key.fingerprintSHA256 : key.fingerprintMD5
+                let key = try decoded.key.publicKey()
+                guard let print_ = hash == .sha256 ? key.fingerprintSHA256 : key.fingerprintMD5 else {
+                    throw CommandError("\(KeyLoader.displayName(file)): \(key.algorithm.displayName) keys have no SSH fingerprint (SSH keys never hold them); see keytool inspect for the public key")
+                }
                 // ssh-keygen prints "no comment" when the key has none.
-                print("\(key.bits) \(print_) \(decoded.comment ?? "no comment") (RSA)")
+                print("\(key.bits) \(print_) \(decoded.comment ?? "no comment") (\(key.sshLabel))")
             }
         }
     }

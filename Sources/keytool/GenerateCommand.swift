@@ -1,24 +1,36 @@
 import ArgumentParser
-import RSAKeys
+import AsymmetricKeys
 
-/// `keytool generate --bits N [--exponent E] [--to FORMAT] --out F`.
+extension KeyAlgorithmName: ExpressibleByArgument {}
+
+extension ECCurve: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+}
+
+/// `keytool generate [--type T] [--curve C] [--bits N] [--exponent E] [--to FORMAT] --out F`.
 struct GenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "generate",
-        abstract: "Generate a new RSA key with OpenSSL and write it with mode 0600.",
-        discussion: "Keys under 2048 bits need --unsafe-allow-small-key (1024 at least)."
+        abstract: "Generate a new key with OpenSSL (RSA 2048 by default) and write it with mode 0600.",
+        discussion: "RSA keys under 2048 bits need --unsafe-allow-small-key (1024 at least)."
     )
 
-    @Option(help: "Modulus size in bits (default 2048).")
-    var bits = 2048
+    @Option(help: "rsa (default), ec, ed25519, ed448, x25519 or x448.")
+    var type: KeyAlgorithmName = .rsa
 
-    @Option(help: "Public exponent (default 65537).")
-    var exponent: UInt64 = 65537
+    @Option(help: "EC only: P-256 (default), P-384 or P-521.")
+    var curve: ECCurve?
 
-    @Option(help: "Output format: pkcs8 (default), pkcs1 or openssh.")
+    @Option(help: "RSA only: modulus size in bits (default 2048).")
+    var bits: Int?
+
+    @Option(help: "RSA only: public exponent (default 65537).")
+    var exponent: UInt64?
+
+    @Option(help: "Output format: pkcs8 (default), pkcs1 (RSA), sec1 (EC) or openssh (RSA, EC, Ed25519).")
     var to: KeyOutputFormat = .pkcs8
 
-    @Flag(help: "Write DER instead of PEM (pkcs1, pkcs8).")
+    @Flag(help: "Write DER instead of PEM (pkcs1, pkcs8, sec1).")
     var der = false
 
     @Option(name: .shortAndLong, help: "The output file.")
@@ -36,10 +48,15 @@ struct GenerateCommand: ParsableCommand {
     @OptionGroup var newPassphrase: NewPassphraseOptions
 
     func validate() throws {
-        guard to.isPrivate else { throw ValidationError("--to must be a private key format: pkcs1, pkcs8 or openssh") }
-        if der && to == .openssh { throw ValidationError("--der applies to pkcs1 and pkcs8 only") }
+        guard to.isPrivate else { throw ValidationError("--to must be a private key format: pkcs1, pkcs8, sec1 or openssh") }
+        if der && to == .openssh { throw ValidationError("--der applies to pkcs1, pkcs8 and sec1 only") }
         if newPassphrase.isGiven && encrypt == nil { throw ValidationError("--new-passphrase-file/--new-passphrase-env need --encrypt CIPHER") }
-        if bits < 2048 && !unsafeAllowSmallKey {
+        if type != .rsa && (bits != nil || exponent != nil) {
+            throw ValidationError("--bits and --exponent apply to RSA keys; \(type.displayName) keys have a fixed size")
+        }
+        if type != .ec && curve != nil { throw ValidationError("--curve applies to --type ec") }
+        let bits = bits ?? 2048
+        if type == .rsa && bits < 2048 && !unsafeAllowSmallKey {
             throw ValidationError("\(bits)-bit keys are too weak; pass --unsafe-allow-small-key to generate one anyway")
         }
     }
@@ -49,9 +66,12 @@ struct GenerateCommand: ParsableCommand {
             let encryption = try encrypt.map { KeyEncoder.Encryption(passphrase: try newPassphrase.read(), cipher: $0) }
             let bytes: [UInt8]
             do {
-                let key = try RSAPrivateKey.generate(bits: bits, publicExponent: exponent, unsafeAllowSmallKey: unsafeAllowSmallKey)
-                bytes = try KeyEncoder.encode(.privateKey(key), as: to, der: der, comment: comment, encryption: encryption)
-            } catch let error as RSAKeyError {
+                try KeyEncoder.requireHoldable(type, in: to)
+                let key: PrivateKey = type == .rsa
+                    ? .rsa(try RSAPrivateKey.generate(bits: bits ?? 2048, publicExponent: exponent ?? 65537, unsafeAllowSmallKey: unsafeAllowSmallKey))
+                    : try PrivateKey.generate(type, curve: curve)
+                bytes = try KeyEncoder.encode(AsymmetricKey.privateKey(key), as: to, der: der, comment: comment, encryption: encryption)
+            } catch let error as KeyError {
                 throw CommandError(error.reason)
             }
             try OutputFile.write(bytes, to: out, mode: 0o600)

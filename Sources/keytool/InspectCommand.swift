@@ -1,11 +1,11 @@
 import ArgumentParser
-import RSAKeys
+import AsymmetricKeys
 
 /// `keytool inspect FILE [--json] [--show-private]`: what the key is.
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Describe a key: format, encoding, size, exponent, modulus, fingerprints, comment, encryption.",
+        abstract: "Describe a key: format, encoding, algorithm, curve, size, public key (RSA: exponent and modulus), fingerprints, comment, encryption.",
         discussion: "A bundle prints every key. Private numbers are shown only with --show-private."
     )
 
@@ -15,7 +15,7 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per key (JSON Lines).")
     var json = false
 
-    @Flag(help: "Also print the private numbers (d, p, q, dP, dQ, qInv).")
+    @Flag(help: "Also print the private numbers (RSA d, p, q, dP, dQ, qInv; the EC scalar; the raw EdDSA/X key).")
     var showPrivate = false
 
     @OptionGroup var passphrase: PassphraseOptions
@@ -25,21 +25,24 @@ struct InspectCommand: ParsableCommand {
             let (input, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
             for (index, key) in keys.enumerated() {
                 if json {
-                    print(jsonLine(key))
+                    print(try jsonLine(key))
                 } else {
                     if index > 0 { print("") }
-                    print(text(key, name: keys.count > 1 ? "\(input.name) [key \(index + 1) of \(keys.count)]" : input.name))
+                    print(try text(key, name: keys.count > 1 ? "\(input.name) [key \(index + 1) of \(keys.count)]" : input.name))
                 }
             }
         }
     }
 
-    private func fields(_ decoded: DecodedKey) -> [(String, String)] {
-        let publicKey = decoded.key.publicKey
+    private func fields(_ decoded: DecodedKey) throws -> [(String, String)] {
+        let publicKey = try decoded.key.publicKey()
         var fields: [(String, String)] = [
             ("format", decoded.format.rawValue),
             ("encoding", decoded.encoding.rawValue),
-            ("algorithm", "rsa"),
+            ("algorithm", publicKey.algorithm.rawValue),
+        ]
+        if let curve = publicKey.curve { fields.append(("curve", curve.rawValue)) }
+        fields += [
             ("private", decoded.key.isPrivate ? "true" : "false"),
             ("encrypted", decoded.encryption != nil ? "true" : "false"),
         ]
@@ -47,16 +50,28 @@ struct InspectCommand: ParsableCommand {
             fields.append(("cipher", encryption.cipher))
             if let kdf = encryption.kdf { fields.append(("kdf", kdf)) }
         }
-        fields += [
-            ("bits", String(publicKey.bits)),
-            ("publicExponent", publicKey.publicExponentHex),
-            ("modulus", publicKey.modulusHex),
-            ("fingerprintSHA256", publicKey.fingerprintSHA256),
-            ("fingerprintMD5", publicKey.fingerprintMD5),
-        ]
+        fields.append(("bits", String(publicKey.bits)))
+        if case .rsa(let rsa) = publicKey {
+            fields += [("publicExponent", rsa.publicExponentHex), ("modulus", rsa.modulusHex)]
+        } else {
+            fields.append(("publicKey", Hex.encodeBytes(publicKey.rawBytes)))
+        }
+        if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
+            fields += [("fingerprintSHA256", sha256), ("fingerprintMD5", md5)]
+        }
         if let comment = decoded.comment { fields.append(("comment", comment)) }
+        if let options = decoded.options { fields.append(("options", options)) }
         if showPrivate, let key = decoded.key.privateKey {
-            fields += [
+            fields += Self.privateFields(key)
+        }
+        return fields
+    }
+
+    /// The private numbers: RSA's d, primes, CRT values; the EC scalar; the raw octet key.
+    private static func privateFields(_ key: PrivateKey) -> [(String, String)] {
+        switch key {
+        case .rsa(let key):
+            var fields = [
                 ("privateExponent", Hex.encode(key.privateExponent)),
                 ("prime1", Hex.encode(key.prime1)),
                 ("prime2", Hex.encode(key.prime2)),
@@ -71,13 +86,17 @@ struct InspectCommand: ParsableCommand {
                     ("coefficient\(i + 3)", Hex.encode(other.coefficient)),
                 ]
             }
+            return fields
+        case .ec(let key):
+            return [("privateKey", key.scalar.withUnsafeBytes { Hex.encodeBytes($0) })]
+        case .octet(let key):
+            return [("privateKey", key.bytes.withUnsafeBytes { Hex.encodeBytes($0) })]
         }
-        return fields
     }
 
-    private func jsonLine(_ decoded: DecodedKey) -> String {
+    private func jsonLine(_ decoded: DecodedKey) throws -> String {
         var object = JSONObject()
-        for (name, value) in fields(decoded) {
+        for (name, value) in try fields(decoded) {
             switch name {
             case "private", "encrypted": object.set(name, value == "true")
             case "bits": object.set(name, Int(value))
@@ -87,24 +106,31 @@ struct InspectCommand: ParsableCommand {
         return object.line
     }
 
-    private func text(_ decoded: DecodedKey, name: String) -> String {
-        let publicKey = decoded.key.publicKey
+    private func text(_ decoded: DecodedKey, name: String) throws -> String {
+        let publicKey = try decoded.key.publicKey()
         var lines = ["\(name):"]
         func add(_ label: String, _ value: String) {
             lines.append("  " + label + String(repeating: " ", count: max(1, 18 - label.count)) + value)
         }
         add("format:", "\(decoded.format.rawValue) (\(decoded.encoding.rawValue))")
-        add("key:", "RSA \(publicKey.bits)-bit \(decoded.key.isPrivate ? "private" : "public") key")
+        add("key:", "\(CheckCommand.describe(publicKey)) \(decoded.key.isPrivate ? "private" : "public") key")
         if let encryption = decoded.encryption {
             add("encryption:", [encryption.cipher, encryption.kdf].compactMap { $0 }.joined(separator: ", "))
         }
-        add("public exponent:", Self.exponentText(publicKey.publicExponent))
-        add("modulus:", publicKey.modulusHex)
-        add("fingerprint:", "\(publicKey.bits) \(publicKey.fingerprintSHA256)")
-        add("", "\(publicKey.bits) \(publicKey.fingerprintMD5)")
+        if case .rsa(let rsa) = publicKey {
+            add("public exponent:", Self.exponentText(rsa.publicExponent))
+            add("modulus:", rsa.modulusHex)
+        } else {
+            add("public key:", Hex.encodeBytes(publicKey.rawBytes))
+        }
+        if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
+            add("fingerprint:", "\(publicKey.bits) \(sha256)")
+            add("", "\(publicKey.bits) \(md5)")
+        }
         if let comment = decoded.comment { add("comment:", comment) }
-        if showPrivate, decoded.key.isPrivate {
-            for (label, value) in fields(decoded) where ["privateExponent", "prime1", "prime2", "exponent1", "exponent2", "coefficient"].contains(label) || label.hasPrefix("prime") || label.hasPrefix("exponent") || label.hasPrefix("coefficient") {
+        if let options = decoded.options { add("options:", options) }
+        if showPrivate, let key = decoded.key.privateKey {
+            for (label, value) in Self.privateFields(key) {
                 add(label + ":", value)
             }
         }

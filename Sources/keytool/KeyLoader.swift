@@ -1,6 +1,6 @@
 import ASN1Kit
 import CryptoOpenSSL
-import RSAKeys
+import AsymmetricKeys
 
 /// Reads keys for the commands, turning library errors into messages that name the file.
 enum KeyLoader {
@@ -9,7 +9,7 @@ enum KeyLoader {
         let input = try InputFile.read(path)
         do {
             return (input, try KeyDecoder.decodeAll(input.bytes, source: input.name, passphrase: passphrase.provider))
-        } catch let error as RSAKeyError {
+        } catch let error as KeyError {
             throw CommandError(message(error, file: input.name))
         }
     }
@@ -24,16 +24,39 @@ enum KeyLoader {
     }
 
     /// The private key in FILE, or a clear error when it holds a public key.
-    static func loadPrivate(_ path: String, passphrase: PassphraseOptions) throws -> RSAPrivateKey {
+    static func loadPrivate(_ path: String, passphrase: PassphraseOptions) throws -> PrivateKey {
         let decoded = try load(path, passphrase: passphrase)
         guard let key = decoded.key.privateKey else {
-            throw CommandError("\(path == "-" ? "stdin" : path): holds a public key (\(decoded.format.rawValue)); this needs a private key")
+            throw CommandError("\(displayName(path)): holds a public key (\(decoded.format.rawValue)); this needs a private key")
         }
         return key
     }
 
+    /// The RSA key in FILE, or a clear error naming the algorithm it holds instead.
+    static func loadRSA(_ path: String, passphrase: PassphraseOptions, for operation: String) throws -> RSAKey {
+        let decoded = try load(path, passphrase: passphrase)
+        do {
+            return try decoded.key.requireRSA(for: operation)
+        } catch let error as KeyError {
+            throw CommandError(message(error, file: displayName(path)))
+        }
+    }
+
+    /// The RSA private key in FILE, or a clear error for a public key or another algorithm.
+    static func loadPrivateRSA(_ path: String, passphrase: PassphraseOptions, for operation: String) throws -> RSAPrivateKey {
+        guard let key = try loadRSA(path, passphrase: passphrase, for: operation).privateKey else {
+            throw CommandError("\(displayName(path)): holds a public key; \(operation) needs a private key")
+        }
+        return key
+    }
+
+    /// The name of FILE in messages.
+    static func displayName(_ path: String) -> String {
+        path == "-" ? "stdin" : path
+    }
+
     /// `FILE: reason`, with a hint for the passphrase cases.
-    static func message(_ error: RSAKeyError, file: String) -> String {
+    static func message(_ error: KeyError, file: String) -> String {
         switch error.code {
         case .passphraseRequired:
             "\(file): \(error.reason); give --passphrase-file or --passphrase-env"

@@ -13,7 +13,7 @@ struct Keytool: ParsableCommand {
             """,
         subcommands: [
             InspectCommand.self, ConvertCommand.self, FingerprintCommand.self, CheckCommand.self,
-            GenerateCommand.self, EncryptCommand.self, DecryptCommand.self, SignCommand.self, VerifyCommand.self,
+            GenerateCommand.self, EncryptCommand.self, DecryptCommand.self, SignCommand.self, VerifyCommand.self, DeriveCommand.self,
             Asn1Command.self, FetchCommand.self,
         ]
     )

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AsymmetricKeys
 import CryptoOpenSSL
 
 /// `--padding` for `encrypt` / `decrypt`.
@@ -32,6 +33,28 @@ enum SignatureHashOption: String, ExpressibleByArgument, CaseIterable {
         case .sha256: .sha256
         case .sha384: .sha384
         case .sha512: .sha512
+        }
+    }
+}
+
+extension ECDSASignatureFormat: ExpressibleByArgument {}
+
+/// The checks `sign` and `verify` share: which options apply to which algorithm.
+enum SignatureOptions {
+    static func check(_ algorithm: KeyAlgorithmName, padding: SignaturePaddingOption?, hash: SignatureHashOption?,
+                      signatureFormat: ECDSASignatureFormat?, key: String) throws {
+        let name = KeyLoader.displayName(key)
+        switch algorithm {
+        case .rsa:
+            if signatureFormat != nil { throw CommandError("\(name): --signature-format applies to EC keys; this is an RSA key") }
+        case .ec:
+            if padding != nil { throw CommandError("\(name): --padding applies to RSA keys; this is an EC key") }
+        case .ed25519, .ed448:
+            if padding != nil || hash != nil || signatureFormat != nil {
+                throw CommandError("\(name): \(algorithm.displayName) signs the message itself (pure EdDSA); --padding, --hash and --signature-format do not apply")
+            }
+        case .x25519, .x448:
+            throw CommandError("\(name): \(algorithm.displayName) keys agree on secrets and cannot sign; use keytool derive")
         }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CryptoOpenSSL
 import Foundation
-import RSAKeys
+import AsymmetricKeys
 
 /// `--passphrase-file F` / `--passphrase-env VAR` for reading encrypted keys; without either, a
 /// no-echo prompt when stdin is a terminal. Never a plain argument.

@@ -1,23 +1,30 @@
 import ArgumentParser
 import CryptoOpenSSL
-import RSAKeys
+import AsymmetricKeys
 
-/// `keytool sign --key K [--padding pkcs1|pss] [--hash …] [--out SIG] FILE`.
+/// `keytool sign --key K [--padding pkcs1|pss] [--hash …] [--signature-format der|raw] [--out SIG] FILE`.
 struct SignCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sign",
-        abstract: "Sign a file; the signature is raw bytes, as openssl dgst -sign writes it.",
-        discussion: "PSS uses a salt as long as the digest (openssl's rsa_pss_saltlen:digest)."
+        abstract: "Sign a file with an RSA, EC, Ed25519 or Ed448 key, as openssl dgst -sign / pkeyutl -sign -rawin write it.",
+        discussion: """
+            RSA: PKCS#1 v1.5 or PSS (salt as long as the digest, openssl's rsa_pss_saltlen:digest), SHA-256 by default. \
+            EC: ECDSA over the curve's digest by default (SHA-256 for P-256, SHA-384 for P-384, SHA-512 for P-521); \
+            the signature is DER, or r ‖ s with --signature-format raw (JWS, WebAuthn). Ed25519/Ed448: pure EdDSA, no --hash.
+            """
     )
 
     @Option(help: "The private key file.")
     var key: String
 
-    @Option(help: "pkcs1 (default) or pss.")
-    var padding: SignaturePaddingOption = .pkcs1
+    @Option(help: "RSA only: pkcs1 (default) or pss.")
+    var padding: SignaturePaddingOption?
 
-    @Option(help: "sha256 (default), sha384 or sha512.")
-    var hash: SignatureHashOption = .sha256
+    @Option(help: "sha256, sha384 or sha512 (default: sha256 for RSA, the curve's digest for EC; none for EdDSA).")
+    var hash: SignatureHashOption?
+
+    @Option(help: "EC only: der (default, as openssl writes it) or raw (r ‖ s).")
+    var signatureFormat: ECDSASignatureFormat?
 
     @Option(name: .shortAndLong, help: "Signature file (default: standard output).")
     var out: String?
@@ -34,12 +41,17 @@ struct SignCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let privateKey = try KeyLoader.loadPrivate(key, passphrase: passphrase)
+            try SignatureOptions.check(privateKey.algorithm, padding: padding, hash: hash, signatureFormat: signatureFormat, key: key)
             let data = try InputFile.read(file)
-            let scheme: RSASignaturePadding = padding == .pss ? .pss(saltLength: .digestLength) : .pkcs1v15
             let signature: [UInt8]
             do {
-                signature = try privateKey.sign(data.bytes, hash: hash.algorithm, padding: scheme)
-            } catch let error as RSAKeyError {
+                if case .rsa(let rsa) = privateKey {
+                    let scheme: RSASignaturePadding = padding == .pss ? .pss(saltLength: .digestLength) : .pkcs1v15
+                    signature = try rsa.sign(data.bytes, hash: (hash ?? .sha256).algorithm, padding: scheme)
+                } else {
+                    signature = try privateKey.sign(data.bytes, digest: hash?.algorithm, format: signatureFormat ?? .der)
+                }
+            } catch let error as KeyError {
                 throw CommandError("\(data.name): \(error.reason)")
             }
             try OutputFile.write(signature, to: out)

@@ -1,24 +1,27 @@
 import ArgumentParser
 import CryptoOpenSSL
 import Foundation
-import RSAKeys
+import AsymmetricKeys
 
 /// `keytool verify --key K [--padding …] [--hash …] --signature SIG FILE`.
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Verify a signature; exit 0 when it verifies, 1 with 'signature does not verify' otherwise.",
-        discussion: "PSS accepts any salt length (the length is recovered from the signature)."
+        abstract: "Verify an RSA, ECDSA, Ed25519 or Ed448 signature; exit 0 when it verifies, 1 with 'signature does not verify' otherwise.",
+        discussion: "PSS accepts any salt length (the length is recovered from the signature). Options as for sign."
     )
 
     @Option(help: "The key file (public or private).")
     var key: String
 
-    @Option(help: "pkcs1 (default) or pss.")
-    var padding: SignaturePaddingOption = .pkcs1
+    @Option(help: "RSA only: pkcs1 (default) or pss.")
+    var padding: SignaturePaddingOption?
 
-    @Option(help: "sha256 (default), sha384, sha512, or sha1 (verify only).")
-    var hash: SignatureHashOption = .sha256
+    @Option(help: "sha256, sha384, sha512, or sha1 (verify only) (default: sha256 for RSA, the curve's digest for EC; none for EdDSA).")
+    var hash: SignatureHashOption?
+
+    @Option(help: "EC only: der (default) or raw (r ‖ s).")
+    var signatureFormat: ECDSASignatureFormat?
 
     @Option(help: "The signature file (raw bytes).")
     var signature: String
@@ -35,13 +38,19 @@ struct VerifyCommand: ParsableCommand {
     func run() throws {
         try reportingFailures {
             let decoded = try KeyLoader.load(key, passphrase: passphrase)
+            try SignatureOptions.check(decoded.key.algorithm, padding: padding, hash: hash, signatureFormat: signatureFormat, key: key)
             let signatureFile = try InputFile.read(signature)
             let data = try InputFile.read(file)
-            let scheme: RSASignaturePadding = padding == .pss ? .pss(saltLength: .auto) : .pkcs1v15
             let ok: Bool
             do {
-                ok = try decoded.key.publicKey.verify(signature: signatureFile.bytes, message: data.bytes, hash: hash.algorithm, padding: scheme)
-            } catch let error as RSAKeyError {
+                let publicKey = try decoded.key.publicKey()
+                if case .rsa(let rsa) = publicKey {
+                    let scheme: RSASignaturePadding = padding == .pss ? .pss(saltLength: .auto) : .pkcs1v15
+                    ok = try rsa.verify(signature: signatureFile.bytes, message: data.bytes, hash: (hash ?? .sha256).algorithm, padding: scheme)
+                } else {
+                    ok = try publicKey.verify(signatureFile.bytes, for: data.bytes, digest: hash?.algorithm, format: signatureFormat ?? .der)
+                }
+            } catch let error as KeyError {
                 throw CommandError("\(data.name): \(error.reason)")
             }
             guard ok else { throw CommandError("\(data.name): signature does not verify") }

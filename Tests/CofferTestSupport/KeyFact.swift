@@ -16,6 +16,11 @@ public struct KeyFact: Decodable, Sendable, CustomStringConvertible {
     public var fingerprintMD5: String?
     public var cipher: String?
     public var comment: String?
+    /// EC keys: `P-256`, `P-384`, `P-521`, as `openssl pkey -text` names the curve.
+    public var curve: String?
+    /// Non-RSA keys: the raw public key in lowercase hex, as `openssl pkey -text` (or, for keys only
+    /// ssh-keygen reads, the key blob ssh-keygen wrote) shows it.
+    public var publicKey: String?
 
     /// The file name: how a test argument shows.
     public var description: String { file }

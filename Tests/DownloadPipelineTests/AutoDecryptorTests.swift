@@ -1,5 +1,5 @@
 import Foundation
-import RSAKeys
+import AsymmetricKeys
 import Testing
 @testable import DownloadPipeline
 

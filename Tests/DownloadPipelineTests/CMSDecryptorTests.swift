@@ -1,7 +1,7 @@
 import ASN1Kit
 import CryptoOpenSSL
 import Foundation
-import RSAKeys
+import AsymmetricKeys
 import Testing
 @testable import DownloadPipeline
 

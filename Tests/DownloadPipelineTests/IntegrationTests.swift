@@ -1,7 +1,7 @@
 import CofferTestSupport
 import DownloadPipeline
 import Foundation
-import RSAKeys
+import AsymmetricKeys
 import Synchronization
 import Testing
 
@@ -18,7 +18,7 @@ enum OpenSSLPayloads {
 
     static func privateKey(_ path: String = privateKeyPath) throws -> RSAPrivateKey {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        return try #require(try KeyDecoder.decode(bytes, source: path, passphrase: nil).key.privateKey)
+        return try #require(try KeyDecoder.decode(bytes, source: path, passphrase: nil).key.rsa?.privateKey)
     }
 
     static func plaintext(_ count: Int, seed: Int = 1) -> [UInt8] {

@@ -1,5 +1,5 @@
+import AsymmetricKeys
 import Foundation
-import RSAKeys
 import Testing
 @testable import DownloadPipeline
 

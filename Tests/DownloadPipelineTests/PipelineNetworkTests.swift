@@ -1,9 +1,9 @@
 import ASN1Kit
+import AsymmetricKeys
 import CofferTestSupport
 import CryptoOpenSSL
 import DownloadPipeline
 import Foundation
-import RSAKeys
 import Synchronization
 import Testing
 

@@ -1,6 +1,6 @@
 import CryptoOpenSSL
 import Foundation
-import RSAKeys
+import AsymmetricKeys
 import Testing
 @testable import DownloadPipeline
 

@@ -70,13 +70,11 @@ struct InspectCommandTests {
         }
     }
 
-    @Test("keys of other algorithms are named, not called malformed", arguments: otherFacts)
-    func otherAlgorithms(_ fact: Fact) throws {
-        let result = try CLIRunner.run(["inspect", CLIRunner.fixture("keys/\(fact.file)")])
+    @Test("keys of algorithms Coffer does not handle are named, not called malformed")
+    func otherAlgorithms() throws {
+        let result = try CLIRunner.run(["inspect", CLIRunner.fixture("keys/dsa.pkcs8.pem")])
         #expect(result.status == 1)
-        let names = ["ec": "EC", "ed25519": "Ed25519", "dsa": "DSA"]
-        #expect(result.stderr.contains(names[fact.algorithm ?? ""]!), "\(result.stderr)")
-        #expect(result.stderr.contains("RSA keys only") || result.stderr.contains("only RSA keys"), "\(result.stderr)")
+        #expect(result.stderr.contains("DSA"), "\(result.stderr)")
         #expect(!result.stderr.contains("malformed"))
     }
 

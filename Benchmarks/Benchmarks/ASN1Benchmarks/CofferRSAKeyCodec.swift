@@ -1,7 +1,7 @@
 import ASN1Kit
 
 /// The code under test: Coffer's ASN1Kit reading and writing a PKCS#1 RSAPrivateKey, written the way
-/// RSAKeys uses it (grammar order, slices of the input, no copies).
+/// AsymmetricKeys uses it (grammar order, slices of the input, no copies).
 enum CofferRSAKeyCodec {
     /// Parses the nine INTEGERs with `DERReader`: `version` as `Int`, eight `readUnsignedInteger`
     /// slices; trailing data and a trailing `otherPrimeInfos` are rejected.

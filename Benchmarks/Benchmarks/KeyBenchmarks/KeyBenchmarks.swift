@@ -1,19 +1,21 @@
-// RSAKeys against OpenSSL on the same bytes and the same key, in the same run:
+// AsymmetricKeys against OpenSSL on the same bytes and the same key, in the same run:
 //   bytes → RSAPrivateKey: PKCS#1 DER and PKCS#8 DER (target ≤ 300 ns) through the typed
 //     decoders and, for PKCS#8, also through KeyDecoder's format detection; PEM (≤ 2 µs) and
 //     unencrypted OpenSSH (≤ 1 µs) through KeyDecoder; anchors d2i_RSAPrivateKey,
 //     d2i_AutoPrivateKey, PEM_read_bio_PrivateKey
 //   chunked RSA-2048 OAEP-SHA256 decryption of 1 MB (target ≥ 95 % of the raw EVP loop)
 //   PKCS#1 v1.5 and PSS sign and verify with SHA-256 (target ≥ 95 % of raw EVP_DigestSign/Verify)
+//   EC and Ed25519 keys: CurveKeyBenchmarks.swift
 // Every path is checked for the right result before anything is timed.
 import Benchmark
 import CKeyAnchors
 import CryptoOpenSSL
 import Foundation
-import RSAKeys
+import AsymmetricKeys
 
 let benchmarks: @Sendable () -> Void = {
     let keys = KeyFixtures.load()
+    registerCurveKeyBenchmarks()
 
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal, .throughput],

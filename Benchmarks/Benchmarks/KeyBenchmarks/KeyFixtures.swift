@@ -1,6 +1,6 @@
 import CKeyAnchors
 import Foundation
-import RSAKeys
+import AsymmetricKeys
 
 /// An EVP_PKEY owned for the benchmark's lifetime.
 final class EVPKey: @unchecked Sendable {
@@ -23,16 +23,18 @@ struct KeyFixtures: Sendable {
     let evpKey: EVPKey
     let ciphertext: [UInt8]
 
-    static func load() -> KeyFixtures {
+    /// A file of the repository's Fixtures/keys.
+    static func read(_ name: String) -> [UInt8] {
         let folder = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Fixtures/keys")
-        func read(_ name: String) -> [UInt8] {
-            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else {
-                fatalError("missing fixture \(name)")
-            }
-            return [UInt8](data)
+        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) else {
+            fatalError("missing fixture \(name)")
         }
+        return [UInt8](data)
+    }
+
+    static func load() -> KeyFixtures {
         let pkcs1DER = read("rsa2048.pkcs1.der")
         let key = try! RSAPrivateKey(pkcs1DER: pkcs1DER)
         let fixtures = KeyFixtures(
@@ -51,7 +53,7 @@ struct KeyFixtures: Sendable {
         precondition(try! PKCS8PrivateKey.decode(pkcs8DER).publicKey == publicKey)
         for bytes in [pkcs8DER, pkcs1PEM, openssh] {
             let decoded = try! KeyDecoder.decode(bytes, source: "bench", passphrase: nil)
-            precondition(decoded.key.publicKey == publicKey)
+            precondition(decoded.key.rsa?.publicKey == publicKey)
         }
         precondition(try! privateKey.decrypt(ciphertext) == [UInt8](repeating: 0xA7, count: 1 << 20))
         var out = [UInt8](repeating: 0, count: ciphertext.count)

@@ -10,7 +10,7 @@
 import Benchmark
 import DownloadPipeline
 import Foundation
-import RSAKeys
+import AsymmetricKeys
 
 let benchmarks: @Sendable () -> Void = {
     let payloads: PipelinePayloads

@@ -1,6 +1,6 @@
 import CryptoOpenSSL
 import Foundation
-import RSAKeys
+import AsymmetricKeys
 
 /// The benchmark payloads, made once into a scratch directory: random plaintexts and their
 /// `openssl cms -encrypt -aes-256-gcm` envelopes (10 MB and 100 MB), and 1 MB of chunked
@@ -28,7 +28,7 @@ struct PipelinePayloads {
             }
         }
         let pem = [UInt8](try Data(contentsOf: URL(fileURLWithPath: keyPath)))
-        guard let key = try KeyDecoder.decode(pem, source: keyPath, passphrase: nil).key.privateKey else {
+        guard let key = try KeyDecoder.decode(pem, source: keyPath, passphrase: nil).key.rsa?.privateKey else {
             throw POSIXError(.EINVAL)
         }
         let rsaPath = "\(directory)/rsa-oaep-1mb.bin"

@@ -88,3 +88,30 @@ int coffer_key_anchor_verify(void *key, int pss, const unsigned char *msg, size_
     EVP_MD_CTX_free(ctx);
     return ok;
 }
+
+void *coffer_key_anchor_load_any(const unsigned char *der, size_t length) {
+    const unsigned char *p = der;
+    return d2i_AutoPrivateKey(NULL, &p, (long)length);
+}
+
+long coffer_key_anchor_eddsa_sign(void *key, const unsigned char *msg, size_t length, unsigned char *sig, size_t capacity) {
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    size_t sigLength = capacity;
+    long result = -1;
+    if (ctx != NULL && EVP_DigestSignInit(ctx, NULL, NULL, NULL, (EVP_PKEY *)key) == 1
+        && EVP_DigestSign(ctx, sig, &sigLength, msg, length) == 1) {
+        result = (long)sigLength;
+    }
+    EVP_MD_CTX_free(ctx);
+    return result;
+}
+
+int coffer_key_anchor_eddsa_verify(void *key, const unsigned char *msg, size_t length, const unsigned char *sig, size_t sigLength) {
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int ok = 0;
+    if (ctx != NULL && EVP_DigestVerifyInit(ctx, NULL, NULL, NULL, (EVP_PKEY *)key) == 1) {
+        ok = EVP_DigestVerify(ctx, sig, sigLength, msg, length) == 1;
+    }
+    EVP_MD_CTX_free(ctx);
+    return ok;
+}

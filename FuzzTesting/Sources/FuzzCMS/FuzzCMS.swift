@@ -10,14 +10,14 @@
 // the base64 stream gives the same bytes whole and byte by byte.
 import DownloadPipeline
 import Foundation
-import RSAKeys
+import AsymmetricKeys
 
 private let key: RSAPrivateKey = {
     let path = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/keys/rsa2048.pkcs8.pem").path
     guard let pem = FileManager.default.contents(atPath: path),
-          let key = try? KeyDecoder.decode(Array(pem), source: path, passphrase: nil).key.privateKey else {
+          let key = try? KeyDecoder.decode(Array(pem), source: path, passphrase: nil).key.rsa?.privateKey else {
         fatalError("FuzzCMS needs \(path)")
     }
     return key

@@ -4,12 +4,12 @@
 // public key are parsed (the private section parser is the same for both, and is reached through
 // unencrypted keys; bcrypt-pbkdf on random round counts would only measure time).
 //
-// Oracles: no crash; only RSAKeyError is thrown, with an offset inside the input; a key that
+// Oracles: no crash; only KeyError is thrown, with an offset inside the input; a key that
 // decodes re-encodes unencrypted to a file that decodes to the same PKCS#1 key and comment; its CRT
 // exponents (which Coffer computes, OpenSSH files leave out) equal OpenSSL's d mod (p − 1) and
 // d mod (q − 1).
 import CryptoOpenSSL
-import RSAKeys
+import AsymmetricKeys
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOpenSSHPrivateKey(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -17,7 +17,7 @@ public func fuzzOpenSSHPrivateKey(_ start: UnsafePointer<UInt8>?, _ count: Int) 
     let decoded: (key: RSAPrivateKey, comment: String?, encryption: KeyEncryptionInfo?)
     do {
         decoded = try OpenSSHPrivateKey.decode(bytes, passphrase: nil)
-    } catch let error as RSAKeyError {
+    } catch let error as KeyError {
         if let offset = error.offset, offset < 0 || offset > bytes.count {
             fatalError("OpenSSH private key error offset \(offset) outside the input of \(bytes.count) bytes: \(error.code)")
         }

@@ -1,9 +1,9 @@
 // libFuzzer target: OpenSSH public key lines (authorized_keys text) over arbitrary bytes.
 //
-// Oracles: no crash; only RSAKeyError is thrown, with an offset inside the input; every key found
+// Oracles: no crash; only KeyError is thrown, with an offset inside the input; every key found
 // re-encodes (`OpenSSHPublicKey.encode`) to a line that decodes to the same key, and its
 // fingerprints can be computed.
-import RSAKeys
+import AsymmetricKeys
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOpenSSHPublicKey(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -11,7 +11,7 @@ public func fuzzOpenSSHPublicKey(_ start: UnsafePointer<UInt8>?, _ count: Int) -
     let keys: [(key: RSAPublicKey, comment: String?)]
     do {
         keys = try OpenSSHPublicKey.decodeAll(bytes)
-    } catch let error as RSAKeyError {
+    } catch let error as KeyError {
         if let offset = error.offset, offset < 0 || offset > bytes.count {
             fatalError("OpenSSH public key error offset \(offset) outside the input of \(bytes.count) bytes: \(error.code)")
         }

@@ -1,27 +1,18 @@
 // libFuzzer target: PKCS#8 PrivateKeyInfo / OneAsymmetricKey, SubjectPublicKeyInfo, the X.509
 // public key, and KeyDecoder's format detection over arbitrary bytes.
 //
-// Oracles: no crash; only RSAKeyError is thrown; an error's offset lies inside the input; a key that
+// Oracles: no crash; only KeyError is thrown; an error's offset lies inside the input; a key that
 // decodes re-encodes (PKCS#8 v1, SPKI) to DER that decodes to the same key; KeyDecoder without a
 // passphrase never does key-derivation work (it stops at .passphraseRequired); the fast two-prime
 // PKCS#1 reader agrees with the general one, and a PKCS#1 key that decodes re-encodes identically.
-@_spi(Oracles) import RSAKeys
+import FuzzSupport
+@_spi(Oracles) import AsymmetricKeys
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPKCS8(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = count > 0 && start != nil ? Array(UnsafeBufferPointer(start: start, count: count)) : []
 
-    func check(_ what: String, _ body: () throws -> Void) {
-        do {
-            try body()
-        } catch let error as RSAKeyError {
-            if let offset = error.offset, offset < 0 || offset > bytes.count {
-                fatalError("\(what): error offset \(offset) outside the input of \(bytes.count) bytes: \(error.code)")
-            }
-        } catch {
-            fatalError("\(what) threw a foreign error type: \(type(of: error))")
-        }
-    }
+    let check = KeyErrorOracle(inputCount: bytes.count).check
 
     guard RSAPrivateKey.twoPrimeFastPathAgrees(bytes) else { fatalError("the fast PKCS#1 reader disagrees with the general one") }
     check("PKCS#1 RSAPrivateKey") {

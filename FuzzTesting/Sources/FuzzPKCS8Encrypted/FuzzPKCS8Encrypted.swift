@@ -1,36 +1,27 @@
 // libFuzzer target: EncryptedPrivateKeyInfo structure (PBES2 with PBKDF2/scrypt, PBES1) and legacy
 // PEM encryption headers, over arbitrary bytes.
 //
-// Oracles: no crash; only RSAKeyError is thrown; an error's offset lies inside the input. The
+// Oracles: no crash; only KeyError is thrown; an error's offset lies inside the input. The
 // passphrase path runs only when the parsed KDF is cheap (few iterations, small scrypt cost), so the
 // fuzzer explores the decryption and "wrong passphrase" paths without stalling on key derivation.
 import ASN1Kit
 import CryptoOpenSSL
-import RSAKeys
+import FuzzSupport
+import AsymmetricKeys
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPKCS8Encrypted(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = count > 0 && start != nil ? Array(UnsafeBufferPointer(start: start, count: count)) : []
     let passphrase = SecureBytes(Array("fuzz".utf8))
 
-    func check(_ what: String, _ body: () throws -> Void) {
-        do {
-            try body()
-        } catch let error as RSAKeyError {
-            if let offset = error.offset, offset < 0 || offset > bytes.count {
-                fatalError("\(what): error offset \(offset) outside the input of \(bytes.count) bytes: \(error.code)")
-            }
-        } catch {
-            fatalError("\(what) threw a foreign error type: \(type(of: error))")
-        }
-    }
+    let check = KeyErrorOracle(inputCount: bytes.count).check
 
     check("EncryptedPrivateKeyInfo") {
         let info = try EncryptedPrivateKeyInfo.encryptionInfo(bytes[...])
         guard try EncryptedPrivateKeyInfo.derivationWork(bytes[...]) <= 1024 else { return }
         do {
             _ = try EncryptedPrivateKeyInfo.decode(bytes[...], passphrase: passphrase)
-        } catch let error as RSAKeyError where error.code == .wrongPassphrase || error.code == .unsupportedAlgorithm {
+        } catch let error as KeyError where error.code == .wrongPassphrase || error.code == .unsupportedAlgorithm {
             _ = info
         }
     }

@@ -1,8 +1,8 @@
 // libFuzzer target: RFC 4716 public key files over arbitrary bytes.
 //
-// Oracles: no crash; only RSAKeyError is thrown, with an offset inside the input; a key that
+// Oracles: no crash; only KeyError is thrown, with an offset inside the input; a key that
 // decodes re-encodes to text whose lines are at most 72 bytes and which decodes to the same key.
-import RSAKeys
+import AsymmetricKeys
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRFC4716(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -10,7 +10,7 @@ public func fuzzRFC4716(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let decoded: (key: RSAPublicKey, comment: String?)
     do {
         decoded = try RFC4716PublicKey.decode(bytes)
-    } catch let error as RSAKeyError {
+    } catch let error as KeyError {
         if let offset = error.offset, offset < 0 || offset > bytes.count {
             fatalError("RFC 4716 error offset \(offset) outside the input of \(bytes.count) bytes: \(error.code)")
         }

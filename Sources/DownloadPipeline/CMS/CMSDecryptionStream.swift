@@ -1,4 +1,4 @@
-import RSAKeys
+import AsymmetricKeys
 import Synchronization
 
 /// The stream ``CMSDecryptor`` makes: tells DER from PEM by the first byte that is not

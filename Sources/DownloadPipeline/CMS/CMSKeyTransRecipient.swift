@@ -1,6 +1,6 @@
 import ASN1Kit
 import CryptoOpenSSL
-import RSAKeys
+import AsymmetricKeys
 
 /// One KeyTransRecipientInfo: the content-encryption key, encrypted to one recipient's RSA key.
 ///

@@ -1,6 +1,6 @@
 import ASN1Kit
 import CryptoOpenSSL
-import RSAKeys
+import AsymmetricKeys
 
 /// Parses a DER or BER CMS message as its bytes arrive and decrypts the content as it streams.
 ///

@@ -1,5 +1,5 @@
 import ASN1Kit
-import RSAKeys
+import AsymmetricKeys
 import Synchronization
 
 /// The `auto` scheme: CMS when the payload is a CMS ContentInfo holding (Auth)EnvelopedData, DER

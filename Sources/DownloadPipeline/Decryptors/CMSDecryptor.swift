@@ -1,4 +1,4 @@
-import RSAKeys
+import AsymmetricKeys
 
 /// Decrypts CMS EnvelopedData (RFC 5652) and AuthEnvelopedData (RFC 5083) as `openssl cms -encrypt`
 /// writes them, DER or PEM (`-----BEGIN CMS-----` or `PKCS7`), streaming or not: RSA key transport

@@ -1,13 +1,13 @@
 import ASN1Kit
 import CryptoOpenSSL
-import RSAKeys
+import AsymmetricKeys
 
 extension DecryptionError {
     /// Translates an RSA operation failure: a wrong length is a malformed payload, anything else a
     /// block that does not decrypt under this key (a wrong key, or damaged data).
     ///
     /// The reason names the scheme and the key's fingerprint, never key bytes or plaintext.
-    static func rsa(_ error: RSAKeyError, scheme: String, fingerprint: String) -> DecryptionError {
+    static func rsa(_ error: KeyError, scheme: String, fingerprint: String) -> DecryptionError {
         switch error.code {
         case .invalidArgument:
             return DecryptionError(.malformedPayload, "\(scheme): \(error.reason)", offset: error.offset)

@@ -1,5 +1,5 @@
 import CryptoOpenSSL
-import RSAKeys
+import AsymmetricKeys
 
 /// The built-in decryption schemes, named as `keytool fetch --scheme` takes them.
 public enum DecryptionScheme: String, CaseIterable, Sendable {

@@ -1,6 +1,6 @@
 import CryptoOpenSSL
+import AsymmetricKeys
 import Foundation
-import RSAKeys
 
 /// Chunked RSA decryption with the private key: the body is a whole number of k-byte blocks, each
 /// one RSAES-OAEP (or, opted in, PKCS#1 v1.5) ciphertext, as `openssl pkeyutl -encrypt` writes
@@ -110,7 +110,7 @@ public struct RSAChunkedDecryptor: Decryptor {
             case .unsafeNone:
                 throw DecryptionError(.unsupported, "raw RSA without padding is not a decryption scheme")
             }
-        } catch let error as RSAKeyError {
+        } catch let error as KeyError {
             throw DecryptionError.rsa(error, scheme: schemeName, fingerprint: fingerprint)
         }
     }

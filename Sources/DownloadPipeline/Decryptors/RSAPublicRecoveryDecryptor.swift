@@ -1,4 +1,4 @@
-import RSAKeys
+import AsymmetricKeys
 
 /// Chunked public-key recovery: the body was "encrypted with the private key" (PKCS#1 type 1
 /// padding per k-byte block, what `openssl rsautl -sign` writes), and the public key reads it.
@@ -31,7 +31,7 @@ public struct RSAPublicRecoveryDecryptor: Decryptor {
     func decrypt(_ data: [UInt8]) throws -> [UInt8] {
         do {
             return try key.recoverWithPublicKey(data)
-        } catch let error as RSAKeyError {
+        } catch let error as KeyError {
             throw DecryptionError.rsa(error, scheme: DecryptionScheme.rsaPublic.rawValue, fingerprint: fingerprint)
         }
     }

@@ -1,5 +1,5 @@
+import AsymmetricKeys
 import CryptoOpenSSL
-import RSAKeys
 
 /// Checks a body against its expected digests as the bytes stream in: one OpenSSL digest context
 /// per algorithm, fed every chunk, compared once at the end. Used by one task at a time.

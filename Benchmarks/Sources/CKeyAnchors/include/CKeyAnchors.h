@@ -1,5 +1,5 @@
 // OpenSSL anchors for the key-container and RSA-operation benchmarks: the same work as Coffer's
-// RSAKeys, done directly with libcrypto in the same benchmark run.
+// AsymmetricKeys, done directly with libcrypto in the same benchmark run.
 #ifndef COFFER_KEY_ANCHORS_H
 #define COFFER_KEY_ANCHORS_H
 
@@ -24,5 +24,12 @@ long coffer_key_anchor_oaep_decrypt_blocks(void *key, const unsigned char *in, s
 long coffer_key_anchor_sign(void *key, int pss, const unsigned char *msg, size_t length, unsigned char *sig, size_t capacity);
 /// EVP_DigestVerify with SHA-256; returns 1 when the signature verifies.
 int coffer_key_anchor_verify(void *key, int pss, const unsigned char *msg, size_t length, const unsigned char *sig, size_t sigLength);
+
+/// d2i_AutoPrivateKey on PKCS#8 DER, kept: an EVP_PKEY of any type for the raw loops. NULL on failure.
+void *coffer_key_anchor_load_any(const unsigned char *der, size_t length);
+/// EVP_DigestSign without a digest (Ed25519, Ed448: pure EdDSA). Returns the signature length, -1 on failure.
+long coffer_key_anchor_eddsa_sign(void *key, const unsigned char *msg, size_t length, unsigned char *sig, size_t capacity);
+/// EVP_DigestVerify without a digest; returns 1 when the signature verifies.
+int coffer_key_anchor_eddsa_verify(void *key, const unsigned char *msg, size_t length, const unsigned char *sig, size_t sigLength);
 
 #endif

@@ -1,0 +1,60 @@
+/// A public or a private key of any algorithm: what ``KeyDecoder`` returns.
+public enum AsymmetricKey: Sendable {
+    case publicKey(PublicKey)
+    case privateKey(PrivateKey)
+
+    /// The public half (derived for octet keys read without one; see ``PrivateKey/publicKey()``).
+    public func publicKey() throws -> PublicKey {
+        switch self {
+        case .publicKey(let key): key
+        case .privateKey(let key): try key.publicKey()
+        }
+    }
+
+    /// The private key, if this is one.
+    public var privateKey: PrivateKey? {
+        if case .privateKey(let key) = self { return key }
+        return nil
+    }
+
+    /// Whether this is a private key.
+    public var isPrivate: Bool { privateKey != nil }
+
+    /// The algorithm.
+    public var algorithm: KeyAlgorithmName {
+        switch self {
+        case .publicKey(let key): key.algorithm
+        case .privateKey(let key): key.algorithm
+        }
+    }
+
+    /// The algorithm for people, with the curve of an EC key.
+    public var algorithmDescription: String {
+        switch self {
+        case .publicKey(let key): key.algorithmDescription
+        case .privateKey(let key): key.algorithmDescription
+        }
+    }
+
+    /// The key as the RSA-only ``RSAKey``, or `nil` for another algorithm.
+    public var rsa: RSAKey? {
+        switch self {
+        case .publicKey(.rsa(let key)): .publicKey(key)
+        case .privateKey(.rsa(let key)): .privateKey(key)
+        default: nil
+        }
+    }
+
+    /// The RSA key, or an error that names the algorithm this key has instead.
+    ///
+    /// - Parameter operation: What needs RSA (`encryption`, `keytool decrypt`), for the message.
+    /// - Throws: ``KeyError`` `.unsupportedAlgorithm`.
+    public func requireRSA(for operation: String) throws -> RSAKey {
+        guard let rsa else {
+            var error = KeyError(.unsupportedAlgorithm, "\(operation) needs an RSA key; this is an \(algorithmDescription) key")
+            error.algorithm = algorithm.rawValue
+            throw error
+        }
+        return rsa
+    }
+}

@@ -1,0 +1,40 @@
+import CryptoOpenSSL
+
+/// A private key of any algorithm Coffer handles.
+public enum PrivateKey: Sendable {
+    case rsa(RSAPrivateKey)
+    case ec(ECPrivateKey)
+    /// Ed25519, Ed448, X25519 or X448.
+    case octet(OctetPrivateKey)
+
+    /// The algorithm.
+    public var algorithm: KeyAlgorithmName {
+        switch self {
+        case .rsa: .rsa
+        case .ec: .ec
+        case .octet(let key): KeyAlgorithmName(key.algorithm)
+        }
+    }
+
+    /// The algorithm for people, with the curve of an EC key: `RSA`, `EC (P-256)`, `Ed25519`.
+    public var algorithmDescription: String {
+        if case .ec(let key) = self { return "EC (\(key.curve.rawValue))" }
+        return algorithm.displayName
+    }
+
+    /// The public half. For Ed25519/Ed448/X25519/X448 keys read without their public key, it is
+    /// derived with OpenSSL on first use.
+    public func publicKey() throws -> PublicKey {
+        switch self {
+        case .rsa(let key): .rsa(key.publicKey)
+        case .ec(let key): .ec(key.publicKey)
+        case .octet(let key): .octet(try key.publicKey())
+        }
+    }
+
+    /// The RSA key, if this is one.
+    public var rsa: RSAPrivateKey? {
+        if case .rsa(let key) = self { return key }
+        return nil
+    }
+}

@@ -1,0 +1,81 @@
+import CryptoOpenSSL
+
+/// A public key of any algorithm Coffer handles.
+public enum PublicKey: Sendable, Hashable {
+    case rsa(RSAPublicKey)
+    case ec(ECPublicKey)
+    /// Ed25519, Ed448, X25519 or X448.
+    case octet(OctetPublicKey)
+
+    /// The algorithm.
+    public var algorithm: KeyAlgorithmName {
+        switch self {
+        case .rsa: .rsa
+        case .ec: .ec
+        case .octet(let key): KeyAlgorithmName(key.algorithm)
+        }
+    }
+
+    /// The key size in bits, as `ssh-keygen -l` prints it (the modulus for RSA, the field for EC,
+    /// 256 for Ed25519/X25519, 456 for Ed448, 448 for X448).
+    public var bits: Int {
+        switch self {
+        case .rsa(let key): key.bits
+        case .ec(let key): key.curve.bits
+        case .octet(let key): key.algorithm.bits
+        }
+    }
+
+    /// The algorithm for people, with the curve of an EC key: `RSA`, `EC (P-256)`, `Ed25519`.
+    public var algorithmDescription: String {
+        curve.map { "EC (\($0.rawValue))" } ?? algorithm.displayName
+    }
+
+    /// The curve of an EC key.
+    public var curve: ECCurve? {
+        if case .ec(let key) = self { return key.curve }
+        return nil
+    }
+
+    /// The raw public key: the uncompressed EC point, the 32/57/32/56 bytes of the octet keys, or
+    /// for RSA the PKCS#1 `RSAPublicKey` DER.
+    public var rawBytes: [UInt8] {
+        switch self {
+        case .rsa(let key): key.pkcs1DER
+        case .ec(let key): key.point
+        case .octet(let key): key.bytes
+        }
+    }
+
+    /// The RSA key, if this is one.
+    public var rsa: RSAPublicKey? {
+        if case .rsa(let key) = self { return key }
+        return nil
+    }
+}
+
+/// The lowercase algorithm names `keytool inspect --json` prints in `algorithm`.
+public enum KeyAlgorithmName: String, Sendable, Hashable, CaseIterable {
+    case rsa, ec, ed25519, ed448, x25519, x448
+
+    init(_ algorithm: OctetKeyAlgorithm) {
+        switch algorithm {
+        case .ed25519: self = .ed25519
+        case .ed448: self = .ed448
+        case .x25519: self = .x25519
+        case .x448: self = .x448
+        }
+    }
+
+    /// The name for people: `RSA`, `EC`, `Ed25519`, ….
+    public var displayName: String {
+        switch self {
+        case .rsa: "RSA"
+        case .ec: "EC"
+        case .ed25519: "Ed25519"
+        case .ed448: "Ed448"
+        case .x25519: "X25519"
+        case .x448: "X448"
+        }
+    }
+}

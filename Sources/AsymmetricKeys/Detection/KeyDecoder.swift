@@ -1,0 +1,264 @@
+import ASN1Kit
+import CryptoOpenSSL
+
+/// Reads keys from bytes whose format is not known in advance.
+///
+/// The container is detected from the bytes alone: a PEM label (and, for DER inside PEM, the
+/// structure, which must agree with the label), the outline of raw DER, the `openssh-key-v1\0`
+/// magic, an OpenSSH private key armor, `ssh-rsa …` lines, or an RFC 4716 `---- BEGIN SSH2 PUBLIC
+/// KEY ----` block.
+public enum KeyDecoder {
+    /// Detects the container from the bytes alone and decodes every key in it (a PEM bundle gives
+    /// one ``DecodedKey`` per block, an `authorized_keys` file one per line).
+    ///
+    /// - Parameters:
+    ///   - source: Names the input (a path or "stdin") in passphrase prompts. Error messages do not
+    ///     include it; the caller prefixes them.
+    ///   - passphrase: Asked for a passphrase only when a container turns out to be encrypted.
+    /// - Throws: ``KeyError``: `.unrecognizedFormat` for bytes that are no key format Coffer
+    ///   knows, `.malformed` (with the byte offset), `.labelMismatch`, `.unsupportedAlgorithm` for
+    ///   keys of other algorithms, `.passphraseRequired`, `.wrongPassphrase`, `.unsupportedEncryption`.
+    public static func decodeAll(_ bytes: [UInt8], source: String, passphrase: PassphraseProvider?) throws -> [DecodedKey] {
+        let context = Context(source: source, provider: passphrase)
+        guard let firstNonSpace = bytes.firstIndex(where: { !isSpace($0) }) else {
+            throw KeyError(.unrecognizedFormat, bytes.isEmpty ? "the input is empty" : "the input holds only white space")
+        }
+        if bytes.starts(with: opensshMagic) {
+            let decoded = try OpenSSHPrivateKey.decodeAny(bytes, passphrase: passphrase)
+            return [DecodedKey(format: .opensshPrivate, encoding: .der, key: .privateKey(decoded.key),
+                               encryption: decoded.encryption, comment: decoded.comment)]
+        }
+        if bytes[firstNonSpace] == 0x30 && firstNonSpace == bytes.startIndex {
+            return [try decodeDER(bytes[...], context: context)]
+        }
+        if contains(bytes, pemBegin) {
+            let blocks: [PEMBlock]
+            do {
+                blocks = try PEMParser.blocks(in: bytes)
+            } catch let error as ASN1Error {
+                throw KeyError(.malformed, "PEM is malformed: \(error.reason)", offset: error.offset, cause: error)
+            }
+            return try blocks.map { try decodeBlock($0, context: context) }
+        }
+        if contains(bytes, rfc4716Begin) {
+            let decoded = try RFC4716PublicKey.decodeAny(bytes)
+            return [DecodedKey(format: .rfc4716Public, encoding: .text, key: .publicKey(decoded.key), comment: decoded.comment)]
+        }
+        if looksLikeOpenSSHPublicKey(bytes) {
+            return try OpenSSHPublicKey.lines(bytes).map {
+                DecodedKey(format: .opensshPublic, encoding: .text, key: .publicKey($0.key), comment: $0.comment, options: $0.options)
+            }
+        }
+        if bytes[firstNonSpace] == 0x30 {
+            return [try decodeDER(bytes[...], context: context)]
+        }
+        throw KeyError(.unrecognizedFormat, unrecognizedReason(bytes))
+    }
+
+    /// Decodes input that must hold exactly one key.
+    ///
+    /// - Throws: as ``decodeAll(_:source:passphrase:)``, and `.invalidArgument` when the input holds
+    ///   more than one key.
+    public static func decode(_ bytes: [UInt8], source: String, passphrase: PassphraseProvider?) throws -> DecodedKey {
+        // Raw DER holds exactly one key: skip the array.
+        if bytes.first == 0x30 {
+            return try decodeDER(bytes[...], context: Context(source: source, provider: passphrase))
+        }
+        let all = try decodeAll(bytes, source: source, passphrase: passphrase)
+        guard all.count == 1, let key = all.first else {
+            throw KeyError(.invalidArgument, "the input holds \(all.count) keys where one was expected")
+        }
+        return key
+    }
+
+    // MARK: - Context
+
+    /// What every step needs: the source name and the passphrase provider.
+    struct Context {
+        var source: String
+        var provider: PassphraseProvider?
+
+        /// Asks for the passphrase of `what`.
+        func passphrase(for what: String) throws -> SecureBytes {
+            guard let provider, let passphrase = try provider("\(what) in \(source)") else {
+                throw KeyError(.passphraseRequired, "\(what) is encrypted and no passphrase was given")
+            }
+            return passphrase
+        }
+    }
+
+    // MARK: - DER
+
+    /// Decodes raw DER, classified by its outline.
+    static func decodeDER(_ der: ArraySlice<UInt8>, context: Context) throws -> DecodedKey {
+        let shape = DERShape.classify(der)
+        switch shape {
+        case .unknown:
+            throw KeyError(.unrecognizedFormat,
+                              "the input starts like DER (a SEQUENCE) but is not a key structure Coffer knows (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, EncryptedPrivateKeyInfo, X.509 certificate)")
+        default:
+            return try decodeContent(der, shape: shape, encoding: .der, context: context)
+        }
+    }
+
+    /// Decodes DER of a known shape.
+    static func decodeContent(_ der: ArraySlice<UInt8>, shape: DERShape, encoding: KeyEncoding, context: Context) throws -> DecodedKey {
+        switch shape {
+        case .pkcs1Private:
+            return DecodedKey(format: .pkcs1Private, encoding: encoding, key: .privateKey(.rsa(try RSAPrivateKey(pkcs1DER: der))))
+        case .pkcs1Public:
+            return DecodedKey(format: .pkcs1Public, encoding: encoding, key: .publicKey(.rsa(try RSAPublicKey(pkcs1DER: der))))
+        case .spki:
+            return DecodedKey(format: .spki, encoding: encoding, key: .publicKey(try SubjectPublicKeyInfo.decodeAny(der)))
+        case .pkcs8:
+            return DecodedKey(format: .pkcs8, encoding: encoding, key: .privateKey(try PKCS8PrivateKey.decodeAny(der)))
+        case .encryptedPKCS8:
+            // Parse first, so that a malformed or unsupported structure is reported without a prompt.
+            _ = try EncryptedPrivateKeyInfo.parse(der)
+            let passphrase = try context.passphrase(for: "encrypted PKCS#8 key")
+            let (key, info) = try EncryptedPrivateKeyInfo.decodeAny(der, passphrase: passphrase)
+            return DecodedKey(format: .pkcs8Encrypted, encoding: encoding, key: .privateKey(key), encryption: info)
+        case .certificate:
+            return DecodedKey(format: .x509Certificate, encoding: encoding, key: .publicKey(try X509Certificate.publicKeyAny(in: der)))
+        case .ecPrivate:
+            return DecodedKey(format: .sec1Private, encoding: encoding, key: .privateKey(.ec(try SEC1PrivateKey.decode(der))))
+        case .dsaPrivate:
+            throw NonRSAKey.error("DSA", container: "DSA private key")
+        case .unknown:
+            throw KeyError(.unrecognizedFormat, "the DER is not a key structure Coffer knows")
+        }
+    }
+
+    // MARK: - PEM
+
+    /// The content each label promises.
+    static func expectedShape(forLabel label: String) -> DERShape? {
+        switch label {
+        case "RSA PRIVATE KEY": .pkcs1Private
+        case "RSA PUBLIC KEY": .pkcs1Public
+        case "PUBLIC KEY": .spki
+        case "PRIVATE KEY": .pkcs8
+        case "ENCRYPTED PRIVATE KEY": .encryptedPKCS8
+        case "CERTIFICATE", "X509 CERTIFICATE": .certificate
+        case "EC PRIVATE KEY": .ecPrivate
+        case "DSA PRIVATE KEY": .dsaPrivate
+        default: nil
+        }
+    }
+
+    /// Decodes one PEM block; errors name the block.
+    static func decodeBlock(_ block: PEMBlock, context: Context) throws -> DecodedKey {
+        do {
+            return try decodeBlockContent(block, context: context)
+        } catch var error as KeyError {
+            error.reason = "PEM block '\(block.label)' at offset \(block.offset): \(error.reason)"
+            throw error
+        }
+    }
+
+    private static func decodeBlockContent(_ block: PEMBlock, context: Context) throws -> DecodedKey {
+        let label = block.label
+        switch label {
+        case "OPENSSH PRIVATE KEY":
+            let decoded = try OpenSSHPrivateKey.decodeAny(block.bytes, passphrase: context.provider)
+            return DecodedKey(format: .opensshPrivate, encoding: .text, key: .privateKey(decoded.key),
+                              encryption: decoded.encryption, comment: decoded.comment)
+        case "EC PARAMETERS":
+            throw NonRSAKey.ecParametersError(block.bytes, container: "the PEM block")
+        case "DSA PARAMETERS":
+            throw NonRSAKey.error("DSA", container: "the PEM block (parameters)")
+        case "DH PARAMETERS", "X9.42 DH PARAMETERS":
+            throw NonRSAKey.error("DH", container: "the PEM block (parameters)")
+        case "DSA PUBLIC KEY":
+            throw NonRSAKey.error("DSA", container: "the PEM block")
+        default:
+            break
+        }
+        guard let expected = expectedShape(forLabel: label) else {
+            throw KeyError(.unrecognizedFormat, "PEM label '\(label.prefix(64))' is not a key container Coffer reads")
+        }
+        if !block.headers.isEmpty && LegacyPEMEncryption.isEncrypted(block) {
+            return try decodeLegacyEncrypted(block, expected: expected, context: context)
+        }
+        let der = block.bytes[...]
+        // The common case first: a key that reads as its label says cannot contradict the label
+        // (a valid PKCS#1 private key always classifies as one), so the outline is only needed
+        // to explain a failure.
+        if expected == .pkcs1Private, let key = try? RSAPrivateKey(pkcs1DER: der) {
+            return DecodedKey(format: .pkcs1Private, encoding: .pem, key: .privateKey(.rsa(key)))
+        }
+        let actual = DERShape.classify(der)
+        if actual != .unknown && actual != expected {
+            throw KeyError(.labelMismatch, "the label says '\(label)' but the content is \(actual.name)")
+        }
+        return try decodeContent(der, shape: expected, encoding: .pem, context: context)
+    }
+
+    /// `Proc-Type: 4,ENCRYPTED` blocks: decrypt, then decode as the label says.
+    private static func decodeLegacyEncrypted(_ block: PEMBlock, expected: DERShape, context: Context) throws -> DecodedKey {
+        switch expected {
+        case .dsaPrivate:
+            throw NonRSAKey.error("DSA", container: "the encrypted PEM block")
+        case .pkcs1Private, .pkcs8, .ecPrivate:
+            break
+        default:
+            throw KeyError(.malformed, "a '\(block.label)' block cannot be Proc-Type encrypted")
+        }
+        let info = try LegacyPEMEncryption.encryptionInfo(block)
+        let passphrase = try context.passphrase(for: "encrypted PEM key")
+        let plaintext = try LegacyPEMEncryption.decrypt(block, passphrase: passphrase)
+        let key: PrivateKey
+        do {
+            key = try plaintext.withUnsafeBytes { buffer in
+                var der = Array(buffer)
+                defer { Wipe.array(&der) }
+                switch expected {
+                case .pkcs1Private: return .rsa(try RSAPrivateKey(pkcs1DER: der[...]))
+                case .ecPrivate: return .ec(try SEC1PrivateKey.decode(der[...]))
+                default: return try PKCS8PrivateKey.decodeAny(der[...])
+                }
+            }
+        } catch let error as KeyError where error.code == .malformed {
+            throw KeyError.wrongPassphrase("encrypted PEM key", cause: error)
+        }
+        let format: KeyFormat = switch expected {
+        case .pkcs1Private: .pkcs1PrivateEncrypted
+        case .ecPrivate: .sec1PrivateEncrypted
+        default: .pkcs8Encrypted
+        }
+        return DecodedKey(format: format, encoding: .pem, key: .privateKey(key), encryption: info)
+    }
+
+    // MARK: - Text sniffing
+
+    static let opensshMagic = Array("openssh-key-v1\0".utf8)
+    static let rfc4716Begin = Array("---- BEGIN SSH2 PUBLIC KEY ----".utf8)
+    static let pemBegin = Array("-----BEGIN ".utf8)
+    /// Key types that start an OpenSSH public key (after optional authorized_keys options).
+    static let opensshKeyTypes = ["ssh-rsa ", "ssh-ed25519 ", "ssh-dss ", "ecdsa-sha2-", "sk-ssh-ed25519@openssh.com ",
+                                  "sk-ecdsa-sha2-", "ssh-ed448 ", "rsa-sha2-256 ", "rsa-sha2-512 ", "ssh-rsa-cert-v01@openssh.com "]
+        .map { Array($0.utf8) }
+
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        ByteSearch.firstIndex(of: needle, in: haystack[...]) != nil
+    }
+
+    /// Whether some line holds an OpenSSH key type followed by a space.
+    static func looksLikeOpenSSHPublicKey(_ bytes: [UInt8]) -> Bool {
+        opensshKeyTypes.contains { contains(bytes, $0) }
+    }
+
+    /// Explains what the input looked like.
+    static func unrecognizedReason(_ bytes: [UInt8]) -> String {
+        let printable = bytes.prefix(512).allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || isSpace($0) }
+        let kinds = "PEM (-----BEGIN …), DER (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, certificate), OpenSSH (openssh-key-v1, ssh-ed25519 …) or RFC 4716"
+        if printable {
+            return "the input is text but not a key format Coffer knows; expected \(kinds)"
+        }
+        return "the input (\(bytes.count) bytes, first byte 0x\(Hex.encodeBytes([bytes[0]]))) is not a key format Coffer knows; expected \(kinds)"
+    }
+}

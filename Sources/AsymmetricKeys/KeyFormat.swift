@@ -1,0 +1,110 @@
+/// The container a key was read from, named as `keytool inspect --json` prints it.
+public enum KeyFormat: String, Sendable, Hashable, CaseIterable {
+    case pkcs1Private = "pkcs1-private"
+    case pkcs1Public = "pkcs1-public"
+    case spki = "spki"
+    case pkcs8 = "pkcs8"
+    case pkcs8Encrypted = "pkcs8-encrypted"
+    /// Legacy OpenSSL PEM encryption (`Proc-Type: 4,ENCRYPTED` + `DEK-Info`).
+    case pkcs1PrivateEncrypted = "pkcs1-private-encrypted"
+    /// SEC 1 `ECPrivateKey` (`EC PRIVATE KEY`).
+    case sec1Private = "sec1-private"
+    /// SEC 1 with legacy OpenSSL PEM encryption.
+    case sec1PrivateEncrypted = "sec1-private-encrypted"
+    case opensshPrivate = "openssh-private"
+    case opensshPublic = "openssh-public"
+    case rfc4716Public = "rfc4716-public"
+    case x509Certificate = "x509-certificate"
+}
+
+/// How the container was encoded.
+public enum KeyEncoding: String, Sendable, Hashable, CaseIterable {
+    case pem
+    case der
+    /// One-line or RFC 4716 text (OpenSSH public keys), or the OpenSSH private key PEM-like armor.
+    case text
+}
+
+/// The formats a key can be written in, named as `keytool convert --to` takes them.
+public enum KeyOutputFormat: String, Sendable, Hashable, CaseIterable {
+    /// PKCS#1 `RSAPrivateKey` (`RSA PRIVATE KEY`).
+    case pkcs1 = "pkcs1"
+    /// PKCS#1 `RSAPublicKey` (`RSA PUBLIC KEY`).
+    case pkcs1Public = "pkcs1-public"
+    /// PKCS#8 `PrivateKeyInfo` (`PRIVATE KEY`), or `EncryptedPrivateKeyInfo` when encrypting.
+    case pkcs8 = "pkcs8"
+    /// SubjectPublicKeyInfo (`PUBLIC KEY`).
+    case spki = "spki"
+    /// SEC 1 `ECPrivateKey` (`EC PRIVATE KEY`), EC keys only.
+    case sec1 = "sec1"
+    /// `openssh-key-v1` private key.
+    case openssh = "openssh"
+    /// `ssh-ed25519 AAAA… comment`.
+    case opensshPublic = "openssh-public"
+    /// RFC 4716 `---- BEGIN SSH2 PUBLIC KEY ----`.
+    case rfc4716 = "rfc4716"
+
+    /// Whether the format holds a private key.
+    public var isPrivate: Bool { self == .pkcs1 || self == .pkcs8 || self == .sec1 || self == .openssh }
+}
+
+/// How an encrypted container was protected, for `inspect`.
+public struct KeyEncryptionInfo: Sendable, Hashable {
+    /// The cipher, in OpenSSL/OpenSSH spelling (`aes-256-cbc`, `aes256-ctr`, `des-ede3-cbc`, …).
+    public var cipher: String
+    /// The key derivation (`pbkdf2-hmac-sha256`, `scrypt`, `bcrypt-pbkdf`, `evp-bytestokey-md5`, `pbes1-md5`, …).
+    public var kdf: String?
+
+    public init(cipher: String, kdf: String?) {
+        self.cipher = cipher
+        self.kdf = kdf
+    }
+}
+
+/// A public or a private RSA key (see ``AsymmetricKey`` for keys of any algorithm).
+public enum RSAKey: Sendable {
+    case publicKey(RSAPublicKey)
+    case privateKey(RSAPrivateKey)
+
+    /// The public half.
+    public var publicKey: RSAPublicKey {
+        switch self {
+        case .publicKey(let key): key
+        case .privateKey(let key): key.publicKey
+        }
+    }
+
+    /// The private key, if this is one.
+    public var privateKey: RSAPrivateKey? {
+        if case .privateKey(let key) = self { return key }
+        return nil
+    }
+
+    /// Whether this is a private key.
+    public var isPrivate: Bool { privateKey != nil }
+}
+
+/// A key as read from a file: the key and what it was stored in.
+public struct DecodedKey: Sendable {
+    /// The container.
+    public var format: KeyFormat
+    /// Its encoding.
+    public var encoding: KeyEncoding
+    /// The key.
+    public var key: AsymmetricKey
+    /// How it was encrypted, if it was.
+    public var encryption: KeyEncryptionInfo?
+    /// The comment (OpenSSH, RFC 4716), if any.
+    public var comment: String?
+    /// The options before the key of an `authorized_keys` line (`from="…",no-pty`), verbatim.
+    public var options: String?
+
+    public init(format: KeyFormat, encoding: KeyEncoding, key: AsymmetricKey, encryption: KeyEncryptionInfo? = nil, comment: String? = nil, options: String? = nil) {
+        self.format = format
+        self.encoding = encoding
+        self.key = key
+        self.encryption = encryption
+        self.comment = comment
+        self.options = options
+    }
+}

@@ -1,0 +1,76 @@
+/// The key type names OpenSSH writes, and which of them Coffer handles: `ssh-rsa`, `ssh-ed25519`,
+/// `ecdsa-sha2-nistp256/384/521` (RFC 4253, RFC 8709, RFC 5656) and `ssh-ed448` (RFC 8709).
+enum OpenSSHKeyType {
+    /// The RSA key type, in public key lines, key blobs and private keys.
+    static let rsa = "ssh-rsa"
+
+    /// What a key type holds.
+    enum Kind: Equatable {
+        case rsa
+        case ec(ECCurve)
+        case octet(OctetKeyAlgorithm)
+    }
+
+    /// The kind of a key type Coffer handles, or `nil`.
+    static func kind<C: Collection<UInt8>>(_ name: C) -> Kind? {
+        if name.elementsEqual(rsa.utf8) { return .rsa }
+        if let curve = ECCurve.allCases.first(where: { name.elementsEqual($0.sshKeyType.utf8) }) { return .ec(curve) }
+        if let algorithm = OctetKeyAlgorithm.allCases.first(where: { $0.sshKeyType.map { name.elementsEqual($0.utf8) } ?? false }) {
+            return .octet(algorithm)
+        }
+        return nil
+    }
+
+    /// The key type of `key`.
+    ///
+    /// - Throws: ``KeyError`` `.cannotConvert` for X25519 and X448, which SSH keys never hold.
+    static func name(for key: PublicKey) throws -> String {
+        switch key {
+        case .rsa: return rsa
+        case .ec(let key): return key.curve.sshKeyType
+        case .octet(let key):
+            guard let name = key.algorithm.sshKeyType else {
+                throw KeyError(.cannotConvert, "SSH has no key type for \(key.algorithm.displayName) keys (they agree on secrets; SSH keys sign)")
+            }
+            return name
+        }
+    }
+
+    /// Key types that are recognised but not handled: what they hold, and the lowercase algorithm
+    /// identifier `inspect --json` prints (``KeyError/algorithm``).
+    static let unsupported: [String: (name: String, identifier: String)] = [
+        "ssh-dss": ("DSA", "dsa"),
+        "sk-ssh-ed25519@openssh.com": ("Ed25519 security key", "ed25519"),
+        "sk-ecdsa-sha2-nistp256@openssh.com": ("ECDSA P-256 security key", "ec"),
+        "ssh-rsa-cert-v01@openssh.com": ("RSA certificate", "rsa-certificate"),
+        "ssh-dss-cert-v01@openssh.com": ("DSA certificate", "dsa"),
+        "ssh-ed25519-cert-v01@openssh.com": ("Ed25519 certificate", "ed25519"),
+        "ecdsa-sha2-nistp256-cert-v01@openssh.com": ("ECDSA P-256 certificate", "ec"),
+        "ecdsa-sha2-nistp384-cert-v01@openssh.com": ("ECDSA P-384 certificate", "ec"),
+        "ecdsa-sha2-nistp521-cert-v01@openssh.com": ("ECDSA P-521 certificate", "ec"),
+        "sk-ssh-ed25519-cert-v01@openssh.com": ("Ed25519 security key certificate", "ed25519"),
+        "sk-ecdsa-sha2-nistp256-cert-v01@openssh.com": ("ECDSA P-256 security key certificate", "ec"),
+    ]
+
+    /// Whether `name` is a key type OpenSSH knows (handled or not).
+    static func isKnown<C: Collection<UInt8>>(_ name: C) -> Bool {
+        kind(name) != nil || unsupported[String(decoding: name, as: UTF8.self)] != nil
+    }
+
+    /// The kind of `name`; throws `.unsupportedAlgorithm` naming a recognised key type Coffer does
+    /// not handle, `.malformed` for no key type at all.
+    static func require<C: Collection<UInt8>>(_ name: C, in context: String, offset: Int) throws -> Kind {
+        if let kind = kind(name) { return kind }
+        let text = String(decoding: name, as: UTF8.self)
+        if let algorithm = unsupported[text] {
+            var error = KeyError(.unsupportedAlgorithm,
+                                 "\(context) holds a \(text) key (\(algorithm.name)) at offset \(offset); Coffer handles ssh-rsa, ssh-ed25519, ssh-ed448 and ecdsa-sha2-nistp256/384/521",
+                                 offset: offset)
+            error.algorithm = algorithm.identifier
+            throw error
+        }
+        throw KeyError(.malformed,
+                       "\(context) has unknown key type '\(SSHWireReader.printable(name))' at offset \(offset)",
+                       offset: offset)
+    }
+}

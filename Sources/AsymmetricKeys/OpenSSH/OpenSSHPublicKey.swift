@@ -1,0 +1,274 @@
+/// OpenSSH public keys: the one-line `ssh-ed25519 AAAA… comment` format of `id_*.pub` and
+/// `authorized_keys`, and the key blob inside it.
+///
+/// ```
+/// line = [options SP] keytype SP base64(blob) [SP comment]
+/// blob = string "ssh-rsa", mpint e, mpint n                          (RFC 4253 §6.6)
+///      | string "ecdsa-sha2-nistp256", string "nistp256", string Q   (RFC 5656 §3.1)
+///      | string "ssh-ed25519", string key                            (RFC 8709 §4)
+/// ```
+///
+/// Options (authorized_keys only) are comma-separated and may contain double-quoted strings with
+/// spaces, commas and `\"` inside; the comment is everything after the base64 field.
+public enum OpenSSHPublicKey {
+    /// Parses the only key in `text`: `ssh-rsa AAAA… comment`, optionally with authorized_keys
+    /// options before the type. Blank lines and `#` comment lines are skipped.
+    ///
+    /// - Returns: the key and its comment (`nil` when there is none).
+    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` naming the key type for `ssh-ed25519`,
+    ///   `ecdsa-sha2-*`, `ssh-dss` and certificates; `.malformed` naming the offset for bad base64,
+    ///   a blob whose type differs from the text's, overruns, trailing bytes, or a second key line;
+    ///   `.unrecognizedFormat` when no key line is found.
+    public static func decode(_ text: [UInt8]) throws -> (key: RSAPublicKey, comment: String?) {
+        let all = try decodeAll(text)
+        guard all.count == 1 else {
+            throw KeyError(.malformed, "OpenSSH public key text holds \(all.count) keys where one was expected; use decodeAll")
+        }
+        return all[0]
+    }
+
+    /// Parses every key line of `text` (an `authorized_keys` file, say), in order.
+    ///
+    /// - Throws: as ``decode(_:)``, for the first line that fails; `.unrecognizedFormat` when there
+    ///   is no key line at all.
+    public static func decodeAll(_ text: [UInt8]) throws -> [(key: RSAPublicKey, comment: String?)] {
+        try decodeAllAny(text).map { (try requireRSA($0.key), $0.comment) }
+    }
+
+    /// Parses every key line of `text` (an `authorized_keys` file, say), in order, for every key
+    /// type Coffer handles (`ssh-rsa`, `ssh-ed25519`, `ssh-ed448`, `ecdsa-sha2-nistp256/384/521`).
+    ///
+    /// - Throws: as ``decode(_:)``, for the first line that fails; `.unrecognizedFormat` when there
+    ///   is no key line at all.
+    public static func decodeAllAny(_ text: [UInt8]) throws -> [(key: PublicKey, comment: String?)] {
+        try lines(text).map { ($0.key, $0.comment) }
+    }
+
+    /// One key line: the key, its comment and its authorized_keys options (verbatim, `nil` when none).
+    public struct Line: Sendable {
+        public var key: PublicKey
+        public var comment: String?
+        public var options: String?
+    }
+
+    /// Parses every key line of `text`, keeping authorized_keys options; see ``decodeAllAny(_:)``.
+    public static func lines(_ text: [UInt8]) throws -> [Line] {
+        var keys: [Line] = []
+        var lineStart = text.startIndex
+        while lineStart < text.endIndex {
+            let lineEnd = text[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
+            var line = text[lineStart..<lineEnd]
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            let content = line.drop(while: isSpace)
+            if !content.isEmpty && content.first != UInt8(ascii: "#") {
+                keys.append(try decodeLine(content))
+            }
+            lineStart = lineEnd + 1
+        }
+        guard !keys.isEmpty else {
+            throw KeyError(.unrecognizedFormat, "no OpenSSH public key line (ssh-rsa AAAA…) found")
+        }
+        return keys
+    }
+
+    /// Writes `ssh-rsa AAAA… comment` and a newline, byte-identical to `ssh-keygen -y`; without a
+    /// comment (`nil` or empty) the line ends after the base64. Line breaks inside the comment
+    /// become spaces so the output stays one line.
+    public static func encode(_ key: RSAPublicKey, comment: String?) -> String {
+        line(OpenSSHKeyType.rsa, wireBlob(key), comment: comment)
+    }
+
+    /// Writes `type AAAA… comment` and a newline for a key of any algorithm SSH holds,
+    /// byte-identical to `ssh-keygen -y`.
+    ///
+    /// - Throws: ``KeyError`` `.cannotConvert` for X25519 and X448 keys.
+    public static func encode(_ key: PublicKey, comment: String?, options: String? = nil) throws -> String {
+        let text = line(try OpenSSHKeyType.name(for: key), try wireBlob(key), comment: comment)
+        guard let options, !options.isEmpty else { return text }
+        return options + " " + text
+    }
+
+    private static func line(_ type: String, _ blob: [UInt8], comment: String?) -> String {
+        var line = type + " " + SSHBase64.encode(blob)
+        if let comment, !comment.isEmpty {
+            let flattened = String(comment.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+            line += " " + flattened
+        }
+        return line + "\n"
+    }
+
+    /// The SSH wire encoding of the key: `string "ssh-rsa"`, `mpint e`, `mpint n`. Fingerprints
+    /// are hashes of this blob.
+    public static func wireBlob(_ key: RSAPublicKey) -> [UInt8] {
+        var writer = SSHWireWriter(capacity: key.modulus.count + key.publicExponent.count + 32)
+        writer.writeString(OpenSSHKeyType.rsa)
+        writer.writeMPInt(magnitude: key.publicExponent)
+        writer.writeMPInt(magnitude: key.modulus)
+        return writer.bytes
+    }
+
+    /// The SSH wire encoding of a key of any algorithm SSH holds: RSA as above; `string
+    /// "ecdsa-sha2-nistp256"`, `string "nistp256"`, `string Q` (RFC 5656 §3.1); `string
+    /// "ssh-ed25519"`, `string key` (RFC 8709 §4).
+    ///
+    /// - Throws: ``KeyError`` `.cannotConvert` for X25519 and X448 keys.
+    public static func wireBlob(_ key: PublicKey) throws -> [UInt8] {
+        let type = try OpenSSHKeyType.name(for: key)
+        switch key {
+        case .rsa(let rsa):
+            return wireBlob(rsa)
+        case .ec(let ec):
+            var writer = SSHWireWriter(capacity: ec.point.count + 64)
+            writer.writeString(type)
+            writer.writeString(ec.curve.sshIdentifier)
+            writer.writeString(ec.point)
+            return writer.bytes
+        case .octet(let octet):
+            var writer = SSHWireWriter(capacity: octet.bytes.count + 32)
+            writer.writeString(type)
+            writer.writeString(octet.bytes)
+            return writer.bytes
+        }
+    }
+
+    /// The key as RSA, or `.unsupportedAlgorithm` naming what it is.
+    static func requireRSA(_ key: PublicKey) throws -> RSAPublicKey {
+        guard let rsa = key.rsa else {
+            let type = (try? OpenSSHKeyType.name(for: key)).map { " (\($0))" } ?? ""
+            throw KeyError.notRSA(key.algorithmDescription, algorithm: key.algorithm, in: "the key\(type)")
+        }
+        return rsa
+    }
+
+    /// Decodes a key blob (`string "ssh-rsa"`, `mpint e`, `mpint n`, nothing after).
+    ///
+    /// - Parameters:
+    ///   - baseOffset: where the blob starts in the caller's input, for error offsets.
+    ///   - context: names the blob in errors.
+    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` for other key types, `.malformed` otherwise.
+    public static func decodeBlob(_ blob: ArraySlice<UInt8>, baseOffset: Int = 0, context: String = "OpenSSH public key blob") throws -> RSAPublicKey {
+        try requireRSA(decodeBlobAny(blob, baseOffset: baseOffset, context: context))
+    }
+
+    /// Decodes a key blob of any key type Coffer handles, with nothing after it.
+    ///
+    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` for DSA, security keys and certificates,
+    ///   `.malformed` with the offset for overruns, a wrong curve name, a point not on the curve,
+    ///   a wrong key length.
+    public static func decodeBlobAny(_ blob: ArraySlice<UInt8>, baseOffset: Int = 0, context: String = "OpenSSH public key blob") throws -> PublicKey {
+        var reader = SSHWireReader(blob, baseOffset: baseOffset, context: context)
+        let typeOffset = reader.offset
+        let type = try reader.readString()
+        let key: PublicKey
+        switch try OpenSSHKeyType.require(type, in: context, offset: typeOffset) {
+        case .rsa:
+            key = .rsa(try decodeRSABody(&reader, typeOffset: typeOffset))
+        case .ec(let curve):
+            let curveOffset = reader.offset
+            let name = try reader.readString()
+            guard name.elementsEqual(curve.sshIdentifier.utf8) else {
+                throw KeyError(.malformed, "\(context) is \(curve.sshKeyType) but names the curve '\(SSHWireReader.printable(name))' at offset \(curveOffset)",
+                               offset: curveOffset)
+            }
+            let pointOffset = reader.offset
+            let point = try reader.readString()
+            key = .ec(try reader.keyValue(at: pointOffset) { try ECPublicKey(curve: curve, point: point) })
+        case .octet(let algorithm):
+            let keyOffset = reader.offset
+            let bytes = try reader.readString()
+            key = .octet(try reader.keyValue(at: keyOffset) { try OctetPublicKey(algorithm: algorithm, bytes: bytes) })
+        }
+        try reader.finish()
+        return key
+    }
+
+    /// The RSA fields after the type: `mpint e`, `mpint n`.
+    private static func decodeRSABody(_ reader: inout SSHWireReader, typeOffset: Int) throws -> RSAPublicKey {
+        let context = reader.context
+        let e = try reader.readPositiveMPInt("e")
+        let n = try reader.readPositiveMPInt("n")
+        guard !e.isEmpty, !n.isEmpty else {
+            throw KeyError(.malformed, "\(context) has a zero \(e.isEmpty ? "public exponent" : "modulus")", offset: typeOffset)
+        }
+        return try RSAPublicKey(modulus: n, publicExponent: e)
+    }
+
+    // MARK: Line parsing
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+    /// The first whitespace-delimited token of `text`.
+    private static func token(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        text.prefix(while: { !isSpace($0) })
+    }
+
+    /// Parses one non-empty line (indices are offsets into the whole text).
+    private static func decodeLine(_ line: ArraySlice<UInt8>) throws -> Line {
+        var rest = line
+        var options: String?
+        if !OpenSSHKeyType.isKnown(token(rest)) {
+            rest = try skipOptions(rest)
+            var optionText = line[line.startIndex..<rest.startIndex]
+            while let last = optionText.last, isSpace(last) { optionText = optionText.dropLast() }
+            options = String(decoding: optionText, as: UTF8.self)
+            guard OpenSSHKeyType.isKnown(token(rest)) else {
+                throw KeyError(.unrecognizedFormat,
+                                  "line at offset \(line.startIndex) has no OpenSSH key type (such as ssh-rsa)",
+                                  offset: line.startIndex)
+            }
+        }
+        let type = token(rest)
+        let typeOffset = type.startIndex
+        rest = rest[type.endIndex...].drop(while: isSpace)
+        let base64 = token(rest)
+        guard !base64.isEmpty else {
+            throw KeyError(.malformed, "OpenSSH public key at offset \(typeOffset) has no base64 key data after its type",
+                              offset: base64.startIndex)
+        }
+        let blob = try SSHBase64.decode(base64, baseOffset: base64.startIndex, what: "OpenSSH public key at offset \(typeOffset)")
+        _ = try OpenSSHKeyType.require(type, in: "OpenSSH public key", offset: typeOffset)
+        let context = "OpenSSH public key blob (base64 at offset \(base64.startIndex))"
+        var reader = SSHWireReader(blob[...], context: context)
+        let blobType = try reader.readString()
+        guard blobType.elementsEqual(type) else {
+            if OpenSSHKeyType.isKnown(blobType) {
+                throw KeyError(.malformed,
+                                  "\(context) is a '\(SSHWireReader.printable(blobType))' key but the line says '\(SSHWireReader.printable(type))'",
+                                  offset: 0)
+            }
+            throw KeyError(.malformed, "\(context) has key type '\(SSHWireReader.printable(blobType))' where '\(SSHWireReader.printable(type))' was expected", offset: 0)
+        }
+        let key = try decodeBlobAny(blob[...], context: context)
+        let commentText = rest[base64.endIndex...].drop(while: isSpace)
+        var trimmed = commentText
+        while let last = trimmed.last, isSpace(last) { trimmed = trimmed.dropLast() }
+        return Line(key: key, comment: trimmed.isEmpty ? nil : String(decoding: trimmed, as: UTF8.self), options: options)
+    }
+
+    /// Skips authorized_keys options (`from="a,b",no-pty command="x y"`…) and the whitespace after
+    /// them. Double quotes may hold spaces and commas; `\"` inside quotes is a literal quote.
+    private static func skipOptions(_ line: ArraySlice<UInt8>) throws -> ArraySlice<UInt8> {
+        var index = line.startIndex
+        var quoteStart: Int?
+        while index < line.endIndex {
+            let byte = line[index]
+            if quoteStart != nil {
+                if byte == UInt8(ascii: "\\"), index + 1 < line.endIndex, line[index + 1] == UInt8(ascii: "\"") {
+                    index += 2
+                    continue
+                }
+                if byte == UInt8(ascii: "\"") { quoteStart = nil }
+            } else if byte == UInt8(ascii: "\"") {
+                quoteStart = index
+            } else if isSpace(byte) {
+                break
+            }
+            index += 1
+        }
+        if let quoteStart {
+            throw KeyError(.malformed, "authorized_keys options have an unterminated quote at offset \(quoteStart)",
+                              offset: quoteStart)
+        }
+        return line[index...].drop(while: isSpace)
+    }
+}

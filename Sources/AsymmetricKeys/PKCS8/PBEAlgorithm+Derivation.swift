@@ -1,0 +1,51 @@
+import CryptoOpenSSL
+
+extension PBEAlgorithm {
+    /// Derives the cipher key and IV from `passphrase`.
+    ///
+    /// - Throws: ``KeyError`` `.unsupportedEncryption` when OpenSSL lacks the algorithm (single
+    ///   DES without the legacy provider), `.malformed` for parameters the KDF rejects.
+    func deriveKeyAndIV(_ passphrase: SecureBytes) throws -> (key: SecureBytes, iv: [UInt8]) {
+        do {
+            switch derivation {
+            case .pbkdf2(let salt, let iterations, let prf):
+                var key = try KDF.pbkdf2(password: passphrase, salt: salt, iterations: iterations, digest: prf, keyLength: cipher.keySize)
+                defer { Wipe.array(&key) }
+                return (SecureBytes(key), iv ?? [])
+            case .scrypt(let salt, let n, let r, let p):
+                var key = try KDF.scrypt(password: passphrase, salt: salt, n: n, r: r, p: p, keyLength: cipher.keySize,
+                                         maxMemory: PBEAlgorithm.scryptMaxMemory)
+                defer { Wipe.array(&key) }
+                return (SecureBytes(key), iv ?? [])
+            case .pbkdf1(let salt, let iterations, let digest):
+                var password = passphrase.bytes
+                defer { Wipe.array(&password) }
+                var derived = PBEAlgorithm.pbkdf1(password: password, salt: salt, iterations: iterations, digest: digest)
+                defer { Wipe.array(&derived) }
+                return (SecureBytes(Array(derived[0..<8])), Array(derived[8..<16]))
+            case .pkcs12(let salt, let iterations):
+                var password = PKCS12KeyDerivation.bmpPassword(passphrase)
+                defer { Wipe.array(&password) }
+                var key = PKCS12KeyDerivation.derive(password: password, salt: salt, id: .key, iterations: iterations, length: cipher.keySize)
+                defer { Wipe.array(&key) }
+                let iv = PKCS12KeyDerivation.derive(password: password, salt: salt, id: .iv, iterations: iterations, length: cipher.ivSize)
+                return (SecureBytes(key), iv)
+            }
+        } catch let error as CryptoError {
+            throw KeyError(.malformed, "key derivation (\(kdfName)) failed: \(error.reason)", cause: error)
+        }
+    }
+
+    /// PBKDF1 (RFC 8018 §5.1): T₁ = H(P ‖ S), Tᵢ = H(Tᵢ₋₁); returns T_c (16 bytes for MD5, 20 for SHA-1).
+    static func pbkdf1(password: [UInt8], salt: [UInt8], iterations: Int, digest: DigestAlgorithm) -> [UInt8] {
+        var input = password + salt
+        var t = Digest.hash(digest, input)
+        Wipe.array(&input)
+        for _ in 1..<max(iterations, 1) {
+            let next = Digest.hash(digest, t)
+            Wipe.array(&t)
+            t = next
+        }
+        return t
+    }
+}

@@ -1,0 +1,262 @@
+import ASN1Kit
+import CryptoOpenSSL
+
+/// PKCS#8 `PrivateKeyInfo` (v1) and `OneAsymmetricKey` (v2), the `PRIVATE KEY` container.
+///
+/// ```
+/// OneAsymmetricKey ::= SEQUENCE {
+///     version                   Version,                  -- v1(0), v2(1)
+///     privateKeyAlgorithm       PrivateKeyAlgorithmIdentifier,
+///     privateKey                PrivateKey,               -- OCTET STRING: PKCS#1 RSAPrivateKey,
+///                                                         -- SEC 1 ECPrivateKey, or OCTET STRING
+///     attributes            [0] IMPLICIT Attributes OPTIONAL,
+///     ...,
+///     [[2: publicKey        [1] IMPLICIT PublicKey OPTIONAL ]],  -- BIT STRING, v2 only
+///     ...
+/// }
+/// ```
+/// (RFC 5208 §5, RFC 5958 §2.)
+public enum PKCS8PrivateKey {
+    /// Decodes a PKCS#8 DER holding an RSA key. Attributes are skipped; a v2 `publicKey` must match
+    /// the private key's modulus and exponent.
+    ///
+    /// The key is parsed with one pass of ``DERReader`` and the inner PKCS#1 DER is copied once, into
+    /// the key's wiped storage.
+    ///
+    /// - Throws: ``KeyError`` `.malformed` with the byte offset, `.unsupportedAlgorithm` for keys of
+    ///   other algorithms (EC, Ed25519, DSA, …).
+    public static func decode(_ der: ArraySlice<UInt8>) throws -> RSAPrivateKey {
+        let key = try decodeAny(der)
+        guard case .rsa(let rsa) = key else {
+            throw KeyError.notRSA(key.algorithmDescription, algorithm: key.algorithm, in: "PKCS#8 PrivateKeyInfo")
+        }
+        return rsa
+    }
+
+    /// Decodes a PKCS#8 DER holding a key of any algorithm Coffer handles: RSA (PKCS#1 inside),
+    /// EC (SEC 1 `ECPrivateKey` inside, the curve named outside), Ed25519, Ed448, X25519, X448
+    /// (`CurvePrivateKey ::= OCTET STRING` inside; RFC 8410 §7). A v2 `publicKey` must match.
+    ///
+    /// - Throws: ``KeyError`` `.malformed` with the byte offset, `.unsupportedAlgorithm` naming
+    ///   DSA, other curves and the like.
+    public static func decodeAny(_ der: ArraySlice<UInt8>) throws -> PrivateKey {
+        if let (inner, keyOffset) = canonicalRSAKey(in: der) {
+            return .rsa(try decodeInner(inner, keyOffset: keyOffset, der: der))
+        }
+        let parts = try parse(der)
+        let innerStart = parts.key.startIndex - der.startIndex
+        let context = "PKCS#8 PrivateKeyInfo: the private key in the OCTET STRING at offset \(parts.keyOffset) (content at \(innerStart)) is malformed"
+        let key: PrivateKey
+        switch parts.algorithm {
+        case .rsa, .rsaPSS:
+            key = .rsa(try decodeInner(parts.key, keyOffset: parts.keyOffset, der: der))
+        case .ec(let curve):
+            do {
+                key = .ec(try SEC1PrivateKey.decode(parts.key, curve: curve))
+            } catch let error as KeyError where error.code == .malformed {
+                throw error.nested(at: innerStart, context)
+            }
+        case .octet(let algorithm):
+            do {
+                var reader = DERReader(parts.key)
+                let raw = try reader.readOctetString()
+                try reader.finish()
+                let stored = try parts.publicKey.map { bits, offset in
+                    do {
+                        return try OctetPublicKey(algorithm: algorithm, bytes: bits.bytes)
+                    } catch var error as KeyError {
+                        error.reason = "PKCS#8 v2 publicKey at offset \(offset): \(error.reason)"
+                        error.offset = offset
+                        throw error
+                    }
+                }
+                key = .octet(try OctetPrivateKey(algorithm: algorithm, bytes: raw, storedPublicKey: stored))
+            } catch let error as ASN1Error {
+                throw KeyError.malformed("PKCS#8 \(algorithm.displayName) CurvePrivateKey", error).nested(at: innerStart, context)
+            } catch let error as KeyError where error.code == .malformed && error.offset == nil {
+                throw KeyError(.malformed, "\(context): \(error.reason)", offset: parts.keyOffset)
+            }
+            return key
+        case .other:
+            throw parts.algorithm.unsupportedError(in: "PKCS#8 PrivateKeyInfo", offset: 0)
+        }
+        if let (bits, offset) = parts.publicKey {
+            let matches: Bool = switch key {
+            case .rsa(let rsa): bits.unusedBits == 0 && (try? RSAPublicKey(pkcs1DER: bits.bytes)) == rsa.publicKey
+            case .ec(let ec): bits.unusedBits == 0 && (try? ECPublicKey(curve: ec.curve, point: bits.bytes)) == ec.publicKey
+            case .octet: true
+            }
+            guard matches else {
+                throw KeyError(.malformed, "PKCS#8 v2 publicKey at offset \(offset) does not match the private key", offset: offset)
+            }
+        }
+        return key
+    }
+
+    /// The outer fields of a PKCS#8 key.
+    struct Parts {
+        var algorithm: KeyAlgorithm
+        var key: ArraySlice<UInt8>
+        var keyOffset: Int
+        var publicKey: (ASN1BitString, Int)?
+    }
+
+    /// Reads the outer SEQUENCE: version, algorithm, the private key OCTET STRING, attributes
+    /// (skipped) and the v2 public key.
+    static func parse(_ der: ArraySlice<UInt8>) throws -> Parts {
+        var reader = DERReader(der)
+        do {
+            let parts = try reader.readSequence { seq in
+                let versionElement = try seq.readElement(.integer)
+                let version: Int = try versionElement.integer()
+                guard version == 0 || version == 1 else {
+                    throw KeyError(.malformed, "PKCS#8 version \(version) at offset \(versionElement.offset) is neither v1 (0) nor v2 (1)",
+                                   offset: versionElement.offset)
+                }
+                let algorithm = try KeyAlgorithm.read(from: &seq)
+                let keyOffset = seq.offset
+                let key = try seq.readOctetString()
+                if try seq.peekTag() == .context(0, constructed: true) {
+                    _ = try seq.readElement()
+                }
+                var publicKey: (ASN1BitString, Int)?
+                if try seq.peekTag() == .context(1, constructed: false) {
+                    let offset = seq.offset
+                    guard version == 1 else {
+                        throw KeyError(.malformed, "PKCS#8 v1 key has a [1] publicKey at offset \(offset), which only v2 allows", offset: offset)
+                    }
+                    publicKey = (try seq.readBitString(tag: .context(1, constructed: false)), offset)
+                }
+                if !seq.isAtEnd {
+                    let offset = seq.offset
+                    throw KeyError(.malformed, "PKCS#8 key has an unexpected element at offset \(offset) after the private key", offset: offset)
+                }
+                return Parts(algorithm: algorithm, key: key, keyOffset: keyOffset, publicKey: publicKey)
+            }
+            try reader.finish()
+            return parts
+        } catch let error as ASN1Error {
+            throw KeyError.malformed("PKCS#8 PrivateKeyInfo", error)
+        }
+    }
+
+    /// The PKCS#1 key inside, with offsets of errors counted from the start of the PKCS#8.
+    private static func decodeInner(_ inner: ArraySlice<UInt8>, keyOffset: Int, der: ArraySlice<UInt8>) throws -> RSAPrivateKey {
+        do {
+            return try RSAPrivateKey(pkcs1DER: inner)
+        } catch let error as KeyError {
+            let innerStart = inner.startIndex - der.startIndex
+            throw error.nested(
+                at: innerStart,
+                "PKCS#8 PrivateKeyInfo: the RSAPrivateKey in the OCTET STRING at offset \(keyOffset) (content at \(innerStart)) is malformed")
+        }
+    }
+
+    /// The 18 fixed bytes between the outer header and the OCTET STRING of a v1 RSA key as every
+    /// tool writes it — INTEGER 0, SEQUENCE { rsaEncryption, NULL }:
+    /// `02 01 00 30 0D 06 09 2A | 86 48 86 F7 0D 01 01 01 | 05 00`, as two little-endian words and
+    /// a half-word.
+    private static let canonicalMiddle: (UInt64, UInt64, UInt16) = (0x2A09_060D_3000_0102, 0x0101_010D_F786_4886, 0x0005)
+
+    /// The fast path: when `der` is exactly `SEQUENCE { INTEGER 0, rsaEncryption NULL, OCTET STRING }`
+    /// in DER with nothing after it, the OCTET STRING's content and the offset of its header; `nil`
+    /// for anything else (which the general reader then decodes or reports). Reads only the fixed
+    /// prefix and two lengths.
+    static func canonicalRSAKey(in der: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, Int)? {
+        let found: (contentStart: Int, keyOffset: Int)? = der.withUnsafeBytes { bytes in
+            guard bytes.count > 2, bytes[0] == 0x30 else { return nil }
+            var index = 1
+            guard let outer = definiteLength(bytes, at: &index), outer == bytes.count - index,
+                  bytes.count - index > 18 + 2 else { return nil }
+            let middle = canonicalMiddle
+            guard UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) == middle.0,
+                  UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)) == middle.1,
+                  UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 16, as: UInt16.self)) == middle.2 else { return nil }
+            index += 18
+            let keyOffset = index
+            guard bytes[index] == 0x04 else { return nil }
+            index += 1
+            guard let length = definiteLength(bytes, at: &index), length == bytes.count - index else { return nil }
+            return (index, keyOffset)
+        }
+        guard let found else { return nil }
+        return (der[(der.startIndex + found.contentStart)...], found.keyOffset)
+    }
+
+    /// A DER length in the short form or the minimal one- or two-octet long form; `nil` otherwise.
+    private static func definiteLength(_ bytes: UnsafeRawBufferPointer, at index: inout Int) -> Int? {
+        guard index < bytes.count else { return nil }
+        let first = bytes[index]
+        switch first {
+        case 0x00..<0x80:
+            index += 1
+            return Int(first)
+        case 0x81:
+            guard index + 1 < bytes.count, bytes[index + 1] >= 0x80 else { return nil }
+            index += 2
+            return Int(bytes[index - 1])
+        case 0x82:
+            guard index + 2 < bytes.count, bytes[index + 1] != 0 else { return nil }
+            index += 3
+            return Int(bytes[index - 2]) << 8 | Int(bytes[index - 1])
+        default:
+            return nil
+        }
+    }
+
+    /// Decodes a PKCS#8 DER held in an array.
+    public static func decode(_ der: [UInt8]) throws -> RSAPrivateKey {
+        try decode(der[...])
+    }
+
+    /// Encodes a key of any algorithm as PKCS#8 v1 `PrivateKeyInfo` DER, byte-identical to what
+    /// `openssl pkey` / `openssl pkcs8 -topk8 -nocrypt` write. The result is in wiped storage.
+    public static func encode(_ key: PrivateKey) -> SecureBytes {
+        switch key {
+        case .rsa(let rsa):
+            return encode(rsa)
+        case .ec(let ec):
+            return wrap(SEC1PrivateKey.encode(ec, includeParameters: false)) { KeyAlgorithm.writeEC(ec.curve, to: &$0) }
+        case .octet(let octet):
+            let inner = octet.bytes.withUnsafeBytes { raw in
+                var writer = DERWriter(capacity: raw.count + 4)
+                writer.writeOctetString(raw)
+                var der = writer.finish()
+                defer { Wipe.array(&der) }
+                return SecureBytes(der)
+            }
+            return wrap(inner) { KeyAlgorithm.writeOctet(octet.algorithm, to: &$0) }
+        }
+    }
+
+    /// `SEQUENCE { INTEGER 0, algorithm, OCTET STRING inner }` in wiped storage.
+    private static func wrap(_ inner: SecureBytes, algorithm: (inout DERWriter) -> Void) -> SecureBytes {
+        inner.withUnsafeBytes { innerBytes in
+            var writer = DERWriter(capacity: innerBytes.count + 32)
+            writer.writeSequence { seq in
+                seq.writeInteger(0)
+                algorithm(&seq)
+                seq.writeOctetString(innerBytes)
+            }
+            var der = writer.finish()
+            defer { Wipe.array(&der) }
+            return SecureBytes(der)
+        }
+    }
+
+    /// Encodes `key` as PKCS#8 v1 `PrivateKeyInfo` DER, byte-identical to
+    /// `openssl pkcs8 -topk8 -nocrypt -outform DER`. The result is in wiped storage.
+    public static func encode(_ key: RSAPrivateKey) -> SecureBytes {
+        wrap(key.pkcs1DER) { KeyAlgorithm.writeRSAEncryption(to: &$0) }
+    }
+}
+
+extension RSAPrivateKey {
+    /// Decodes a PKCS#8 DER; see ``PKCS8PrivateKey/decode(_:)-(ArraySlice<UInt8>)``.
+    public init(pkcs8DER der: ArraySlice<UInt8>) throws {
+        self = try PKCS8PrivateKey.decode(der)
+    }
+
+    /// The PKCS#8 v1 `PrivateKeyInfo` DER of this key, in wiped storage.
+    public var pkcs8DER: SecureBytes { PKCS8PrivateKey.encode(self) }
+}

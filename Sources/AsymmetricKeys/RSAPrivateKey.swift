@@ -1,0 +1,230 @@
+import ASN1Kit
+import CryptoOpenSSL
+
+/// An RSA private key, two-prime or multi-prime.
+///
+/// ```
+/// RSAPrivateKey ::= SEQUENCE {
+///     version           Version,           -- 0 two-prime, 1 multi
+///     modulus           INTEGER,  -- n
+///     publicExponent    INTEGER,  -- e
+///     privateExponent   INTEGER,  -- d
+///     prime1            INTEGER,  -- p
+///     prime2            INTEGER,  -- q
+///     exponent1         INTEGER,  -- d mod (p-1)
+///     exponent2         INTEGER,  -- d mod (q-1)
+///     coefficient       INTEGER,  -- (inverse of q) mod p
+///     otherPrimeInfos   OtherPrimeInfos OPTIONAL
+/// }
+/// OtherPrimeInfos ::= SEQUENCE SIZE(1..MAX) OF OtherPrimeInfo
+/// OtherPrimeInfo ::= SEQUENCE {
+///     prime             INTEGER,  -- ri
+///     exponent          INTEGER,  -- di
+///     coefficient       INTEGER   -- ti
+/// }
+/// ```
+/// (RFC 8017 §A.1.2)
+///
+/// The key is kept as its canonical PKCS#1 DER in one buffer that is wiped when the last copy goes
+/// away; the accessors copy numbers out of it. Reading a key from PKCS#1 DER therefore costs one
+/// validation pass and one copy.
+public struct RSAPrivateKey: Sendable {
+    /// One extra prime of a multi-prime key.
+    public struct OtherPrime: Sendable, Hashable {
+        public var prime: [UInt8]
+        public var exponent: [UInt8]
+        public var coefficient: [UInt8]
+
+        public init(prime: [UInt8], exponent: [UInt8], coefficient: [UInt8]) {
+            self.prime = prime
+            self.exponent = exponent
+            self.coefficient = coefficient
+        }
+    }
+
+    /// Where each number sits in the DER (magnitude ranges, without sign octets).
+    struct Layout: Sendable {
+        var version: Int
+        var modulus: Range<Int>
+        var publicExponent: Range<Int>
+        var privateExponent: Range<Int>
+        var prime1: Range<Int>
+        var prime2: Range<Int>
+        var exponent1: Range<Int>
+        var exponent2: Range<Int>
+        var coefficient: Range<Int>
+        var otherPrimes: [(prime: Range<Int>, exponent: Range<Int>, coefficient: Range<Int>)]
+    }
+
+    /// Owns the DER and, as the ``OpenSSLKeyCache`` it is, the OpenSSL key once built: building
+    /// one costs tens of microseconds, far more than most operations' bookkeeping.
+    final class Storage: OpenSSLKeyCache, @unchecked Sendable {
+        // @unchecked as the superclass; the two properties here are immutable Sendable values.
+        let der: SecureBytes
+        let layout: Layout
+
+        init(der: SecureBytes, layout: Layout) {
+            self.der = der
+            self.layout = layout
+        }
+    }
+
+    let storage: Storage
+
+    // MARK: Reading
+
+    /// Decodes a PKCS#1 `RSAPrivateKey` DER (strict DER).
+    public init(pkcs1DER der: ArraySlice<UInt8>) throws {
+        if let layout = der.withUnsafeBytes({ RSAPrivateKey.twoPrimeLayout($0) }) {
+            storage = Storage(der: der.withUnsafeBytes { SecureBytes(copying: $0) }, layout: layout)
+            try validateShape()
+            return
+        }
+        let layout: Layout
+        do {
+            layout = try RSAPrivateKey.parseLayout(der)
+        } catch let error as ASN1Error {
+            throw KeyError.malformed("PKCS#1 RSAPrivateKey", error)
+        }
+        let base = der.startIndex
+        let rebased = { (r: Range<Int>) in (r.lowerBound - base)..<(r.upperBound - base) }
+        let layoutFromZero = Layout(
+            version: layout.version,
+            modulus: rebased(layout.modulus), publicExponent: rebased(layout.publicExponent),
+            privateExponent: rebased(layout.privateExponent), prime1: rebased(layout.prime1),
+            prime2: rebased(layout.prime2), exponent1: rebased(layout.exponent1),
+            exponent2: rebased(layout.exponent2), coefficient: rebased(layout.coefficient),
+            otherPrimes: layout.otherPrimes.map { (rebased($0.prime), rebased($0.exponent), rebased($0.coefficient)) })
+        let secure = der.withUnsafeBytes { SecureBytes(copying: $0) }
+        storage = Storage(der: secure, layout: layoutFromZero)
+        try validateShape()
+    }
+
+    /// Decodes a PKCS#1 `RSAPrivateKey` DER held in an array.
+    public init(pkcs1DER der: [UInt8]) throws {
+        try self.init(pkcs1DER: der[...])
+    }
+
+    /// Builds a key from its numbers (big-endian magnitudes).
+    public init(modulus: [UInt8], publicExponent: [UInt8], privateExponent: [UInt8],
+                prime1: [UInt8], prime2: [UInt8], exponent1: [UInt8], exponent2: [UInt8],
+                coefficient: [UInt8], otherPrimes: [OtherPrime] = []) throws {
+        var writer = DERWriter(capacity: modulus.count * 5)
+        writer.writeSequence { seq in
+            seq.writeInteger(otherPrimes.isEmpty ? 0 : 1)
+            for number in [modulus, publicExponent, privateExponent, prime1, prime2, exponent1, exponent2, coefficient] {
+                seq.writeUnsignedInteger(number)
+            }
+            if !otherPrimes.isEmpty {
+                seq.writeSequence { infos in
+                    for other in otherPrimes {
+                        infos.writeSequence { info in
+                            info.writeUnsignedInteger(other.prime)
+                            info.writeUnsignedInteger(other.exponent)
+                            info.writeUnsignedInteger(other.coefficient)
+                        }
+                    }
+                }
+            }
+        }
+        var der = writer.finish()
+        defer { der.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        try self.init(pkcs1DER: der[...])
+    }
+
+    static func parseLayout(_ der: ArraySlice<UInt8>) throws -> Layout {
+        var reader = DERReader(der)
+        let layout = try reader.readSequence { seq -> Layout in
+            let versionElement = try seq.readElement(.integer)
+            let version: Int = try versionElement.integer()
+            guard version == 0 || version == 1 else {
+                throw ASN1Error(.invalidInteger, at: versionElement.offset, "RSAPrivateKey version \(version) at offset \(versionElement.offset) is neither 0 nor 1")
+            }
+            func range(_ slice: ArraySlice<UInt8>) -> Range<Int> { slice.startIndex..<slice.endIndex }
+            let n = range(try seq.readUnsignedInteger())
+            let e = range(try seq.readUnsignedInteger())
+            let d = range(try seq.readUnsignedInteger())
+            let p = range(try seq.readUnsignedInteger())
+            let q = range(try seq.readUnsignedInteger())
+            let dp = range(try seq.readUnsignedInteger())
+            let dq = range(try seq.readUnsignedInteger())
+            let qinv = range(try seq.readUnsignedInteger())
+            var others: [(prime: Range<Int>, exponent: Range<Int>, coefficient: Range<Int>)] = []
+            if !seq.isAtEnd {
+                let start = seq.offset
+                try seq.readSequence { infos in
+                    while !infos.isAtEnd {
+                        try infos.readSequence { info in
+                            others.append((range(try info.readUnsignedInteger()),
+                                           range(try info.readUnsignedInteger()),
+                                           range(try info.readUnsignedInteger())))
+                        }
+                    }
+                }
+                guard !others.isEmpty else {
+                    throw ASN1Error(.unexpectedTag, at: start, "otherPrimeInfos at offset \(start) is empty (SIZE(1..MAX))")
+                }
+            }
+            guard (version == 1) == !others.isEmpty else {
+                throw ASN1Error(.invalidInteger, at: versionElement.offset,
+                                "RSAPrivateKey version \(version) at offset \(versionElement.offset) does not match \(others.isEmpty ? "two" : "multiple") primes")
+            }
+            return Layout(version: version, modulus: n, publicExponent: e, privateExponent: d, prime1: p,
+                          prime2: q, exponent1: dp, exponent2: dq, coefficient: qinv, otherPrimes: others)
+        }
+        try reader.finish()
+        return layout
+    }
+
+    private func validateShape() throws {
+        let modulus = storage.layout.modulus
+        // The magnitude of a zero INTEGER is one 0x00 octet; every other magnitude starts non-zero.
+        let isZero = modulus.count == 1 && storage.der.withUnsafeBytes { $0[modulus.lowerBound] == 0 }
+        guard !modulus.isEmpty, !isZero else {
+            throw KeyError(.malformed, "RSA private key has a zero modulus")
+        }
+    }
+
+    // MARK: Accessors
+
+    private func bytes(_ range: Range<Int>) -> [UInt8] {
+        storage.der.withUnsafeBytes { Array($0[range]) }
+    }
+
+    /// 0 for a two-prime key, 1 for a multi-prime key.
+    public var version: Int { storage.layout.version }
+    /// n.
+    public var modulus: [UInt8] { bytes(storage.layout.modulus) }
+    /// e.
+    public var publicExponent: [UInt8] { bytes(storage.layout.publicExponent) }
+    /// d.
+    public var privateExponent: [UInt8] { bytes(storage.layout.privateExponent) }
+    /// p.
+    public var prime1: [UInt8] { bytes(storage.layout.prime1) }
+    /// q.
+    public var prime2: [UInt8] { bytes(storage.layout.prime2) }
+    /// d mod (p−1).
+    public var exponent1: [UInt8] { bytes(storage.layout.exponent1) }
+    /// d mod (q−1).
+    public var exponent2: [UInt8] { bytes(storage.layout.exponent2) }
+    /// q⁻¹ mod p.
+    public var coefficient: [UInt8] { bytes(storage.layout.coefficient) }
+    /// The extra primes of a multi-prime key (empty for two primes).
+    public var otherPrimes: [OtherPrime] {
+        storage.layout.otherPrimes.map { OtherPrime(prime: bytes($0.prime), exponent: bytes($0.exponent), coefficient: bytes($0.coefficient)) }
+    }
+    /// All primes in order: p, q, then the other primes.
+    public var primes: [[UInt8]] { [prime1, prime2] + otherPrimes.map(\.prime) }
+
+    /// The public half.
+    public var publicKey: RSAPublicKey {
+        // The numbers were validated non-zero on decoding, so this cannot fail.
+        try! RSAPublicKey(modulus: modulus, publicExponent: publicExponent)
+    }
+
+    /// Size of the modulus in bits.
+    public var bits: Int { publicKey.bits }
+
+    /// The canonical PKCS#1 `RSAPrivateKey` DER, in wiped storage.
+    public var pkcs1DER: SecureBytes { storage.der }
+}

@@ -1,0 +1,194 @@
+import ASN1Kit
+
+/// The key algorithm named by the `AlgorithmIdentifier` of a SubjectPublicKeyInfo or a PKCS#8
+/// PrivateKeyInfo.
+///
+/// ```
+/// AlgorithmIdentifier ::= SEQUENCE {
+///     algorithm   OBJECT IDENTIFIER,
+///     parameters  ANY DEFINED BY algorithm OPTIONAL
+/// }
+/// ```
+/// (RFC 5280 §4.1.1.2.) RSA keys use `rsaEncryption` with NULL parameters (RFC 3279 §2.3.1; absent
+/// parameters are accepted when reading) or `id-RSASSA-PSS` with absent or `RSASSA-PSS-params`
+/// parameters (RFC 4055 §3.1). EC keys use `id-ecPublicKey` with a named curve (RFC 5480 §2.1.1;
+/// explicit curve parameters are refused), the octet keys their RFC 8410 OID without parameters.
+/// Every other algorithm is recognised only to be named in an
+/// ``KeyError/Code-swift.enum/unsupportedAlgorithm`` error.
+public enum KeyAlgorithm: Sendable, Hashable {
+    /// `rsaEncryption`.
+    case rsa
+    /// `id-RSASSA-PSS`: an RSA key restricted to PSS signatures; Coffer reads it as an RSA key.
+    case rsaPSS
+    /// `id-ecPublicKey` on a named curve Coffer handles.
+    case ec(ECCurve)
+    /// Ed25519, Ed448, X25519 or X448.
+    case octet(OctetKeyAlgorithm)
+    /// A key of another algorithm, by its human name (`EC (secp256k1)`, `DSA`, …).
+    case other(String)
+
+    /// The algorithm's name for people: `rsa`, `EC (P-256)`, `Ed25519`, or the other algorithm's name.
+    public var name: String {
+        switch self {
+        case .rsa, .rsaPSS: "rsa"
+        case .ec(let curve): "EC (\(curve.rawValue))"
+        case .octet(let algorithm): algorithm.displayName
+        case .other(let name): name
+        }
+    }
+
+    /// Whether Coffer reads keys of this algorithm.
+    var isSupported: Bool {
+        if case .other = self { return false }
+        return true
+    }
+
+    /// Whether this is an RSA key (either OID).
+    public var isRSA: Bool {
+        switch self {
+        case .rsa, .rsaPSS: true
+        default: false
+        }
+    }
+
+    /// Reads an `AlgorithmIdentifier` SEQUENCE from `reader` and classifies it.
+    static func read(from reader: inout DERReader) throws -> KeyAlgorithm {
+        try reader.readSequence { seq in
+            let oidOffset = seq.offset
+            let oidElement = try seq.readElement(.objectIdentifier)
+            // Fast path without building an OID value: the common rsaEncryption, NULL.
+            if oidElement.content.elementsEqual(rsaEncryptionContent) {
+                if !seq.isAtEnd { try seq.readNull() }
+                return .rsa
+            }
+            let oid = try oidElement.objectIdentifier()
+            switch oid {
+            case .rsaEncryption:
+                if !seq.isAtEnd { try seq.readNull() }
+                return .rsa
+            case .rsassaPSS:
+                if !seq.isAtEnd { _ = try seq.readElement(.sequence) }
+                return .rsaPSS
+            case .ecPublicKey:
+                // ECParameters ::= CHOICE { namedCurve OID, implicitCurve NULL, specifiedCurve SEQUENCE }
+                var curve = "explicit curve parameters, which Coffer does not read; use a named curve"
+                if let tag = try seq.peekTag() {
+                    if tag == .objectIdentifier {
+                        let curveOID = try seq.readObjectIdentifier()
+                        if let known = ECCurve(oid: curveOID) { return .ec(known) }
+                        curve = curveName(curveOID)
+                    } else {
+                        _ = try seq.readElement()
+                    }
+                } else {
+                    curve = "no curve parameters"
+                }
+                return .other("EC (\(curve))")
+            case .ed25519, .ed448, .x25519, .x448:
+                // RFC 8410 §3: the parameters MUST be absent.
+                if !seq.isAtEnd {
+                    let offset = seq.offset
+                    throw KeyError(.malformed, "the \(oid.dotted) AlgorithmIdentifier has parameters at offset \(offset); RFC 8410 requires none",
+                                   offset: offset)
+                }
+                return .octet(OctetKeyAlgorithm(oid: oid)!)
+            default:
+                // Parameters of other algorithms (DSA's Dss-Parms, DH's DomainParameters) are skipped.
+                while !seq.isAtEnd { _ = try seq.readElement() }
+                if let name = otherName(oid) { return .other(name) }
+                var error = KeyError(.unsupportedAlgorithm,
+                                        "unknown key algorithm \(oid.dotted) at offset \(oidOffset) — \(Self.supported)",
+                                        offset: oidOffset)
+                error.algorithm = oid.dotted
+                throw error
+            }
+        }
+    }
+
+    private static let rsaEncryptionContent = ASN1ObjectIdentifier.rsaEncryption.encoded
+
+    /// What Coffer handles, for error messages.
+    static let supported = "Coffer handles RSA, EC (P-256, P-384, P-521), Ed25519, Ed448, X25519 and X448 keys"
+
+    /// Writes the AlgorithmIdentifier of a key, as OpenSSL does: `rsaEncryption` with NULL,
+    /// `id-ecPublicKey` with the named curve, the RFC 8410 OIDs without parameters.
+    static func write(_ key: PublicKey, to writer: inout DERWriter) {
+        switch key {
+        case .rsa: writeRSAEncryption(to: &writer)
+        case .ec(let key): writeEC(key.curve, to: &writer)
+        case .octet(let key): writeOctet(key.algorithm, to: &writer)
+        }
+    }
+
+    /// `id-ecPublicKey` with a named curve.
+    static func writeEC(_ curve: ECCurve, to writer: inout DERWriter) {
+        writer.writeSequence { seq in
+            seq.writeObjectIdentifier(.ecPublicKey)
+            seq.writeObjectIdentifier(curve.oid)
+        }
+    }
+
+    /// The RFC 8410 OID without parameters.
+    static func writeOctet(_ algorithm: OctetKeyAlgorithm, to writer: inout DERWriter) {
+        writer.writeSequence { seq in
+            seq.writeObjectIdentifier(algorithm.oid)
+        }
+    }
+
+    /// Writes the `rsaEncryption` AlgorithmIdentifier with NULL parameters, as OpenSSL does.
+    static func writeRSAEncryption(to writer: inout DERWriter) {
+        writer.writeSequence { seq in
+            seq.writeObjectIdentifier(.rsaEncryption)
+            seq.writeNull()
+        }
+    }
+
+    /// The error for a recognised key of another algorithm.
+    func unsupportedError(in container: String, offset: Int?) -> KeyError {
+        var error = KeyError(.unsupportedAlgorithm, "\(container) holds a key of another algorithm: \(name) — \(Self.supported)", offset: offset)
+        error.algorithm = identifier
+        return error
+    }
+
+    /// The lowercase identifier `inspect --json` prints: the first word of the name (`ec`, `ed25519`, `dsa`, …).
+    public var identifier: String {
+        String(name.split(separator: " ").first ?? "").lowercased()
+    }
+
+    /// The short curve name for a named-curve OID (NIST names where they exist).
+    static func curveName(_ oid: ASN1ObjectIdentifier) -> String {
+        switch oid.dotted {
+        case "1.2.840.10045.3.1.7": "P-256"
+        case "1.3.132.0.34": "P-384"
+        case "1.3.132.0.35": "P-521"
+        case "1.2.840.10045.3.1.1": "P-192"
+        case "1.3.132.0.33": "P-224"
+        case "1.3.132.0.10": "secp256k1"
+        case "1.3.36.3.3.2.8.1.1.7": "brainpoolP256r1"
+        case "1.3.36.3.3.2.8.1.1.11": "brainpoolP384r1"
+        case "1.3.36.3.3.2.8.1.1.13": "brainpoolP512r1"
+        case "1.2.156.10197.1.301": "SM2"
+        default: oid.dotted
+        }
+    }
+
+    /// Names of the non-RSA key algorithms Coffer recognises.
+    static func otherName(_ oid: ASN1ObjectIdentifier) -> String? {
+        switch oid {
+        case .ed25519: "Ed25519"
+        case .ed448: "Ed448"
+        case .x25519: "X25519"
+        case .x448: "X448"
+        case .dsa: "DSA"
+        case .dhKeyAgreement: "DH"
+        default:
+            switch oid.dotted {
+            case "1.2.840.10046.2.1": "DH (X9.42)"
+            case "1.3.132.1.12": "ECDH"
+            case "1.2.156.10197.1.301": "SM2"
+            case "1.2.643.7.1.1.1.1", "1.2.643.7.1.1.1.2": "GOST R 34.10-2012"
+            default: nil
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import ASN1Kit
+
+/// SubjectPublicKeyInfo, the `PUBLIC KEY` container (RFC 5280 §4.1, RFC 3279 §2.3.1).
+///
+/// ```
+/// SubjectPublicKeyInfo ::= SEQUENCE {
+///     algorithm         AlgorithmIdentifier,
+///     subjectPublicKey  BIT STRING
+/// }
+/// ```
+/// The BIT STRING holds the PKCS#1 `RSAPublicKey` DER of an RSA key (RFC 3279 §2.3.1), the SEC 1
+/// point of an EC key (RFC 5480 §2.2), the raw key of Ed25519, Ed448, X25519 and X448 (RFC 8410 §4).
+public enum SubjectPublicKeyInfo {
+    /// Decodes a SubjectPublicKeyInfo DER holding an RSA key (`rsaEncryption` or `id-RSASSA-PSS`).
+    ///
+    /// - Throws: ``KeyError`` `.malformed` (with the byte offset) for bad DER or trailing data,
+    ///   `.unsupportedAlgorithm` naming the algorithm for any other key.
+    public static func decode(_ der: ArraySlice<UInt8>) throws -> RSAPublicKey {
+        let key = try decodeAny(der)
+        guard case .rsa(let rsa) = key else {
+            throw KeyError.notRSA(key.algorithmDescription, algorithm: key.algorithm, in: "SubjectPublicKeyInfo")
+        }
+        return rsa
+    }
+
+    /// Decodes a SubjectPublicKeyInfo DER holding a key of any algorithm Coffer handles.
+    ///
+    /// - Throws: ``KeyError`` `.malformed` (with the byte offset) for bad DER, trailing data, a bad
+    ///   point or key length; `.unsupportedAlgorithm` naming the algorithm for DSA, other curves
+    ///   and the like.
+    public static func decodeAny(_ der: ArraySlice<UInt8>) throws -> PublicKey {
+        var reader = DERReader(der)
+        do {
+            let (algorithm, keyBits, bitsOffset) = try reader.readSequence { seq in
+                let algorithm = try KeyAlgorithm.read(from: &seq)
+                let offset = seq.offset
+                return (algorithm, try seq.readBitString(), offset)
+            }
+            try reader.finish()
+            guard algorithm.isSupported else {
+                throw algorithm.unsupportedError(in: "SubjectPublicKeyInfo", offset: 0)
+            }
+            guard keyBits.unusedBits == 0 else {
+                throw KeyError(.malformed, "SubjectPublicKeyInfo: the key BIT STRING at offset \(bitsOffset) has \(keyBits.unusedBits) unused bits", offset: bitsOffset)
+            }
+            return try publicKey(algorithm, keyBits.bytes, at: bitsOffset, what: "SubjectPublicKeyInfo", origin: der.startIndex)
+        } catch let error as ASN1Error {
+            throw KeyError.malformed("SubjectPublicKeyInfo", error)
+        }
+    }
+
+    /// The key of `algorithm` whose public key bytes (BIT STRING content) are `bytes`; errors name
+    /// `what` and the offset of the BIT STRING.
+    static func publicKey(_ algorithm: KeyAlgorithm, _ bytes: ArraySlice<UInt8>, at offset: Int, what: String, origin: Int) throws -> PublicKey {
+        do {
+            switch algorithm {
+            case .rsa, .rsaPSS:
+                return .rsa(try decodeInner(bytes, origin: origin))
+            case .ec(let curve):
+                return .ec(try ECPublicKey(curve: curve, point: bytes))
+            case .octet(let octet):
+                return .octet(try OctetPublicKey(algorithm: octet, bytes: bytes))
+            case .other:
+                throw algorithm.unsupportedError(in: what, offset: 0)
+            }
+        } catch var error as KeyError where error.code == .malformed && error.offset == nil {
+            error.reason = "\(what): the public key in the BIT STRING at offset \(offset): \(error.reason)"
+            error.offset = offset
+            throw error
+        }
+    }
+
+    /// Decodes a SubjectPublicKeyInfo DER held in an array.
+    public static func decode(_ der: [UInt8]) throws -> RSAPublicKey {
+        try decode(der[...])
+    }
+
+    /// The PKCS#1 RSAPublicKey inside the BIT STRING; offsets stay those of the outer input.
+    private static func decodeInner(_ bytes: ArraySlice<UInt8>, origin: Int) throws -> RSAPublicKey {
+        do {
+            var reader = DERReader(bytes)
+            let (n, e) = try reader.readSequence { seq in
+                (try seq.readUnsignedInteger(), try seq.readUnsignedInteger())
+            }
+            try reader.finish()
+            return try RSAPublicKey(modulus: n, publicExponent: e)
+        } catch let error as ASN1Error {
+            // Inner offsets count from the BIT STRING content; report them from the start of the SPKI.
+            let offset = error.offset.map { $0 + bytes.startIndex - origin }
+            throw KeyError(.malformed, "SubjectPublicKeyInfo: the RSAPublicKey inside, at offset \(bytes.startIndex - origin), is malformed: \(error.reason) (offsets counted from the BIT STRING content)",
+                              offset: offset, cause: error)
+        }
+    }
+
+    /// Encodes `key` as SubjectPublicKeyInfo DER, byte-identical to `openssl pkey -pubout -outform DER`.
+    public static func encode(_ key: RSAPublicKey) -> [UInt8] {
+        encode(.rsa(key))
+    }
+
+    /// Encodes a key of any algorithm as SubjectPublicKeyInfo DER, byte-identical to
+    /// `openssl pkey -pubout -outform DER` (EC points uncompressed).
+    public static func encode(_ key: PublicKey) -> [UInt8] {
+        let inner = key.rawBytes
+        var writer = DERWriter(capacity: inner.count + 32)
+        writer.writeSequence { seq in
+            KeyAlgorithm.write(key, to: &seq)
+            seq.writeBitString(ASN1BitString(bytes: inner))
+        }
+        return writer.finish()
+    }
+}
+
+extension RSAPublicKey {
+    /// Decodes a SubjectPublicKeyInfo DER; see ``SubjectPublicKeyInfo/decode(_:)-(ArraySlice<UInt8>)``.
+    public init(spkiDER der: ArraySlice<UInt8>) throws {
+        self = try SubjectPublicKeyInfo.decode(der)
+    }
+
+    /// The SubjectPublicKeyInfo DER of this key.
+    public var spkiDER: [UInt8] { SubjectPublicKeyInfo.encode(self) }
+}

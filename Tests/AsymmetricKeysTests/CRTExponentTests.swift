@@ -1,0 +1,47 @@
+import CofferTestSupport
+import CryptoOpenSSL
+@testable import AsymmetricKeys
+import Testing
+
+@Suite("CRT exponents for OpenSSH keys (Algorithm D)")
+struct CRTExponentTests {
+    /// OpenSSL's answer: d mod (p − 1) through BN_mod.
+    func reference(_ d: [UInt8], _ p: [UInt8]) -> [UInt8] {
+        let result = (BigNumber(bigEndian: d) % (BigNumber(bigEndian: p) - BigNumber.one)).bigEndianBytes
+        return result.isEmpty ? [0] : result
+    }
+
+    @Test("equals BN_mod for random sizes, including one-limb and full-limb divisors")
+    func random() {
+        var bytes = SplitMix64(0x9E37_79B9_7F4A_7C15)
+        for dLength in [1, 7, 8, 9, 63, 64, 65, 128, 256, 384, 512] {
+            for pLength in [1, 2, 8, 9, 16, 64, 128, 129, 192, 256] {
+                for _ in 0..<4 {
+                    let d = bytes.bytes(dLength)
+                    var p = bytes.bytes(pLength)
+                    if p.allSatisfy({ $0 <= 1 }) { p[p.count - 1] = 3 }
+                    if p.first == 0 && p.dropFirst().allSatisfy({ $0 <= 1 }) { p[0] = 1 }
+                    #expect(CRTExponent.compute(privateExponent: d, prime: p) == reference(d, p), "d \(d.count) bytes, p \(p.count) bytes")
+                }
+            }
+        }
+    }
+
+    @Test("edge divisors: all-ones limbs, powers of two, top limb equal to the dividend's")
+    func edges() {
+        let d = [UInt8](repeating: 0xFF, count: 256)
+        for p in [[UInt8](repeating: 0xFF, count: 128), [0x01] + [UInt8](repeating: 0, count: 127) + [0x01],
+                  [0x80] + [UInt8](repeating: 0, count: 127), [0x02], [0x03], d, d + [0x01]] {
+            #expect(CRTExponent.compute(privateExponent: d, prime: p) == reference(d, p))
+        }
+        #expect(CRTExponent.compute(privateExponent: [0x00], prime: [0x05]) == [0])
+        #expect(CRTExponent.compute(privateExponent: [0x08], prime: [0x05]) == [0])
+    }
+
+    @Test("equals the exponents openssl wrote for the fixture keys", arguments: PKCS1Tests.names)
+    func fixtures(name: String) throws {
+        let key = try RSAPrivateKey(pkcs1DER: DERFixtures.bytes("\(name).pkcs1.der"))
+        #expect(CRTExponent.compute(privateExponent: key.privateExponent, prime: key.prime1) == key.exponent1)
+        #expect(CRTExponent.compute(privateExponent: key.privateExponent, prime: key.prime2) == key.exponent2)
+    }
+}

@@ -1,0 +1,95 @@
+import ASN1Kit
+import Foundation
+import AsymmetricKeys
+import Testing
+
+@Suite("SubjectPublicKeyInfo")
+struct SPKITests {
+    static let sizes = ["rsa1024", "rsa2048", "rsa3072", "rsa4096", "rsa2048-e3"]
+
+    @Test("reads openssl's SPKI DER and writes it back byte-identical", arguments: sizes)
+    func roundTrip(name: String) throws {
+        let der = try DERFixtures.bytes("\(name).spki.der")
+        let fact = try #require(DERFixtures.facts.first { $0.file == "\(name).spki.der" })
+        let key = try SubjectPublicKeyInfo.decode(der)
+        #expect(key.modulusHex == fact.modulus)
+        #expect(key.publicExponentHex == fact.publicExponent)
+        #expect(key.bits == fact.bits)
+        #expect(SubjectPublicKeyInfo.encode(key) == der)
+        #expect(key.spkiDER == der)
+        #expect(try RSAPublicKey(spkiDER: der[...]) == key)
+    }
+
+    @Test("PEM of the written SPKI equals openssl's PEM", arguments: sizes)
+    func pemIdentical(name: String) throws {
+        let pem = try DERFixtures.bytes("\(name).spki.pem")
+        let key = try SubjectPublicKeyInfo.decode(try DERFixtures.bytes("\(name).spki.der"))
+        #expect(Array(PEMBlock(label: "PUBLIC KEY", bytes: key.spkiDER).pemText.utf8) == pem)
+    }
+
+    @Test("absent rsaEncryption parameters are accepted when reading")
+    func absentParameters() throws {
+        let original = try SubjectPublicKeyInfo.decode(try DERFixtures.bytes("rsa1024.spki.der"))
+        var writer = DERWriter()
+        writer.writeSequence { seq in
+            seq.writeSequence { alg in alg.writeObjectIdentifier(.rsaEncryption) }
+            seq.writeBitString(ASN1BitString(bytes: original.pkcs1DER))
+        }
+        #expect(try SubjectPublicKeyInfo.decode(writer.finish()) == original)
+    }
+
+    @Test("an RSASSA-PSS key reads as an RSA key")
+    func pssKey() throws {
+        let original = try SubjectPublicKeyInfo.decode(try DERFixtures.bytes("rsa1024.spki.der"))
+        for withParameters in [false, true] {
+            var writer = DERWriter()
+            writer.writeSequence { seq in
+                seq.writeSequence { alg in
+                    alg.writeObjectIdentifier(.rsassaPSS)
+                    if withParameters {
+                        // RSASSA-PSS-params with every field at its default: an empty SEQUENCE.
+                        alg.writeSequence { _ in }
+                    }
+                }
+                seq.writeBitString(ASN1BitString(bytes: original.pkcs1DER))
+            }
+            #expect(try SubjectPublicKeyInfo.decode(writer.finish()) == original)
+        }
+    }
+
+    @Test("openssl's RSA-PSS public key reads as an RSA key")
+    func opensslPSS() throws {
+        let dir = try Tool.temporaryDirectory()
+        let keyPath = dir.appendingPathComponent("pss.pem").path
+        let generated = try Tool.run("openssl", ["genpkey", "-algorithm", "RSA-PSS", "-pkeyopt", "rsa_keygen_bits:1024", "-out", keyPath])
+        try #require(generated.status == 0)
+        let pub = try Tool.run("openssl", ["pkey", "-in", keyPath, "-pubout", "-outform", "DER"])
+        try #require(pub.status == 0)
+        let key = try SubjectPublicKeyInfo.decode(pub.stdout)
+        #expect(key.bits == 1024)
+        let pkcs8 = try Tool.run("openssl", ["pkcs8", "-topk8", "-nocrypt", "-in", keyPath, "-outform", "DER"])
+        try #require(pkcs8.status == 0)
+        let privateKey = try PKCS8PrivateKey.decode(pkcs8.stdout)
+        #expect(privateKey.publicKey == key)
+    }
+
+    @Test("non-RSA SPKI names the algorithm", arguments: [("ec-p256.spki.pem", "EC (P-256)"), ("ed25519.spki.pem", "Ed25519")])
+    func nonRSA(file: String, name: String) throws {
+        let der = try PEMParser.blocks(in: DERFixtures.bytes(file))[0].bytes
+        let error = try #require(throws: KeyError.self) { try SubjectPublicKeyInfo.decode(der) }
+        #expect(error.code == .unsupportedAlgorithm)
+        #expect(error.reason.contains(name))
+    }
+
+    @Test("an unknown algorithm OID is .unsupportedAlgorithm with its dotted form")
+    func unknownAlgorithm() throws {
+        var writer = DERWriter()
+        writer.writeSequence { seq in
+            seq.writeSequence { alg in alg.writeObjectIdentifier("1.2.3.4.5") }
+            seq.writeBitString(ASN1BitString(bytes: [0x00]))
+        }
+        let error = try #require(throws: KeyError.self) { try SubjectPublicKeyInfo.decode(writer.finish()) }
+        #expect(error.code == .unsupportedAlgorithm)
+        #expect(error.reason.contains("1.2.3.4.5"))
+    }
+}
