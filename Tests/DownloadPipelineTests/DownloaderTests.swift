@@ -284,15 +284,3 @@ struct DownloaderTests {
         #expect(seen.last?.expected == 2000)
     }
 }
-
-/// Waits for a condition, polling; fails the test after `seconds` (generous: the machine is
-/// shared and other suites run in parallel). Only for state that nothing announces (a server's
-/// counters); transports, transfers and the scheduler are awaited through continuations and
-/// events instead.
-func eventually(_ seconds: Double = 20, _ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw TestServerError("condition not reached in \(seconds) s") }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}
