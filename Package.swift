@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // System libraries
@@ -45,6 +46,7 @@ let package = Package(
             dependencies: [
                 "ASN1Kit", "AsymmetricKeys", "CryptoOpenSSL", "KVStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -79,6 +81,7 @@ let package = Package(
             dependencies: [
                 "DownloadPipeline", "AsymmetricKeys", "CryptoOpenSSL", "ASN1Kit", "KVStorage", "CofferTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

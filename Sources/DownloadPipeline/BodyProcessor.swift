@@ -6,25 +6,26 @@ final class BodyProcessor {
     private let stream: (any DecryptionStream)?
     private let response: DownloadResponse
     private let sink: OutputSink
-    private let keepRaw: Bool
-    private let keepResult: Bool
     private let url: String
-    /// Whether the result goes to a file: then a cached copy is collected on the side.
-    private let isFile: Bool
     private var collected: [UInt8] = []
-    private var kept: [UInt8] = []
+    /// Collects the copy to cache: the body as it arrived, or the result when `cacheResult`.
+    let cacheWriter: CacheBodyWriter?
+    private let cacheResult: Bool
+    /// Time spent in the decryptor so far.
+    private(set) var decryptionTime: Duration = .zero
+    /// Whether a decryptor runs.
+    var decrypts: Bool { decryptor != nil }
 
-    /// The body as it arrived, when `keepRaw` (for the cache).
-    private(set) var raw: [UInt8] = []
-
+    /// - Parameters:
+    ///   - cacheWriter: Where the copy to cache goes, or `nil` when nothing is cached.
+    ///   - cacheResult: Whether the copy is the result (decrypted) rather than the body as it arrived.
     init(decryptor: (any Decryptor)?, response: DownloadResponse, destination: DownloadDestination,
-         keepRaw: Bool, keepResult: Bool, url: String) throws(DownloadError) {
+         cacheWriter: CacheBodyWriter?, cacheResult: Bool, url: String) throws(DownloadError) {
         self.decryptor = decryptor
         self.response = response
-        self.keepRaw = keepRaw
-        self.keepResult = keepResult
+        self.cacheWriter = cacheWriter
+        self.cacheResult = cacheResult
         self.url = url
-        if case .file = destination { isFile = true } else { isFile = false }
         if let streaming = decryptor as? any StreamingDecryptor {
             do {
                 stream = try streaming.makeStream(response: response)
@@ -39,9 +40,11 @@ final class BodyProcessor {
 
     /// Feeds the next chunk of the body.
     func consume(_ chunk: [UInt8]) throws(DownloadError) {
-        if keepRaw { raw += chunk }
+        if !cacheResult { cacheWriter?.append(chunk) }
         if let stream {
             let plaintext: [UInt8]
+            let started = ContinuousClock.now
+            defer { decryptionTime += ContinuousClock.now - started }
             do {
                 plaintext = try stream.update(chunk[...])
             } catch {
@@ -56,9 +59,11 @@ final class BodyProcessor {
     }
 
     /// Ends the body: finishes or runs the decryption and completes the output.
-    func finish() async throws(DownloadError) -> (data: [UInt8], path: String?, length: Int, kept: [UInt8]) {
+    func finish() async throws(DownloadError) -> (data: [UInt8], path: String?, length: Int) {
+        let started = ContinuousClock.now
         if let stream {
             let plaintext: [UInt8]
+            defer { decryptionTime += ContinuousClock.now - started }
             do {
                 plaintext = try stream.finish()
             } catch {
@@ -67,6 +72,7 @@ final class BodyProcessor {
             try emit(plaintext)
         } else if let decryptor {
             let plaintext: [UInt8]
+            defer { decryptionTime += ContinuousClock.now - started }
             do {
                 plaintext = try await decryptor.decrypt(collected, response: response)
             } catch {
@@ -76,16 +82,17 @@ final class BodyProcessor {
             try emit(plaintext)
         }
         let output = try sink.finish()
-        return (output.data, output.path, sink.length, keepResult ? (isFile ? kept : output.data) : [])
+        return (output.data, output.path, sink.length)
     }
 
     /// Drops unfinished output.
     func abandon() {
         sink.abandon()
+        cacheWriter?.abandon()
     }
 
     private func emit(_ bytes: [UInt8]) throws(DownloadError) {
-        if keepResult, isFile { kept += bytes }
+        if cacheResult { cacheWriter?.append(bytes) }
         try sink.write(bytes)
     }
 

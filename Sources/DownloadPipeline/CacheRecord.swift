@@ -1,20 +1,30 @@
 import Foundation
 
-/// One cached response: the head and the body (as it arrived, or decrypted).
+/// One cached response: the head and the body (as it arrived, or decrypted). A small body is kept
+/// in the record; a large one in a file beside the store, which the record names.
 ///
 /// Wire format (all integers big-endian):
 /// ```
-/// magic "CDC1" | flags u8 (bit 0: body is decrypted) | status u16
-/// | url: u32 length, UTF-8 | header count u32 | (name u32+UTF-8, value u32+UTF-8)* | body (the rest)
+/// magic "CDC1" | flags u8 (bit 0: body is decrypted, bit 1: body is in a file) | status u16
+/// | url: u32 length, UTF-8 | header count u32 | (name u32+UTF-8, value u32+UTF-8)*
+/// | body (the rest) — or, with bit 1: length u64 | file name (the rest, UTF-8)
 /// ```
 struct CacheRecord: Sendable {
+    /// Where the body is.
+    enum Body: Sendable, Equatable {
+        /// In the record.
+        case inline([UInt8])
+        /// In the file `name` of the cache's body directory, `length` bytes long.
+        case file(name: String, length: Int)
+    }
+
     var decrypted: Bool
     var response: DownloadResponse
-    var body: [UInt8]
+    var body: Body
 
     static let magic: [UInt8] = Array("CDC1".utf8)
 
-    init(decrypted: Bool, response: DownloadResponse, body: [UInt8]) {
+    init(decrypted: Bool, response: DownloadResponse, body: Body) {
         self.decrypted = decrypted
         self.response = response
         self.body = body
@@ -27,7 +37,9 @@ struct CacheRecord: Sendable {
 
     func encoded() -> [UInt8] {
         var out = Self.magic
-        out.append(decrypted ? 1 : 0)
+        var flags: UInt8 = decrypted ? 1 : 0
+        if case .file = body { flags |= 2 }
+        out.append(flags)
         out.append(UInt8(truncatingIfNeeded: response.status >> 8))
         out.append(UInt8(truncatingIfNeeded: response.status))
         Self.appendString(response.url.absoluteString, to: &out)
@@ -36,7 +48,14 @@ struct CacheRecord: Sendable {
             Self.appendString(header.name, to: &out)
             Self.appendString(header.value, to: &out)
         }
-        out += body
+        switch body {
+        case .inline(let bytes):
+            out += bytes
+        case .file(let name, let length):
+            let value = UInt64(max(0, length))
+            out += (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
+            out += Array(name.utf8)
+        }
         return out
     }
 
@@ -53,7 +72,15 @@ struct CacheRecord: Sendable {
         }
         decrypted = flags & 1 != 0
         response = DownloadResponse(url: url, status: Int(status[status.startIndex]) << 8 | Int(status[status.startIndex + 1]), headers: headers)
-        body = Array(bytes[reader.offset...])
+        if flags & 2 != 0 {
+            guard let raw = reader.take(8) else { return nil }
+            let length = raw.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let name = String(decoding: bytes[reader.offset...], as: UTF8.self)
+            guard length <= UInt64(Int.max), !name.isEmpty, !name.contains("/"), name != "..", name != "." else { return nil }
+            body = .file(name: name, length: Int(length))
+        } else {
+            body = .inline(Array(bytes[reader.offset...]))
+        }
     }
 
     private static func appendLength(_ length: Int, to out: inout [UInt8]) {

@@ -30,6 +30,9 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible, Equatable
         case rejected
         /// A local file (destination or partial download) could not be read or written (``path``).
         case file
+        /// The body's digest differs from the expected one (the request's or the server's
+        /// `Content-Digest` / `Repr-Digest`): nothing was cached or written.
+        case integrity
     }
 
     /// Which timeout fired.
@@ -66,6 +69,14 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible, Equatable
     /// response was complete, rather than resetting it or breaking the protocol. With a known
     /// `Content-Length` the pipeline reports such a body as `truncated`.
     public var closedByPeer = false
+    /// For `badStatus`: the wait the server asked for with `Retry-After`, when it sent one.
+    public var retryAfter: Duration?
+    /// For `integrity`: the expected and the computed digest, lowercase hex.
+    public var expectedDigest: String?
+    /// For `integrity`: the digest the body actually had, lowercase hex.
+    public var actualDigest: String?
+    /// How many attempts the transfer made before this error (1 without retries).
+    public var attempts = 1
 
     /// Creates an error; prefer the static constructors.
     public init(_ code: Code, _ reason: String, url: String? = nil) {
@@ -154,6 +165,19 @@ extension DownloadError {
     /// A modifier rejected the transfer.
     public static func rejected(url: String?, _ what: String) -> DownloadError {
         DownloadError(.rejected, what, url: url)
+    }
+
+    /// The body's digest is not the expected one.
+    ///
+    /// - Parameters:
+    ///   - algorithm: The digest's name as RFC 9530 spells it, e.g. `sha-256`.
+    ///   - source: Where the expectation came from (`expected`, `Content-Digest`, `Repr-Digest`).
+    public static func integrity(url: String?, algorithm: String, source: String, expected: String, actual: String) -> DownloadError {
+        var error = DownloadError(.integrity, "integrity check failed: the \(algorithm) digest of the body is \(actual), \(source) says \(expected)",
+                                  url: url)
+        error.expectedDigest = expected
+        error.actualDigest = actual
+        return error
     }
 
     /// A local file failed.

@@ -23,8 +23,15 @@ public struct DownloadRequest: Sendable {
     public var cachePolicy: CachePolicy
     /// The partial file that makes the download resumable, or `nil`.
     public var resumeFile: String?
-    /// Overrides the downloader's total timeout.
+    /// Overrides the downloader's total timeout (which covers every attempt and the waits between).
     public var totalTimeout: Duration?
+    /// Overrides the downloader's retry policy.
+    public var retryPolicy: RetryPolicy?
+    /// The SHA-256 the body must have, as it arrives (before decryption). It is checked as the
+    /// bytes stream; on a mismatch the download fails with ``DownloadError/Code/integrity`` and
+    /// nothing is cached or written. The server's `Content-Digest` / `Repr-Digest` are checked
+    /// as well when present.
+    public var expectedSHA256: [UInt8]?
     /// Called with the bytes received and expected, at most once per progress interval, and once
     /// at the end. Called from any thread.
     public var progress: (@Sendable (DownloadProgress) -> Void)?
@@ -43,6 +50,8 @@ public struct DownloadRequest: Sendable {
         self.cachePolicy = cachePolicy
         self.resumeFile = resumeFile
         self.totalTimeout = nil
+        self.retryPolicy = nil
+        self.expectedSHA256 = nil
         self.progress = progress
     }
 

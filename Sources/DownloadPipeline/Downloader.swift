@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// The download pipeline: request modifier → fetch (streaming) → response modifier → validation
@@ -10,6 +11,11 @@ import Synchronization
 ///   in FIFO or LIFO order.
 /// - A failure (including a decryption failure) is reported to the callers of that transfer only:
 ///   nothing is remembered about the URL, so the next request tries again.
+/// - A failed attempt is retried under the ``RetryPolicy`` (none by default); a body cut short
+///   continues with a range request. An expected digest is checked before anything is cached or
+///   written into place.
+/// - Every transfer reports ``DownloadEvent``s to the accessories, the logger and
+///   ``eventStream()``.
 ///
 /// All state sits behind one `Mutex`; no actor hop on the data path.
 public final class Downloader: Sendable {
@@ -43,11 +49,18 @@ public final class Downloader: Sendable {
         /// Header names (lowercase) that never change the content, so they are left out of the
         /// request identity; every other header counts.
         public var headersIgnoredForIdentity: Set<String>
+        /// The retry policy of requests without their own (default: no retry).
+        public var retryPolicy: RetryPolicy
+        /// Hooks around every transfer and receivers of its events.
+        public var accessories: [any DownloadAccessory]
+        /// Where events are logged (swift-log), or `nil` for no logging.
+        public var logger: Logger?
 
-        /// Creates settings: 6 transfers, FIFO, 5 minutes total, progress every 100 ms.
+        /// Creates settings: 6 transfers, FIFO, 5 minutes total, progress every 100 ms, no retry.
         public init(maximumConcurrentTransfers: Int = 6, order: SchedulingOrder = .fifo, totalTimeout: Duration? = .seconds(300),
                     progressInterval: Duration = .milliseconds(100), requestModifier: RequestModifier? = nil,
-                    responseModifier: ResponseModifier? = nil, decryptor: (any Decryptor)? = nil, cache: DownloadCache? = nil) {
+                    responseModifier: ResponseModifier? = nil, decryptor: (any Decryptor)? = nil, cache: DownloadCache? = nil,
+                    retryPolicy: RetryPolicy = .none, accessories: [any DownloadAccessory] = [], logger: Logger? = nil) {
             self.maximumConcurrentTransfers = max(1, maximumConcurrentTransfers)
             self.order = order
             self.totalTimeout = totalTimeout
@@ -57,6 +70,9 @@ public final class Downloader: Sendable {
             self.decryptor = decryptor
             self.cache = cache
             self.headersIgnoredForIdentity = RequestIdentity.defaultIgnoredHeaders
+            self.retryPolicy = retryPolicy
+            self.accessories = accessories
+            self.logger = logger
         }
     }
 
@@ -66,6 +82,9 @@ public final class Downloader: Sendable {
     public let configuration: Configuration
 
     private let state = Mutex(SchedulerState())
+    /// Delivers events to accessories, the logger and the event streams.
+    let events: DownloadEventHub
+    private let nextTransferID = Atomic<UInt64>(1)
 
     struct SchedulerState {
         /// Transfers that still accept callers (waiting or running), by identity key.
@@ -80,6 +99,13 @@ public final class Downloader: Sendable {
     public init(transport: any HTTPTransport, configuration: Configuration = Configuration()) {
         self.transport = transport
         self.configuration = configuration
+        events = DownloadEventHub(accessories: configuration.accessories, logger: configuration.logger)
+    }
+
+    /// Every event of every transfer from now on (see ``DownloadEvent``), until the consumer stops
+    /// iterating. Events are buffered, so a slow consumer never slows a transfer down.
+    public func eventStream() -> AsyncStream<DownloadEvent> {
+        events.stream()
     }
 
     /// Starts a download and returns the caller's task at once.
@@ -143,20 +169,26 @@ public final class Downloader: Sendable {
 
     private func attach(_ task: DownloadTask, request: DownloadRequest, identity: RequestIdentity,
                         decryptor: (any Decryptor)?, responseModifier: ResponseModifier?) {
-        state.withLock { state in
+        let queued = state.withLock { state -> (transfer: Transfer, waiting: Int)? in
             if let existing = state.transfers[identity.transferKey] {
-                guard task.attach(to: existing) else { return }
+                guard task.attach(to: existing) else { return nil }
                 existing.add(task)
-                return
+                return nil
             }
-            let transfer = Transfer(request: request, identity: identity, decryptor: decryptor, responseModifier: responseModifier,
+            let id = nextTransferID.add(1, ordering: .relaxed).oldValue
+            let transfer = Transfer(id: id, request: request, identity: identity, decryptor: decryptor, responseModifier: responseModifier,
                                     downloader: self)
-            guard task.attach(to: transfer) else { return }
+            guard task.attach(to: transfer) else { return nil }
             transfer.add(task)
             state.transfers[identity.transferKey] = transfer
             state.pending.append(transfer)
             startWaiting(&state)
+            guard state.pending.contains(where: { $0 === transfer }) else { return nil }
+            transfer.beginQueuedReport()
+            return (transfer, state.pending.count)
         }
+        // Outside the lock (accessories may call the downloader); the transfer's task waits for it.
+        if let queued { queued.transfer.reportQueued(waiting: queued.waiting) }
     }
 
     /// Starts waiting transfers while slots are free. Called with the lock held.
@@ -201,5 +233,6 @@ public final class Downloader: Sendable {
             }
             caller.finish(result)
         }
+        events.didStop(transfer.request, result: result)
     }
 }

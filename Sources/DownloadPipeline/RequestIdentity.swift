@@ -1,3 +1,4 @@
+import AsymmetricKeys
 import Foundation
 
 /// What makes two requests "the same": they share a transfer while in flight, and a cache entry.
@@ -5,7 +6,7 @@ import Foundation
 /// The content identity is the method, the normalized URL (after the request modifier, since
 /// redirects are only known after the transfer), every header except those that never change
 /// the content (``defaultIgnoredHeaders``: user agent, tracing, connection management), the
-/// decryptor's identity and the response modifier's identity. Two requests with different
+/// decryptor's identity, the response modifier's identity and the expected SHA-256. Two requests with different
 /// decryptors are never merged — one caller's decryptor is never silently dropped.
 ///
 /// The transfer key adds what changes how the transfer runs: destination, partial file and cache
@@ -34,6 +35,7 @@ public struct RequestIdentity: Sendable, Hashable {
         content += headers
         content.append("decryptor=\(decryptor?.identity ?? "none")")
         content.append("response-modifier=\(responseModifier?.identity ?? "none")")
+        if let digest = request.expectedSHA256 { content.append("sha256=\(Hex.encodeBytes(digest))") }
         contentKey = content.joined(separator: "\n")
         let destination = switch request.destination {
         case .memory: "memory"

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The stages of one transfer: cache lookup → fetch → response modifier → validation → decryption
-/// → result and cache.
+/// The stages of one transfer: cache lookup → attempts (fetch → response modifier → validation →
+/// body into digests, decryptor and output), retried under the ``RetryPolicy`` and resumed with a
+/// range request after a cut → integrity check → end of decryption and output → result and cache.
 extension Transfer {
     /// Runs the transfer under the total timeout; never throws.
     func run() async -> Result<DownloadResult, DownloadError> {
@@ -33,29 +34,76 @@ extension Transfer {
         return (storeDecrypted, revalidate)
     }
 
-    /// The pipeline proper.
+    /// The pipeline proper: the cache, then attempts under the retry policy.
     func perform() async throws(DownloadError) -> DownloadResult {
-        let url = request.url.absoluteString
         let cache = downloader.configuration.cache
         let policy = cachePolicy
         let cached = policy != nil ? cache?.record(for: identity.contentKey) : nil
         if let cached, policy?.revalidate == false {
             return try await deliver(cached, source: .cache)
         }
+        let retry = request.retryPolicy ?? downloader.configuration.retryPolicy
+        let partial = request.resumeFile.map { PartialDownload(path: $0, url: request.url.absoluteString) }
+        var body: ReceivingBody?
+        var retries = 0
+        while true {
+            let attempt = beginAttempt()
+            do {
+                return try await self.attempt(attempt, cached: cached, partial: partial, body: &body)
+            } catch {
+                body?.suspend()
+                var failure = error
+                failure.attempts = attempt
+                guard retries < retry.retries, RetryPolicy.isRetryable(failure), !Task.isCancelled else {
+                    body?.abandon(discardPartial: [.decryptionFailed, .integrity, .lengthMismatch].contains(failure.code))
+                    throw failure
+                }
+                let delay = retry.delay(beforeRetry: retries, after: failure)
+                emit(.retry(attempt: attempt, delay: delay, error: failure))
+                do {
+                    try await retry.sleep(delay)
+                } catch {
+                    body?.abandon(discardPartial: false)
+                    throw DownloadError.cancelled(url: request.url.absoluteString)
+                }
+                if Task.isCancelled {
+                    body?.abandon(discardPartial: false)
+                    throw DownloadError.cancelled(url: request.url.absoluteString)
+                }
+                retries += 1
+            }
+        }
+    }
 
+    /// One attempt: request (a range request when `body` holds a resumable part), response
+    /// modifier, validation, then the body into `body`, which survives a failed attempt.
+    private func attempt(_ attempt: Int, cached: CacheRecord?, partial: PartialDownload?,
+                         body: inout ReceivingBody?) async throws(DownloadError) -> DownloadResult {
+        let url = request.url.absoluteString
         var headers = request.headers
-        if let cached {
+        if let current = body, !current.canResume {
+            // Nothing to continue from: start over.
+            current.abandon(discardPartial: true)
+            body = nil
+        }
+        // Where a range request starts: the body in hand, else a partial file from an earlier run.
+        let resumeFrom: (length: Int, validator: String)?
+        if let body, let validator = body.validator {
+            resumeFrom = (body.received, validator)
+        } else {
+            resumeFrom = partial?.resumableState()
+        }
+        if body == nil, let cached {
             if let etag = cached.etag { headers.append(("If-None-Match", etag)) }
             if let lastModified = cached.lastModified { headers.append(("If-Modified-Since", lastModified)) }
         }
-        let partial = request.resumeFile.map { PartialDownload(path: $0, url: url) }
-        let resumeFrom = partial?.resumableState()
         if let resumeFrom {
             headers.append(("Range", "bytes=\(resumeFrom.length)-"))
             headers.append(("If-Range", resumeFrom.validator))
         }
 
         // Fetch.
+        emit(.start(attempt: attempt))
         let response: TransportResponse
         do {
             response = try await downloader.transport.start(TransportRequest(url: request.url, method: request.method, headers: headers))
@@ -74,15 +122,54 @@ extension Transfer {
                 throw DownloadError.rejected(url: url, "the response modifier rejected the response: \(error)")
             }
         }
+        emit(.response(status: head.status, attempt: attempt))
 
         // Validation of the status.
-        if head.status == 304, let cached {
+        if head.status == 304, body == nil, let cached {
             try await drain(response.body, url: url)
             return try await deliver(cached, source: .revalidated)
         }
         guard (200..<300).contains(head.status) else {
-            throw DownloadError.badStatus(url: url, head.status)
+            var error = DownloadError.badStatus(url: url, head.status)
+            error.retryAfter = RetryPolicy.retryAfter(head.header("Retry-After"))
+            throw error
         }
+        let receiving = try await prepareBody(head: head, resumeFrom: resumeFrom, partial: partial, current: &body)
+
+        // Body: chunks into the partial file, the digests, the decryptor and the output.
+        var iterator = response.body.makeAsyncIterator()
+        while true {
+            let chunk: [UInt8]?
+            do {
+                chunk = try await iterator.next()
+            } catch {
+                var failure = Self.translate(error, url: url)
+                if failure.code == .transport, let expected = receiving.expected {
+                    failure.expectedLength = expected
+                    failure.receivedLength = receiving.received
+                    if failure.closedByPeer {
+                        var truncated = DownloadError.truncated(url: url, expected: expected, received: receiving.received)
+                        truncated.cause = failure.cause
+                        failure = truncated
+                    }
+                }
+                throw failure
+            }
+            guard let chunk else { break }
+            countReceived(chunk.count)
+            try receiving.consume(chunk, url: url)
+            report(received: receiving.received, expected: receiving.expected)
+        }
+        if let expected = receiving.expected, receiving.received < expected {
+            throw DownloadError.truncated(url: url, expected: expected, received: receiving.received)
+        }
+        return try await complete(receiving)
+    }
+
+    /// Decides what the body of a successful response continues or starts, in `current`.
+    private func prepareBody(head: DownloadResponse, resumeFrom: (length: Int, validator: String)?, partial: PartialDownload?,
+                             current: inout ReceivingBody?) async throws(DownloadError) -> ReceivingBody {
+        let url = request.url.absoluteString
         var offset = 0
         if head.status == 206 {
             guard let resumeFrom, let range = ContentRange(head.header("Content-Range")), range.first == resumeFrom.length else {
@@ -90,76 +177,82 @@ extension Transfer {
                                                    "the server sent a partial response (206) that does not continue the partial file")
             }
             offset = resumeFrom.length
+            emit(.resume(offset: offset))
+            if let current {
+                // A retry continues the body in hand.
+                try partial?.begin(validator: current.validator, append: true)
+                current.resumed = true
+                return current
+            }
+        } else if let stale = current {
+            // The server sent the whole body again (the representation changed, or it ignores ranges).
+            stale.abandon(discardPartial: true)
+            current = nil
         }
-        let expected = head.contentLength.map { $0 + offset }
-        let resultHead = offset > 0 ? Self.wholeResponse(head, length: expected) : head
-
-        // Body: partial file, decryption and output as chunks arrive.
-        try partial?.begin(validator: PartialDownload.validator(of: head), append: offset > 0)
-        let body = try BodyProcessor(decryptor: decryptor, response: resultHead, destination: request.destination,
-                                     keepRaw: policy.map { !$0.storeDecrypted } ?? false,
-                                     keepResult: policy.map { $0.storeDecrypted } ?? false, url: url)
+        let length = head.status == 206 ? ContentRange(head.header("Content-Range"))?.total ?? head.contentLength.map { $0 + offset }
+                                        : head.contentLength
+        let resultHead = offset > 0 ? Self.wholeResponse(head, length: length) : head
+        var expectations = try DigestExpectation.announced(by: head, partial: offset > 0, url: url)
+        if let sha256 = request.expectedSHA256 {
+            expectations.insert(DigestExpectation(algorithm: .sha256, digest: sha256, source: "the expected SHA-256"), at: 0)
+        }
+        let policy = cachePolicy
+        let cacheWriter = policy != nil ? downloader.configuration.cache?.makeBodyWriter() : nil
+        let processor = try BodyProcessor(decryptor: decryptor, response: resultHead, destination: request.destination,
+                                          cacheWriter: cacheWriter, cacheResult: policy?.storeDecrypted ?? false, url: url)
+        let validator = PartialDownload.validator(of: head)
+        let receiving = ReceivingBody(processor: processor, verifier: IntegrityVerifier(expectations), partial: partial, head: resultHead,
+                                      validator: validator, expected: length)
         do throws(DownloadError) {
+            try partial?.begin(validator: validator, append: offset > 0)
             if offset > 0, let partial {
-                try FileWriter.readChunks(partial.path) { chunk throws(DownloadError) in try body.consume(chunk) }
+                try FileWriter.readChunks(partial.path) { chunk throws(DownloadError) in try receiving.consumeStored(chunk) }
+                receiving.resumed = true
             }
-            var received = 0
-            var iterator = response.body.makeAsyncIterator()
-            while true {
-                let chunk: [UInt8]?
-                do {
-                    chunk = try await iterator.next()
-                } catch {
-                    var failure = Self.translate(error, url: url)
-                    if failure.code == .transport, let expected {
-                        failure.expectedLength = expected
-                        failure.receivedLength = offset + received
-                        if failure.closedByPeer {
-                            var truncated = DownloadError.truncated(url: url, expected: expected, received: offset + received)
-                            truncated.cause = failure.cause
-                            failure = truncated
-                        }
-                    }
-                    throw failure
-                }
-                guard let chunk else { break }
-                try partial?.append(chunk)
-                received += chunk.count
-                if let expected, offset + received > expected {
-                    throw DownloadError.lengthMismatch(url: url, expected: expected, received: offset + received)
-                }
-                try body.consume(chunk)
-                report(received: offset + received, expected: expected)
-            }
-            if let expected, offset + received < expected {
-                throw DownloadError.truncated(url: url, expected: expected, received: offset + received)
-            }
-            let output = try await body.finish()
-            partial?.remove()
-            if let cache, let policy {
-                let stored = policy.storeDecrypted ? output.kept : body.raw
-                cache.store(CacheRecord(decrypted: policy.storeDecrypted || decryptor == nil, response: resultHead, body: stored),
-                            for: identity.contentKey)
-            }
-            return DownloadResult(response: resultHead, data: output.data, filePath: output.path, resultLength: output.length,
-                                  bytesReceived: received, source: offset > 0 ? .resumed : .network)
         } catch {
-            partial?.suspend()
-            if error.code == .decryptionFailed { partial?.remove() }
-            body.abandon()
+            receiving.abandon(discardPartial: error.code == .decryptionFailed)
             throw error
         }
+        current = receiving
+        return receiving
+    }
+
+    /// The whole body is in: checks the digests, finishes decryption and output, caches.
+    private func complete(_ receiving: ReceivingBody) async throws(DownloadError) -> DownloadResult {
+        let url = request.url.absoluteString
+        try receiving.verifier.verify(url: url) { expectation, passed in
+            emit(.verify(algorithm: expectation.algorithmName, source: expectation.source, passed: passed))
+        }
+        let output = try await receiving.processor.finish()
+        if receiving.processor.decrypts { emit(.decrypt(duration: receiving.processor.decryptionTime)) }
+        receiving.partial?.remove()
+        if let cache = downloader.configuration.cache, let policy = cachePolicy, let writer = receiving.processor.cacheWriter {
+            cache.store(decrypted: policy.storeDecrypted || decryptor == nil, response: receiving.head, body: writer, for: identity.contentKey)
+        }
+        return DownloadResult(response: receiving.head, data: output.data, filePath: output.path, resultLength: output.length,
+                              bytesReceived: bytesReceived, source: receiving.resumed ? .resumed : .network)
     }
 
     /// Serves a cache record: decrypts it when it was stored as it arrived.
     private func deliver(_ record: CacheRecord, source: DownloadResult.Source) async throws(DownloadError) -> DownloadResult {
         let url = request.url.absoluteString
         let body = try BodyProcessor(decryptor: record.decrypted ? nil : decryptor, response: record.response,
-                                     destination: request.destination, keepRaw: false, keepResult: false, url: url)
-        do {
-            try body.consume(record.body)
+                                     destination: request.destination, cacheWriter: nil, cacheResult: false, url: url)
+        do throws(DownloadError) {
+            let length: Int
+            switch record.body {
+            case .inline(let bytes):
+                try body.consume(bytes)
+                length = bytes.count
+            case .file(let name, let size):
+                guard let path = downloader.configuration.cache?.path(ofBody: name) else {
+                    throw DownloadError.file(name, "the cached body file is gone")
+                }
+                try FileWriter.readChunks(path) { chunk throws(DownloadError) in try body.consume(chunk) }
+                length = size
+            }
             let output = try await body.finish()
-            report(received: record.body.count, expected: record.body.count)
+            report(received: length, expected: length)
             return DownloadResult(response: record.response, data: output.data, filePath: output.path, resultLength: output.length,
                                   bytesReceived: 0, source: source)
         } catch {

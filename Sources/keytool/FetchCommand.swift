@@ -5,7 +5,9 @@ import AsymmetricKeys
 import Synchronization
 
 /// `keytool fetch URL --key K [--scheme S] [--base64] [--header 'Name: value']… [-o OUT]
-/// [--cache DIR] [--resume]`: the download pipeline from the command line.
+/// [--cache DIR] [--resume] [--retry N] [--sha256 HEX]`, or `keytool fetch --batch FILE
+/// --output-dir DIR [--parallel N] [--fail-fast | --keep-going] …`: the download pipeline from the
+/// command line.
 struct FetchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
@@ -17,12 +19,17 @@ struct FetchCommand: ParsableCommand {
             wrapper first. The result goes to standard output, or to -o OUT (mode 0600). With \
             --resume an interrupted download continues from OUT.part. A progress bar is drawn on \
             standard error when it is a terminal. Each failure (bad status, truncated body, \
-            timeout, wrong key, tampered data) exits 1 with its own message.
+            timeout, wrong key, tampered data, digest mismatch) exits 1 with its own message. \
+            Transport failures, timeouts and HTTP 408/429/5xx are retried (--retry, default 3) with \
+            exponential backoff, honouring Retry-After; a cut download resumes with a range request. \
+            --batch FILE fetches every line 'URL [sha256=HEX] [out=NAME]' into --output-dir, \
+            --parallel at a time, and prints one line per URL (ok or failed, and why); it exits 0 \
+            only when every download succeeded.
             """
     )
 
-    @Argument(help: "The http or https URL.")
-    var url: String
+    @Argument(help: "The http or https URL (not with --batch).")
+    var url: String?
 
     @Option(help: "The key file: private, or public for --scheme rsa-public. Not needed with --scheme none.")
     var key: String?
@@ -54,6 +61,25 @@ struct FetchCommand: ParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Timeout in seconds while no data arrives.", valueName: "seconds"))
     var idleTimeout: Double = 30
 
+    @Option(help: ArgumentHelp("Retries after a failed attempt (transport failure, timeout, HTTP 408/429/5xx).", valueName: "n"))
+    var retry: Int = 3
+
+    @Option(help: ArgumentHelp("The SHA-256 the downloaded body must have (64 hex digits); nothing is written on a mismatch.",
+                               valueName: "hex"))
+    var sha256: String?
+
+    @Option(help: ArgumentHelp("Fetch every 'URL [sha256=HEX] [out=NAME]' line of this file (needs --output-dir).", valueName: "file"))
+    var batch: String?
+
+    @Option(name: .customLong("output-dir"), help: ArgumentHelp("Where --batch writes its files (mode 0600).", valueName: "dir"))
+    var outputDirectory: String?
+
+    @Option(help: ArgumentHelp("Downloads of a --batch running at once.", valueName: "n"))
+    var parallel: Int = 4
+
+    @Flag(help: "What a failed download does to the rest of a --batch.")
+    var batchPolicy: FetchBatchPolicy = .keepGoing
+
     @OptionGroup var passphrase: PassphraseOptions
 
     func validate() throws {
@@ -63,6 +89,21 @@ struct FetchCommand: ParsableCommand {
         }
         if key == nil, scheme != .none {
             throw ValidationError("--key is required (except with --scheme none)")
+        }
+        if batch != nil {
+            guard url == nil else { throw ValidationError("give either a URL or --batch FILE, not both") }
+            guard outputDirectory != nil else { throw ValidationError("--batch needs --output-dir DIR") }
+            guard output == nil, !resume, sha256 == nil else {
+                throw ValidationError("-o, --resume and --sha256 are for a single URL; a --batch line takes sha256=HEX and out=NAME")
+            }
+        } else {
+            guard url != nil else { throw ValidationError("a URL (or --batch FILE) is required") }
+            guard outputDirectory == nil else { throw ValidationError("--output-dir is for --batch; use -o FILE") }
+        }
+        guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1") }
+        guard (0...100).contains(retry) else { throw ValidationError("--retry must be between 0 and 100") }
+        if let sha256 {
+            _ = try FetchDigestOption.parse(sha256, what: "--sha256") { ValidationError($0) }
         }
         if resume, output == nil || output == "-" {
             throw ValidationError("--resume needs -o FILE (the partial download is kept in FILE.part)")
@@ -77,34 +118,28 @@ struct FetchCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures {
-            let scheme = DecryptionScheme(rawValue: scheme) ?? .auto
-            let rsaKey: RSAKey?
-            if let key, scheme != .none {
-                rsaKey = scheme == .rsaPublic
-                    ? try KeyLoader.loadRSA(key, passphrase: passphrase, for: "keytool fetch")
-                    : .privateKey(try KeyLoader.loadPrivateRSA(key, passphrase: passphrase, for: "keytool fetch"))
-            } else {
-                rsaKey = nil
+            let decryptor = try makeDecryptor()
+            if let batch {
+                try runBatch(batch, decryptor: decryptor)
+                return
             }
-            let decryptor: any Decryptor
-            do {
-                decryptor = try scheme.makeDecryptor(key: rsaKey, base64: base64)
-            } catch {
-                throw CommandError("\(key ?? "key"): \(error)")
-            }
+            let url = url ?? ""
             guard let target = URL(string: url) else { throw CommandError("\(url): invalid URL") }
             var request = DownloadRequest(url: target, headers: headers.compactMap(Self.parseHeader), decryptor: decryptor)
             request.totalTimeout = .milliseconds(Int(timeout * 1000))
+            if let sha256 {
+                request.expectedSHA256 = try FetchDigestOption.parse(sha256, what: "--sha256") { CommandError($0) }
+            }
             if resume, let output { request.resumeFile = output + ".part" }
             let progressBar = isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
             if let progressBar {
                 request.progress = { progressBar.draw($0) }
             }
             let cacheDirectory = cache
-            let transportConfiguration = AsyncHTTPClientTransport.Configuration(
-                connectTimeout: .milliseconds(Int(connectTimeout * 1000)), idleReadTimeout: .milliseconds(Int(idleTimeout * 1000)))
             if cacheDirectory != nil { request.cachePolicy = .enabled(storeDecrypted: false, revalidate: true) }
             let finalRequest = request
+            let transportConfiguration = self.transportConfiguration
+            let retryPolicy = RetryPolicy(retries: retry)
             let outcome = Self.runBlocking { () async -> Result<DownloadResult, DownloadError> in
                 let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
                 var downloadCache: DownloadCache?
@@ -117,7 +152,8 @@ struct FetchCommand: ParsableCommand {
                     }
                 }
                 defer { downloadCache?.close() }
-                let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: nil, cache: downloadCache))
+                let downloader = Downloader(transport: transport,
+                                            configuration: .init(totalTimeout: nil, cache: downloadCache, retryPolicy: retryPolicy))
                 let result: Result<DownloadResult, DownloadError>
                 do throws(DownloadError) {
                     result = .success(try await downloader.result(for: finalRequest))
@@ -131,6 +167,31 @@ struct FetchCommand: ParsableCommand {
             let result = try outcome.get()
             try OutputFile.write(result.data, to: output, mode: 0o600)
         }
+    }
+
+    /// The decryptor for `--scheme`, with the key loaded.
+    func makeDecryptor() throws -> any Decryptor {
+        let scheme = DecryptionScheme(rawValue: scheme) ?? .auto
+        let rsaKey: RSAKey?
+        if let key, scheme != .none {
+            rsaKey = scheme == .rsaPublic
+                ? try KeyLoader.loadRSA(key, passphrase: passphrase, for: "keytool fetch")
+                : .privateKey(try KeyLoader.loadPrivateRSA(key, passphrase: passphrase, for: "keytool fetch"))
+        } else {
+            rsaKey = nil
+        }
+        do {
+            return try scheme.makeDecryptor(key: rsaKey, base64: base64)
+        } catch {
+            throw CommandError("\(key ?? "key"): \(error)")
+        }
+    }
+
+    /// The transport settings from the timeout options.
+    var transportConfiguration: AsyncHTTPClientTransport.Configuration {
+        AsyncHTTPClientTransport.Configuration(connectTimeout: .milliseconds(Int(connectTimeout * 1000)),
+                                               idleReadTimeout: .milliseconds(Int(idleTimeout * 1000)),
+                                               maximumConnectionsPerHost: max(16, parallel))
     }
 
     /// `Name: value` → the pair, or `nil` when malformed.

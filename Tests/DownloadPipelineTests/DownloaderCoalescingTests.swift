@@ -26,7 +26,7 @@ struct DownloaderCoalescingTests {
         let transport = Self.gated(gate)
         let downloader = Downloader(transport: transport)
         let tasks = (0..<20).map { _ in downloader.download(DownloadRequest(url: url, headers: [("Accept", "*/*")])) }
-        try await eventually { transport.count == 1 }
+        await transport.waitForRequests(1)
         gate.open()
         for task in tasks {
             #expect(try await task.value.data == Array("/shared".utf8))
@@ -64,7 +64,7 @@ struct DownloaderCoalescingTests {
         let downloader = Downloader(transport: transport)
         let first = downloader.download(DownloadRequest(url: url, decryptor: XORDecryptor(key: 1)))
         let second = downloader.download(DownloadRequest(url: url, decryptor: XORDecryptor(key: 2)))
-        try await eventually { transport.count == 2 }
+        await transport.waitForRequests(2)
         gate.open()
         #expect(try await first.value.data == Array("/shared".utf8).map { $0 ^ 1 })
         #expect(try await second.value.data == Array("/shared".utf8).map { $0 ^ 2 })
@@ -78,7 +78,7 @@ struct DownloaderCoalescingTests {
         let downloader = Downloader(transport: transport)
         let first = downloader.download(DownloadRequest(url: url))
         let second = downloader.download(DownloadRequest(url: url))
-        try await eventually { transport.count == 1 }
+        await transport.waitForRequests(1)
         first.cancel()
         await #expect { try await first.value } throws: { ($0 as? DownloadError)?.code == .cancelled }
         gate.open()
@@ -92,17 +92,19 @@ struct DownloaderCoalescingTests {
         let gate = Gate()
         let cancelled = Counter()
         let transport = Self.gated(gate, cancelled: cancelled)
-        let downloader = Downloader(transport: transport)
+        let watcher = StopWatcher()
+        let downloader = Downloader(transport: transport, configuration: .init(accessories: [watcher]))
         let first = downloader.download(DownloadRequest(url: url))
         let second = downloader.download(DownloadRequest(url: url))
-        try await eventually { transport.count == 1 }
+        await transport.waitForRequests(1)
         first.cancel()
         second.cancel()
-        try await eventually { cancelled.count == 1 }
-        try await eventually { downloader.runningTransfers == 0 }
+        await cancelled.wait(atLeast: 1)
+        await watcher.stops.wait(atLeast: 1)
+        #expect(downloader.runningTransfers == 0)
         await #expect { try await second.value } throws: { ($0 as? DownloadError)?.code == .cancelled }
         let third = downloader.download(DownloadRequest(url: url))
-        try await eventually { transport.count == 2 }
+        await transport.waitForRequests(2)
         gate.open()
         #expect(try await third.value.data == Array("/shared".utf8))
     }
@@ -114,21 +116,30 @@ struct DownloaderCoalescingTests {
         let transport = Self.gated(gate, cancelled: cancelled)
         let downloader = Downloader(transport: transport)
         let waiter = Task { try await downloader.result(for: DownloadRequest(url: url)) }
-        try await eventually { transport.count == 1 }
+        await transport.waitForRequests(1)
         waiter.cancel()
         let outcome = await waiter.result
         #expect(throws: DownloadError.self) { try outcome.get() }
-        try await eventually { cancelled.count == 1 }
+        await cancelled.wait(atLeast: 1)
     }
 
     @Test("no more than the maximum transfers run at once", arguments: [1, 3])
     func concurrencyLimit(limit: Int) async throws {
-        let transport = FakeTransport { request, _ in
-            try await Task.sleep(for: .milliseconds(20))
-            return FakeTransport.response(request.url, chunks: [[1]])
-        }
+        let gate = Gate()
+        let transport = Self.gated(gate)
         let downloader = Downloader(transport: transport, configuration: .init(maximumConcurrentTransfers: limit))
+        let events = downloader.eventStream()
         let tasks = (0..<9).map { downloader.download(DownloadRequest(url: URL(string: "http://h.test/\($0)")!)) }
+        // Every transfer beyond the limit announces that it waits; then the limit is in flight.
+        var queued = 0
+        for await event in events where event.name == "queued" {
+            queued += 1
+            if queued == 9 - limit { break }
+        }
+        await transport.waitForRequests(limit)
+        #expect(transport.count == limit)
+        #expect(downloader.pendingTransfers == 9 - limit)
+        gate.open()
         for task in tasks { _ = try await task.value }
         #expect(transport.count == 9)
         #expect(transport.mostAtOnce == limit)
@@ -142,14 +153,18 @@ struct DownloaderCoalescingTests {
             return FakeTransport.response(request.url, chunks: [[1]])
         }
         let downloader = Downloader(transport: transport, configuration: .init(maximumConcurrentTransfers: 1, order: order))
+        let events = downloader.eventStream()
+        var queued = events.filter { $0.name == "queued" }.makeAsyncIterator()
         let blocker = downloader.download(DownloadRequest(url: URL(string: "http://h.test/blocker")!))
-        try await eventually { transport.count == 1 }
+        await transport.waitForRequests(1)
         var tasks: [DownloadTask] = []
         for name in ["a", "b", "c"] {
             tasks.append(downloader.download(DownloadRequest(url: URL(string: "http://h.test/\(name)")!)))
-            let expected = tasks.count
-            try await eventually { downloader.pendingTransfers == expected }
+            // The scheduler announces the transfer waiting before the next one is made.
+            let event = await queued.next()
+            #expect(event?.url == "http://h.test/\(name)")
         }
+        #expect(downloader.pendingTransfers == 3)
         gate.open()
         _ = try await blocker.value
         for task in tasks { _ = try await task.value }

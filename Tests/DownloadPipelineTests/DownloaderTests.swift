@@ -9,11 +9,13 @@ final class FakeTransport: HTTPTransport {
     private let handler: Handler
     private let recorded = Mutex<[TransportRequest]>([])
     private let live = Mutex((now: 0, most: 0))
+    private let arrived = AwaitedCount()
 
     init(_ handler: @escaping Handler) { self.handler = handler }
 
     func start(_ request: TransportRequest) async throws -> TransportResponse {
         let index = recorded.withLock { $0.append(request); return $0.count - 1 }
+        arrived.increment()
         live.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
         defer { live.withLock { $0.now -= 1 } }
         return try await handler(request, index)
@@ -24,6 +26,9 @@ final class FakeTransport: HTTPTransport {
     var requests: [TransportRequest] { recorded.withLock { $0 } }
     var count: Int { recorded.withLock { $0.count } }
     var mostAtOnce: Int { live.withLock { $0.most } }
+
+    /// Returns once `count` requests have reached the transport.
+    func waitForRequests(_ count: Int) async { await arrived.wait(atLeast: count) }
 
     static func response(_ url: URL, status: Int = 200, headers: [(name: String, value: String)] = [], chunks: [[UInt8]]) -> TransportResponse {
         TransportResponse(head: DownloadResponse(url: url, status: status, headers: headers), body: TransportBody(chunks: chunks))
@@ -61,29 +66,55 @@ struct ReverseDecryptor: Decryptor {
     }
 }
 
-/// Waits for a condition, polling; fails the test after `seconds` (generous: the machine is
-/// shared and other suites run in parallel).
-func eventually(_ seconds: Double = 20, _ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw TestServerError("condition not reached in \(seconds) s") }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}
 
-/// A thread-safe counter.
+/// A thread-safe counter that tests can wait on.
 final class Counter: Sendable {
-    private let value = Mutex(0)
-    func add() { value.withLock { $0 += 1 } }
-    var count: Int { value.withLock { $0 } }
+    private let value = AwaitedCount()
+    func add() { value.increment() }
+    var count: Int { value.value }
+    /// Returns once the count is at least `target`.
+    func wait(atLeast target: Int) async { await value.wait(atLeast: target) }
 }
 
-/// A one-shot gate that transports wait on.
+/// A one-shot gate that transports wait on: waiters suspend on continuations until ``open()``;
+/// a cancelled waiter throws `CancellationError` at once.
 final class Gate: Sendable {
-    private let opened = Atomic(false)
-    func open() { opened.store(true, ordering: .relaxed) }
+    private struct State {
+        var opened = false
+        var nextID = 0
+        var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.opened = true
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
     func wait() async throws {
-        while !opened.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(2)) }
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome: Result<Void, any Error>? = state.withLock { state in
+                    if state.opened { return .success(()) }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    state.waiters[id] = continuation
+                    return nil
+                }
+                if let outcome { continuation.resume(with: outcome) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+            waiter?.resume(throwing: CancellationError())
+        }
     }
 }
 
@@ -232,29 +263,21 @@ struct DownloaderTests {
         #expect(ContinuousClock.now - start < .seconds(300))
     }
 
-    @Test("progress is reported per caller, growing, with a final report")
-    func progress() async throws {
+    @Test("progress is reported per caller, growing, with a final report; the interval throttles it", arguments: [false, true])
+    func progress(throttled: Bool) async throws {
         let chunks = (0..<20).map { _ in [UInt8](repeating: 1, count: 100) }
         let transport = FakeTransport { request, _ in
-            let body = AsyncStream<[UInt8]> { continuation in
-                Task {
-                    for chunk in chunks {
-                        continuation.yield(chunk)
-                        try? await Task.sleep(for: .milliseconds(3))
-                    }
-                    continuation.finish()
-                }
-            }
-            return TransportResponse(head: DownloadResponse(url: request.url, status: 200, headers: [("Content-Length", "2000")]),
-                                     body: TransportBody(body))
+            FakeTransport.response(request.url, headers: [("Content-Length", "2000")], chunks: chunks)
         }
-        let downloader = Downloader(transport: transport, configuration: .init(progressInterval: .milliseconds(10)))
+        // An hour between reports: only the first and the final one get through. Zero: every chunk.
+        let interval: Duration = throttled ? .seconds(3600) : .zero
+        let downloader = Downloader(transport: transport, configuration: .init(progressInterval: interval))
         let reports = Mutex<[DownloadProgress]>([])
         let request = DownloadRequest(url: url, progress: { progress in reports.withLock { $0.append(progress) } })
         _ = try await downloader.result(for: request)
         let seen = reports.withLock { $0 }
-        #expect(seen.count >= 2)
-        #expect(seen.count < 20)
+        #expect(seen.count == (throttled ? 2 : 21))
+        #expect(seen.first?.received == 100)
         #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.received <= $1.received })
         #expect(seen.last?.isFinal == true)
         #expect(seen.last?.received == 2000)

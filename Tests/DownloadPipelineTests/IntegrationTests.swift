@@ -238,12 +238,16 @@ struct IntegrationTests {
     @Test("cancelling one of two callers leaves the transfer running; cancelling both stops it")
     func cancellation() async throws {
         let plain = OpenSSLPayloads.plaintext(200_000, seed: 7)
-        try await IntegrationEnvironment.with { env in
+        let watcher = StopWatcher()
+        try await IntegrationEnvironment.with(configuration: .init(totalTimeout: .seconds(20), accessories: [watcher])) { env in
             env.server.add("slow", .init(bytes: plain, chunkSize: 10_000, chunkDelay: .milliseconds(50)))
             let url = env.server.url("/files/slow")
+            var responses = env.downloader.eventStream().filter { $0.name == "response" }.makeAsyncIterator()
             let first = env.downloader.download(DownloadRequest(url: url))
             let second = env.downloader.download(DownloadRequest(url: url))
-            try await eventually { env.server.hits("slow") == 1 }
+            // The response head arrived: the shared transfer is in flight.
+            _ = await responses.next()
+            #expect(env.server.hits("slow") == 1)
             first.cancel()
             await #expect { try await first.value } throws: { ($0 as? DownloadError)?.code == .cancelled }
             #expect(try await second.value.data == plain)
@@ -251,11 +255,13 @@ struct IntegrationTests {
 
             let third = env.downloader.download(DownloadRequest(url: url))
             let fourth = env.downloader.download(DownloadRequest(url: url))
-            try await eventually { env.server.hits("slow") == 2 }
+            _ = await responses.next()
+            #expect(env.server.hits("slow") == 2)
             third.cancel()
             fourth.cancel()
             await #expect { try await fourth.value } throws: { ($0 as? DownloadError)?.code == .cancelled }
-            try await eventually { env.downloader.runningTransfers == 0 }
+            await watcher.stops.wait(atLeast: 2)
+            #expect(env.downloader.runningTransfers == 0)
             // The body takes a second to send; the cancelled transfer never completes it.
             try await Task.sleep(for: .milliseconds(1500))
             #expect(env.server.completed("slow") == 1)

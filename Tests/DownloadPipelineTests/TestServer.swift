@@ -4,7 +4,8 @@ import Synchronization
 
 /// A real HTTP server (Hummingbird 2) on 127.0.0.1 and an ephemeral port, serving registered
 /// resources at `/files/NAME` with ETag / Last-Modified, conditional GET (304) and byte ranges
-/// (206 with If-Range), and `/status/CODE`. It counts hits per path and the most requests in
+/// (206 with If-Range), failing first requests (503 with or without Retry-After), and
+/// `/status/CODE`. It counts hits per path and the most requests in
 /// flight at once.
 final class TestServer: Sendable {
     /// A payload the server serves at `/files/NAME`.
@@ -17,6 +18,12 @@ final class TestServer: Sendable {
         /// Write the body in chunks of this size, with `chunkDelay` between them.
         var chunkSize = 64 * 1024
         var chunkDelay: Duration = .zero
+        /// Answer the first `failures` requests with `failureStatus` (and `Retry-After` when set).
+        var failures = 0
+        var failureStatus = 503
+        var retryAfter: String? = nil
+        /// Extra response headers (e.g. `Content-Digest`).
+        var headers: [String: String] = [:]
     }
 
     struct Stats: Sendable {
@@ -128,6 +135,15 @@ final class TestServer: Sendable {
         }
         if resource.delay > .zero { try? await Task.sleep(for: resource.delay) }
         var responseHeaders = HTTPFields()
+        if state.stats.withLock({ $0.hits[name] ?? 0 }) <= resource.failures {
+            state.end()
+            if let retryAfter = resource.retryAfter { responseHeaders[.retryAfter] = retryAfter }
+            return Response(status: .init(code: resource.failureStatus), headers: responseHeaders,
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: "try again later\n")))
+        }
+        for (field, value) in resource.headers {
+            if let name = HTTPFields.Element.Name(field) { responseHeaders[name] = value }
+        }
         if let etag = resource.etag { responseHeaders[.eTag] = etag }
         if let lastModified = resource.lastModified { responseHeaders[.lastModified] = lastModified }
         if let ifNoneMatch = headers["if-none-match"], ifNoneMatch == resource.etag {

@@ -162,7 +162,7 @@ struct FetchCommandTests {
         defer { server.stop() }
         let scratch = try Scratch()
         let output = scratch.file("out.bin")
-        let first = try CLIRunner.run(["fetch", server.url("/p"), "--key", Self.privateKey, "-o", output, "--resume"])
+        let first = try CLIRunner.run(["fetch", server.url("/p"), "--key", Self.privateKey, "-o", output, "--resume", "--retry", "0"])
         #expect(first.status == 1)
         #expect(first.stderr.contains("body ended"))
         #expect(FileManager.default.fileExists(atPath: output + ".part"))
@@ -171,6 +171,145 @@ struct FetchCommandTests {
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: output))) == plain)
         #expect(server.lastRequest?.lowercased().contains("range: bytes=30000-") == true)
         #expect(!FileManager.default.fileExists(atPath: output + ".part"))
+    }
+
+    @Test("--retry: 503 twice then 200 succeeds by default (Retry-After honoured); --retry 0 gives up at once")
+    func retry() throws {
+        let plain = Self.plaintext(4000, seed: 8)
+        let payload = try Self.cms(plain)
+        let server = try Server(files: ["/busy": .init(bytes: payload, unavailableFirst: 2, retryAfter: "0"),
+                                        "/down": .init(bytes: payload, unavailableFirst: 100)])
+        defer { server.stop() }
+        let retried = try CLIRunner.run(["fetch", server.url("/busy"), "--key", Self.privateKey])
+        #expect(retried.status == 0, "\(retried.stderr)")
+        #expect(retried.stdoutBytes == plain)
+        #expect(server.requests.filter { $0.hasPrefix("GET /busy ") }.count == 3)
+        let once = try CLIRunner.run(["fetch", server.url("/down"), "--key", Self.privateKey, "--retry", "0"])
+        #expect(once.status == 1)
+        #expect(once.stderr.contains("HTTP 503"), "\(once.stderr)")
+        #expect(server.requests.filter { $0.hasPrefix("GET /down ") }.count == 1)
+    }
+
+    @Test("a cut download is resumed by the retry within one run (Range request)")
+    func retryResumes() throws {
+        let plain = Self.plaintext(60_000, seed: 9)
+        let payload = try Self.cms(plain)
+        let server = try Server(files: ["/p": .init(bytes: payload, etag: "\"q1\"", cutAfter: 20_000, cutOnce: true)])
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let output = scratch.file("out.bin")
+        let result = try CLIRunner.run(["fetch", server.url("/p"), "--key", Self.privateKey, "-o", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: output))) == plain)
+        #expect(server.lastRequest?.lowercased().contains("range: bytes=20000-") == true)
+    }
+
+    @Test("--sha256: a mismatch exits 1 and writes nothing; the right digest passes")
+    func sha256() throws {
+        let plain = Self.plaintext(9000, seed: 10)
+        let payload = try Self.cms(plain)
+        let server = try Server(files: ["/p": .init(bytes: payload)])
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let output = scratch.file("out.bin")
+        let right = try Self.openssl(["dgst", "-sha256", "-r"], stdin: payload)
+        let hex = String(decoding: right.prefix(64), as: UTF8.self)
+        let wrong = String(hex.reversed())
+        let failed = try CLIRunner.run(["fetch", server.url("/p"), "--key", Self.privateKey, "-o", output, "--sha256", wrong])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("integrity check failed"), "\(failed.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+        let passed = try CLIRunner.run(["fetch", server.url("/p"), "--key", Self.privateKey, "-o", output, "--sha256", hex.uppercased()])
+        #expect(passed.status == 0, "\(passed.stderr)")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: output))) == plain)
+    }
+
+    @Test("--batch: one summary line per URL in file order; --keep-going runs all, --fail-fast stops; exit 0 only when all succeed")
+    func batch() throws {
+        let plains = (0..<3).map { Self.plaintext(3000 + $0, seed: UInt32(20 + $0)) }
+        let payloads = try plains.map { try Self.cms($0) }
+        let server = try Server(files: ["/a.cms": .init(bytes: payloads[0]), "/b.cms": .init(bytes: payloads[1]),
+                                        "/c.cms": .init(bytes: payloads[2])])
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let digest = String(decoding: try Self.openssl(["dgst", "-sha256", "-r"], stdin: payloads[0]).prefix(64), as: UTF8.self)
+        let good = "# payloads\n\(server.url("/a.cms")) sha256=\(digest)\n\n\(server.url("/b.cms")) out=second.bin\n\(server.url("/c.cms"))\n"
+        try good.write(toFile: scratch.file("good.txt"), atomically: true, encoding: .utf8)
+        let all = try CLIRunner.run(["fetch", "--batch", scratch.file("good.txt"), "--output-dir", scratch.file("out"),
+                                     "--key", Self.privateKey, "--parallel", "2"])
+        #expect(all.status == 0, "\(all.stderr)")
+        let lines = all.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines.allSatisfy { $0.hasPrefix("ok ") })
+        #expect(lines[1].contains("second.bin"))
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.file("out/a.cms")))) == plains[0])
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.file("out/second.bin")))) == plains[1])
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.file("out/c.cms")))) == plains[2])
+
+        let mixed = "\(server.url("/a.cms"))\n\(server.url("/missing.cms"))\n\(server.url("/c.cms")) sha256=\(digest)\n"
+        try mixed.write(toFile: scratch.file("mixed.txt"), atomically: true, encoding: .utf8)
+        let keepGoing = try CLIRunner.run(["fetch", "--batch", scratch.file("mixed.txt"), "--output-dir", scratch.file("kept"),
+                                           "--key", Self.privateKey, "--keep-going"])
+        #expect(keepGoing.status == 1)
+        let kept = keepGoing.stdout.split(separator: "\n")
+        #expect(kept.count == 3)
+        #expect(kept[0].hasPrefix("ok "))
+        #expect(kept[1].hasPrefix("failed ") && kept[1].contains("HTTP 404"))
+        #expect(kept[2].hasPrefix("failed ") && kept[2].contains("integrity check failed"))
+        #expect(keepGoing.stderr.contains("2 of 3 downloads failed"), "\(keepGoing.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.file("kept")) == ["a.cms"])
+
+        let failFast = try CLIRunner.run(["fetch", "--batch", scratch.file("mixed.txt"), "--output-dir", scratch.file("fast"),
+                                          "--key", Self.privateKey, "--fail-fast", "--parallel", "1", "--retry", "0"])
+        #expect(failFast.status == 1)
+        let fast = failFast.stdout.split(separator: "\n")
+        #expect(fast.count == 3)
+        #expect(fast[0].hasPrefix("ok "))
+        #expect(fast[1].contains("HTTP 404"))
+        #expect(fast[2].hasPrefix("failed ") && fast[2].contains("line 2 failed first"), "\(fast[2])")
+    }
+
+    @Test("--batch on a terminal draws a progress line per active transfer (run under script(1))",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func batchProgressOnTerminal() throws {
+        let server = try Server(files: ["/one.bin": .init(bytes: Self.plaintext(200_000, seed: 30)),
+                                        "/two.bin": .init(bytes: Self.plaintext(150_000, seed: 31))])
+        defer { server.stop() }
+        let scratch = try Scratch()
+        try "\(server.url("/one.bin"))\n\(server.url("/two.bin"))\n".write(toFile: scratch.file("list.txt"), atomically: true, encoding: .utf8)
+        let keytool = CLIRunner.productsDirectory.appendingPathComponent("keytool").path
+        let command = [keytool, "fetch", "--batch", scratch.file("list.txt"), "--output-dir", scratch.file("out"), "--scheme", "none"]
+            .map { "'" + $0 + "'" }.joined(separator: " ")
+        // script(1) gives the command a terminal and copies everything it writes to our stdout.
+        let result = try CLIRunner.run(["-qec", command, "/dev/null"], tool: "/usr/bin/script")
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("\u{1B}[2Kone.bin") || result.stdout.contains("\u{1B}[2Ktwo.bin"), "\(result.stdout)")
+        #expect(result.stdout.contains("ok \(server.url("/one.bin"))"))
+        #expect(result.stdout.contains("ok \(server.url("/two.bin"))"))
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.file("out/two.bin")))) == Self.plaintext(150_000, seed: 31))
+    }
+
+    @Test("--batch input errors: a bad line names the file and line (exit 1); misused options exit 64")
+    func batchErrors() throws {
+        let scratch = try Scratch()
+        try "http://127.0.0.1:1/a\nnot a url\n".write(toFile: scratch.file("bad.txt"), atomically: true, encoding: .utf8)
+        try "http://127.0.0.1:1/a out=../x\n".write(toFile: scratch.file("escape.txt"), atomically: true, encoding: .utf8)
+        try "http://127.0.0.1:1/a sha256=abc\n".write(toFile: scratch.file("digest.txt"), atomically: true, encoding: .utf8)
+        try "http://127.0.0.1:1/a\nhttp://127.0.0.1:1/b out=a\n".write(toFile: scratch.file("twice.txt"), atomically: true, encoding: .utf8)
+        for (file, message) in [("bad.txt", "bad.txt:2:"), ("escape.txt", "not a plain file name"), ("digest.txt", "64 hex digits"),
+                                ("twice.txt", "already used on line 1")] {
+            let result = try CLIRunner.run(["fetch", "--batch", scratch.file(file), "--output-dir", scratch.file("out"), "--scheme", "none"])
+            #expect(result.status == 1, "\(file)")
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+        }
+        for arguments in [["fetch", "--batch", scratch.file("bad.txt"), "--scheme", "none"],
+                          ["fetch", "http://127.0.0.1:1/x", "--batch", scratch.file("bad.txt"), "--output-dir", scratch.path, "--scheme", "none"],
+                          ["fetch", "http://127.0.0.1:1/x", "--scheme", "none", "--sha256", "xyz"],
+                          ["fetch", "http://127.0.0.1:1/x", "--scheme", "none", "--retry", "-1"],
+                          ["fetch", "--batch", scratch.file("bad.txt"), "--output-dir", scratch.path, "--scheme", "none", "--parallel", "0"]] {
+            let result = try CLIRunner.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+        }
     }
 
     @Test("--cache revalidates with If-None-Match and serves the 304 from the cache")
@@ -203,6 +342,9 @@ extension FetchCommandTests {
             var cutOnce = false
             /// Send this many body bytes, then hold the connection.
             var stallAfter: Int? = nil
+            /// Answer the first requests with 503 (and this `Retry-After`, when set).
+            var unavailableFirst = 0
+            var retryAfter: String? = nil
         }
 
         struct Failure: Error, CustomStringConvertible {
@@ -211,7 +353,7 @@ extension FetchCommandTests {
         }
 
         private let files: [String: File]
-        private let log = Mutex((requests: [String](), notModified: 0, cuts: 0))
+        private let log = Mutex((requests: [String](), notModified: 0, cuts: 0, unavailable: [String: Int]()))
         private let listener: LoopbackListener
 
         init(files: [String: File]) throws {
@@ -224,6 +366,7 @@ extension FetchCommandTests {
         func url(_ path: String) -> String { listener.url(path) }
         func stop() { listener.stop() }
         var lastRequest: String? { log.withLock { $0.requests.last } }
+        var requests: [String] { log.withLock { $0.requests } }
         var notModifiedCount: Int { log.withLock { $0.notModified } }
 
         private func serve(_ fd: Int32, listener: LoopbackListener) {
@@ -238,6 +381,15 @@ extension FetchCommandTests {
             }
             guard let file = files[path] else {
                 write(fd, Self.head("404 Not Found", length: 10, []) + Array("not found\n".utf8))
+                return
+            }
+            let refuse = log.withLock { log -> Bool in
+                guard log.unavailable[path, default: 0] < file.unavailableFirst else { return false }
+                log.unavailable[path, default: 0] += 1
+                return true
+            }
+            if refuse {
+                write(fd, Self.head("503 Service Unavailable", length: 0, file.retryAfter.map { ["Retry-After: \($0)"] } ?? []))
                 return
             }
             let validators = file.etag.map { ["ETag: \($0)"] } ?? []

@@ -1,0 +1,55 @@
+import Logging
+
+/// Writes download events to a swift-log `Logger`: failures and retries at `notice`, the rest at
+/// `debug`, with the transfer id, URL and elapsed time as metadata. Never logs headers or payload.
+enum DownloadEventLog {
+    static func log(_ event: DownloadEvent, to logger: Logger) {
+        var metadata: Logger.Metadata = [
+            "transfer": "\(event.transferID)",
+            "url": "\(event.url)",
+            "elapsed_ms": "\(milliseconds(event.elapsed))",
+        ]
+        let level: Logger.Level
+        let message: String
+        switch event.kind {
+        case .queued(let waiting):
+            level = .debug
+            message = "download waits for a free slot (\(waiting) waiting)"
+        case .start(let attempt):
+            level = .debug
+            message = "download attempt \(attempt) started"
+        case .response(let status, let attempt):
+            level = .debug
+            message = "download attempt \(attempt) answered HTTP \(status)"
+        case .retry(let attempt, let delay, let error):
+            level = .notice
+            metadata["delay_ms"] = "\(milliseconds(delay))"
+            message = "download attempt \(attempt) failed (\(error.reason)); retrying"
+        case .resume(let offset):
+            level = .debug
+            message = "download resumed at byte \(offset)"
+        case .verify(let algorithm, let source, let passed):
+            level = passed ? .debug : .notice
+            message = "\(algorithm) digest from \(source) \(passed ? "verified" : "did not match")"
+        case .decrypt(let duration):
+            level = .debug
+            metadata["decrypt_ms"] = "\(milliseconds(duration))"
+            message = "decryption finished"
+        case .finish(let bytes, let attempts, let error):
+            metadata["bytes"] = "\(bytes)"
+            metadata["attempts"] = "\(attempts)"
+            if let error {
+                level = .notice
+                message = "download failed: \(error.reason)"
+            } else {
+                level = .debug
+                message = "download finished"
+            }
+        }
+        logger.log(level: level, "\(message)", metadata: metadata)
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+}

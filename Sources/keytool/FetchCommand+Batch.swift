@@ -1,0 +1,91 @@
+import ArgumentParser
+import DownloadPipeline
+import Foundation
+
+extension FetchCommand {
+    /// `--batch FILE`: every line's download into `--output-dir`, `--parallel` at a time, with one
+    /// progress bar per active transfer on a terminal; one summary line per URL on standard
+    /// output, in file order; exit 1 when any failed.
+    func runBatch(_ path: String, decryptor: any Decryptor) throws {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw CommandError("\(path): cannot read the batch file")
+        }
+        let entries = try FetchBatchFile.parse(text, source: path)
+        let directory = outputDirectory ?? "."
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CommandError("\(directory): cannot create the output directory")
+        }
+        let headers = headers.compactMap(Self.parseHeader)
+        let totalTimeout = Duration.milliseconds(Int(timeout * 1000))
+        let cachePolicy: CachePolicy = cache == nil ? .disabled : .enabled(storeDecrypted: false, revalidate: true)
+        let bars = isatty(STDERR_FILENO) == 1 ? FetchBatchProgress() : nil
+        let requests = entries.enumerated().map { index, entry in
+            var request = DownloadRequest(url: entry.url, headers: headers, decryptor: decryptor,
+                                          destination: .file((directory as NSString).appendingPathComponent(entry.outputName)),
+                                          cachePolicy: cachePolicy)
+            request.totalTimeout = totalTimeout
+            request.expectedSHA256 = entry.sha256
+            if let bars {
+                let name = entry.outputName
+                request.progress = { bars.update(index, name: name, $0) }
+            }
+            return request
+        }
+        let cacheDirectory = cache
+        let transportConfiguration = self.transportConfiguration
+        let retryPolicy = RetryPolicy(retries: retry)
+        let parallel = parallel
+        let policy: DownloadBatch.Policy = batchPolicy == .failFast ? .failFast : .collectAll
+        let outcome = Self.runBlocking { () async -> Result<(results: [Result<DownloadResult, DownloadError>], failedFirst: Int?), DownloadError> in
+            let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
+            var downloadCache: DownloadCache?
+            if let cacheDirectory {
+                do throws(DownloadError) {
+                    downloadCache = try DownloadCache(directory: cacheDirectory)
+                } catch {
+                    try? await transport.shutdown()
+                    return .failure(error)
+                }
+            }
+            defer { downloadCache?.close() }
+            let downloader = Downloader(transport: transport, configuration: .init(
+                maximumConcurrentTransfers: parallel, totalTimeout: nil, cache: downloadCache, retryPolicy: retryPolicy))
+            let batch = DownloadBatch(downloader: downloader, requests: requests, maximumConcurrent: parallel, policy: policy)
+            let outcome: (results: [Result<DownloadResult, DownloadError>], failedFirst: Int?)
+            do throws(DownloadBatchError) {
+                outcome = (try await batch.run(), nil)
+            } catch {
+                outcome = (error.results, error.index)
+            }
+            try? await transport.shutdown()
+            return .success(outcome)
+        }
+        bars?.end()
+        let (results, failedFirst) = try outcome.get()
+        var failures = 0
+        var summary = ""
+        for (entry, result) in zip(entries, results) {
+            switch result {
+            case .success(let download):
+                summary += "ok \(entry.url.absoluteString) -> \(download.filePath ?? entry.outputName) (\(download.resultLength) bytes)\n"
+            case .failure(let error):
+                failures += 1
+                var reason = error.reason
+                if error.code == .cancelled, let failedFirst {
+                    reason = "cancelled: the download on line \(entries[failedFirst].line) failed first (--fail-fast)"
+                }
+                summary += "failed \(entry.url.absoluteString): \(reason)\n"
+            }
+        }
+        FileHandle.standardOutput.write(Data(summary.utf8))
+        if failures > 0 {
+            printError("\(failures) of \(entries.count) downloads failed")
+            throw ExitCode(1)
+        }
+    }
+}
