@@ -339,6 +339,20 @@ public final class KVStore: Sendable {
         let core = try StoreCore(configuration: readOnly)
         try core.lock.lock(.shared)
         defer { core.lock.unlock(.shared) }
-        return core.statistics()
+        return core.statistics(recomputingCRC: false)
+    }
+
+    /// Whether values carry expire-at trailers (expiration is enabled on the store).
+    public func isExpirationEnabled() throws(KVStoreError) -> Bool {
+        try read { $0.expiration }
+    }
+
+    /// How many times this instance loaded its files and how many CRC passes over the data region
+    /// it made (for tests: one open is one load and one CRC pass).
+    func loadCounters() throws(KVStoreError) -> (loads: Int, crcPasses: Int) {
+        try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> (loads: Int, crcPasses: Int) in
+            guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
+            return (core.loads, core.crcPasses)
+        }
     }
 }
