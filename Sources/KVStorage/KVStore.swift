@@ -322,6 +322,13 @@ public final class KVStore: Sendable {
 
     // MARK: Inspection
 
+    /// Every entry of the store's log in file order, with its offset: live values, superseded
+    /// values and tombstones (which stay in the file until compaction) and expired values, each
+    /// marked with its ``KVStoreHistoryEntry/State``.
+    public func history() throws(KVStoreError) -> [KVStoreHistoryEntry] {
+        try read { core throws(KVStoreError) in try core.history() }
+    }
+
     /// Sizes, entry counts, sequence, CRC state, encryption and expiration.
     public func statistics() throws(KVStoreError) -> KVStoreStatistics {
         try read { $0.statistics() }

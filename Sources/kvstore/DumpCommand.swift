@@ -2,7 +2,8 @@ import ArgumentParser
 import KVStorage
 
 extension Kvstore {
-    /// `kvstore dump [--json]`: every key with its raw payload and every plausible decoding.
+    /// `kvstore dump [--history] [--json]`: every key with its raw payload and every plausible
+    /// decoding; with `--history`, every entry of the log in file order.
     struct DumpCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "dump",
@@ -11,6 +12,11 @@ extension Kvstore {
                 Keys are sorted. --json prints one JSON object per key (JSON Lines) with key, raw_hex, \
                 raw_len, expireAt (stores with expiration), guess {type, value} and decodings {type: value} \
                 for every type the bytes are a valid value of.
+
+                --history lists every entry of the log in file order instead, superseded values and \
+                tombstones included (they stay in the file until compaction), each with its offset and its \
+                state: live, superseded (a later entry sets the key again), deleted (a tombstone, or a value \
+                a tombstone removed) or expired. --json adds offset, size, state and tombstone to each object.
                 """)
 
         @ParentCommand var root: Kvstore
@@ -18,9 +24,13 @@ extension Kvstore {
         @Flag(name: .long, help: "Print JSON Lines.")
         var json = false
 
+        @Flag(name: .long, help: "Every entry in file order, superseded values and tombstones included.")
+        var history = false
+
         func run() throws {
             guard let store = try root.globals.openForReading() else { return }
             defer { store.close() }
+            if history { return try runHistory(store) }
             let entries: [KVStoreEntry]
             do { entries = try store.entries() } catch { throw KvstoreToolError(error, operation: "dump") }
             var output = ""
@@ -45,6 +55,43 @@ extension Kvstore {
                     for decoding in decodings where decoding.type != guess {
                         output += "  \(decoding.type.rawValue): \(decoding.value.text)\n"
                     }
+                }
+            }
+            StandardStreams.writeOutput(output)
+        }
+
+        /// `--history`: one line (or JSON object) per log entry, in file order.
+        private func runHistory(_ store: KVStore) throws {
+            let entries: [KVStoreHistoryEntry]
+            do { entries = try store.history() } catch { throw KvstoreToolError(error, operation: "dump") }
+            var output = ""
+            for entry in entries {
+                let guess = entry.isTombstone ? nil : ValueType.guess(entry.payload)
+                if json {
+                    var members: [(String, JSONValue)] = [
+                        ("offset", .number(String(entry.offset))),
+                        ("size", .number(String(entry.size))),
+                        ("key", .string(entry.key)),
+                        ("state", .string(entry.state.rawValue)),
+                        ("tombstone", .bool(entry.isTombstone)),
+                        ("raw_hex", .string(HexCoding.encode(entry.payload))),
+                        ("raw_len", .number(String(entry.payload.count))),
+                    ]
+                    if let expireAt = entry.expireAt { members.append(("expireAt", .number(String(expireAt)))) }
+                    if let guess {
+                        members.append(("guess", .object([("type", .string(guess.rawValue)), ("value", guess.jsonValue(entry.payload) ?? .null)])))
+                    }
+                    output += JSONValue.object(members).text + "\n"
+                } else {
+                    var line = "@\(entry.offset) \(entry.state.rawValue) \(JSONValue.string(entry.key).text)"
+                    if let guess {
+                        line += " (\(entry.payload.count) bytes): \(HexCoding.encode(entry.payload))"
+                        line += " guess: \(guess.rawValue) \((guess.jsonValue(entry.payload) ?? .null).text)"
+                    } else {
+                        line += " tombstone"
+                    }
+                    if let expireAt = entry.expireAt, expireAt != 0 { line += " expires at \(expireAt)" }
+                    output += line + "\n"
                 }
             }
             StandardStreams.writeOutput(output)
