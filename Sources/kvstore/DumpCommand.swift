@@ -10,8 +10,9 @@ extension Kvstore {
             abstract: "Print every key with its raw value bytes and their plausible decodings.",
             discussion: """
                 Keys are sorted. --json prints one JSON object per key (JSON Lines) with key, raw_hex, \
-                raw_len, expireAt (stores with expiration), guess {type, value} and decodings {type: value} \
-                for every type the bytes are a valid value of.
+                raw_len, expireAt (stores with expiration), guess {type, value, confidence, reason} and decodings \
+                {type: value} for every type the bytes are a valid value of. MMKV records no types: the guess \
+                is the most plausible type, with a confidence from 0.1 to 0.95, never certain.
 
                 --history lists every entry of the log in file order instead, superseded values and \
                 tombstones included (they stay in the file until compaction), each with its offset and its \
@@ -35,7 +36,7 @@ extension Kvstore {
             do { entries = try store.entries() } catch { throw KvstoreToolError(error, operation: "dump") }
             var output = ""
             for entry in entries.sorted(by: { $0.key < $1.key }) {
-                let guess = ValueType.guess(entry.payload)
+                let guess = TypeGuess(entry.payload)
                 let decodings = DumpCommand.decodings(entry.payload)
                 if json {
                     var members: [(String, JSONValue)] = [
@@ -44,15 +45,15 @@ extension Kvstore {
                         ("raw_len", .number(String(entry.payload.count))),
                     ]
                     if let expireAt = entry.expireAt { members.append(("expireAt", .number(String(expireAt)))) }
-                    members.append(("guess", .object([("type", .string(guess.rawValue)), ("value", guess.jsonValue(entry.payload) ?? .null)])))
+                    members.append(("guess", guess.json(entry.payload)))
                     members.append(("decodings", .object(decodings.map { ($0.type.rawValue, $0.value) })))
                     output += JSONValue.object(members).text + "\n"
                 } else {
                     var line = "\(JSONValue.string(entry.key).text) (\(entry.payload.count) bytes): \(HexCoding.encode(entry.payload))"
                     if let expireAt = entry.expireAt, expireAt != 0 { line += " expires at \(expireAt)" }
                     output += line + "\n"
-                    output += "  guess: \(guess.rawValue) \((guess.jsonValue(entry.payload) ?? .null).text)\n"
-                    for decoding in decodings where decoding.type != guess {
+                    output += "  guess: \(guess.text(entry.payload))\n"
+                    for decoding in decodings where decoding.type != guess.type {
                         output += "  \(decoding.type.rawValue): \(decoding.value.text)\n"
                     }
                 }
@@ -66,7 +67,7 @@ extension Kvstore {
             do { entries = try store.history() } catch { throw KvstoreToolError(error, operation: "dump") }
             var output = ""
             for entry in entries {
-                let guess = entry.isTombstone ? nil : ValueType.guess(entry.payload)
+                let guess = entry.isTombstone ? nil : TypeGuess(entry.payload)
                 if json {
                     var members: [(String, JSONValue)] = [
                         ("offset", .number(String(entry.offset))),
@@ -78,15 +79,13 @@ extension Kvstore {
                         ("raw_len", .number(String(entry.payload.count))),
                     ]
                     if let expireAt = entry.expireAt { members.append(("expireAt", .number(String(expireAt)))) }
-                    if let guess {
-                        members.append(("guess", .object([("type", .string(guess.rawValue)), ("value", guess.jsonValue(entry.payload) ?? .null)])))
-                    }
+                    if let guess { members.append(("guess", guess.json(entry.payload))) }
                     output += JSONValue.object(members).text + "\n"
                 } else {
                     var line = "@\(entry.offset) \(entry.state.rawValue) \(JSONValue.string(entry.key).text)"
                     if let guess {
                         line += " (\(entry.payload.count) bytes): \(HexCoding.encode(entry.payload))"
-                        line += " guess: \(guess.rawValue) \((guess.jsonValue(entry.payload) ?? .null).text)"
+                        line += " guess: \(guess.text(entry.payload))"
                     } else {
                         line += " tombstone"
                     }
