@@ -349,6 +349,20 @@ public final class KVStore: Sendable {
         return core.statistics(recomputingCRC: false)
     }
 
+    /// Writes what still parses in a damaged store as a new, valid store in `directory` (same id
+    /// and crypt key), leaving the damaged files exactly as they are.
+    ///
+    /// Keeps the longest prefix of entries that parses, and past damage every later entry that
+    /// still parses (marked ``KVStoreSalvageReport/Entry/afterDamage``); the last value of each key
+    /// wins, tombstones delete, expired values are left out. Works on sound stores too (the copy is
+    /// then a compacted one).
+    ///
+    /// - Throws: `notFound` when the store does not exist, `damaged` when its data file is shorter
+    ///   than its header, `invalidArgument` when `directory` already holds a store of that id.
+    public static func salvage(_ configuration: KVStoreConfiguration, toDirectory directory: String) throws(KVStoreError) -> KVStoreSalvageReport {
+        try StoreSalvager.salvage(configuration, toDirectory: directory)
+    }
+
     /// Whether values carry expire-at trailers (expiration is enabled on the store).
     public func isExpirationEnabled() throws(KVStoreError) -> Bool {
         try read { $0.expiration }
