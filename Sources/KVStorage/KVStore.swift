@@ -349,6 +349,15 @@ public final class KVStore: Sendable {
         return core.statistics(recomputingCRC: false)
     }
 
+    /// Every store in `directory` (MMKV's `specialCharacter/` MD5-named ones included), with its
+    /// size, live keys, whether it looks encrypted (guessed without the key) and whether expiration
+    /// is on. Each store is loaded read-only; a store that does not load is listed with its problem.
+    ///
+    /// - Throws: `systemCall` when the directory cannot be read (a missing one holds no stores).
+    public static func list(directory: String) throws(KVStoreError) -> [KVStoreListing] {
+        try StoreDirectoryScanner.list(directory)
+    }
+
     /// Writes what still parses in a damaged store as a new, valid store in `directory` (same id
     /// and crypt key), leaving the damaged files exactly as they are.
     ///
