@@ -26,6 +26,8 @@ public final class KVStore: Sendable {
     public let configuration: KVStoreConfiguration
     private let state: Mutex<StoreCore?>
     private let registryKey: String
+    /// The streams of ``changes(forKey:pollInterval:)``.
+    let observers = ChangeObservers()
 
     private static let openStores = Mutex<Set<String>>([])
 
@@ -69,6 +71,18 @@ public final class KVStore: Sendable {
         guard wasOpen else { return }
         let key = registryKey
         _ = KVStore.openStores.withLock { $0.remove(key) }
+        observers.finishAll()
+    }
+
+    /// Whether the store is still open.
+    var isOpen: Bool { state.withLock { $0 != nil } }
+
+    /// Turns the recording of changes for observers on or off.
+    func setRecordingChanges(_ on: Bool) {
+        state.withLock { core in
+            core?.recordChanges = on
+            if !on { core?.pendingChanges = [] }
+        }
     }
 
     private static func canonicalPath(_ path: String) -> String {
@@ -85,11 +99,14 @@ public final class KVStore: Sendable {
     /// Runs `body` under the mutex and the shared inter-process lock, after picking up other
     /// processes' changes.
     func read<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
-        try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
+        var changes: [KVStoreChange] = []
+        defer { if !changes.isEmpty { observers.deliver(changes) } }
+        return try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
             guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
             guard core.multiProcess else { return try body(core) }
             try core.lock.lock(.shared)
             defer { core.lock.unlock(.shared) }
+            defer { if core.recordChanges { changes = core.takeChanges() } }
             try core.refreshFromOtherProcesses()
             return try body(core)
         }
@@ -98,9 +115,12 @@ public final class KVStore: Sendable {
     /// Runs `body` under the mutex and the exclusive inter-process lock, after picking up other
     /// processes' changes.
     func write<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
-        try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
+        var changes: [KVStoreChange] = []
+        defer { if !changes.isEmpty { observers.deliver(changes) } }
+        return try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
             guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
             guard core.writable else { throw core.readOnlyError("write") }
+            defer { if core.recordChanges { changes = core.takeChanges() } }
             guard core.multiProcess else {
                 try core.prepareForWrite()
                 return try body(core)

@@ -53,6 +53,17 @@ final class StoreCore {
     private(set) var loads = 0
     var crcPasses = 0
 
+    /// Whether changes are recorded for observers (``KVStore/changes(forKey:pollInterval:)``).
+    var recordChanges = false
+    /// Changes made or noticed since the owner last took them (only while `recordChanges`).
+    var pendingChanges: [KVStoreChange] = []
+
+    /// The recorded changes, emptying the record.
+    func takeChanges() -> [KVStoreChange] {
+        defer { pendingChanges = [] }
+        return pendingChanges
+    }
+
     var now: UInt32 { configuration.clock() }
 
     init(configuration: KVStoreConfiguration) throws(KVStoreError) {
@@ -218,6 +229,7 @@ final class StoreCore {
         let pending = MetaInfo.load(at: MetaInfo.Offset.pendingMagic, from: base) == MetaInfo.pendingMagic
         if fileSequence != knownSequence || pending {
             try reload(remap: true)
+            if recordChanges { pendingChanges.append(KVStoreChange(key: nil, kind: .reloaded, byOtherProcess: true)) }
             return
         }
         guard fileCRC != knownCRC || fileSize != knownSize else {
@@ -231,7 +243,9 @@ final class StoreCore {
                 let extended = CRC32.update(crc, dataBase + 4 + actualSize, count: fileSize - actualSize)
                 if extended == fileCRC {
                     do {
+                        let appendedFrom = 4 + actualSize
                         try decodeAppended(upTo: fileSize, base: dataBase)
+                        if recordChanges { recordAppendedChanges(from: appendedFrom) }
                         crc = fileCRC
                         knownCRC = fileCRC
                         knownSize = fileSize
@@ -243,6 +257,18 @@ final class StoreCore {
             }
         }
         try reload(remap: true)
+        if recordChanges { pendingChanges.append(KVStoreChange(key: nil, kind: .reloaded, byOtherProcess: true)) }
+    }
+
+    /// Records the entries another process appended in `[from, 4 + actualSize)` as changes.
+    private func recordAppendedChanges(from start: Int) {
+        guard let base = valueBase else { return }
+        var changes: [KVStoreChange] = []
+        _ = try? EntryDecoder.walk(base, from: start, to: 4 + actualSize, skipPlaceholder: false, expiration: expiration, greedy: true) {
+            _, key, _, valueLength in
+            changes.append(KVStoreChange(key: EntryDecoder.key(key), kind: valueLength == 0 ? .removed : .set, byOtherProcess: true))
+        }
+        pendingChanges += changes
     }
 
     private func decodeAppended(upTo newSize: Int, base dataBase: UnsafeMutableRawPointer) throws(KVStoreError) {
@@ -425,6 +451,9 @@ final class StoreCore {
         let limit = valueLimit
         key.withUTF8 { bytes in
             index.record(key: UnsafeRawBufferPointer(bytes), entryOffset: start, valueLength: valueLength, base: target, limit: limit)
+        }
+        if recordChanges {
+            pendingChanges.append(KVStoreChange(key: key, kind: payloadCount == 0 ? .removed : .set, byOtherProcess: false))
         }
     }
 
