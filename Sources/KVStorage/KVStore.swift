@@ -28,6 +28,8 @@ public final class KVStore: Sendable {
     private let registryKey: String
     /// The streams of ``changes(forKey:pollInterval:)``.
     let observers = ChangeObservers()
+    /// The shared flushes of ``KVStoreConfiguration/Durability/system``.
+    let flusher = SyncFlusher()
 
     private static let openStores = Mutex<Set<String>>([])
 
@@ -117,20 +119,31 @@ public final class KVStore: Sendable {
     func write<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
         var changes: [KVStoreChange] = []
         defer { if !changes.isEmpty { observers.deliver(changes) } }
-        return try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
+        var ticket: UInt64 = 0
+        let result = try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
             guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
             guard core.writable else { throw core.readOnlyError("write") }
             defer { if core.recordChanges { changes = core.takeChanges() } }
             guard core.multiProcess else {
                 try core.prepareForWrite()
-                return try body(core)
+                let result = try body(core)
+                if configuration.durability == .system { ticket = flusher.recordWrite() }
+                return result
             }
             try core.lock.lock(.exclusive)
             defer { core.lock.unlock(.exclusive) }
             try core.refreshFromOtherProcesses()
             try core.prepareForWrite()
-            return try body(core)
+            let result = try body(core)
+            if configuration.durability == .system { ticket = flusher.recordWrite() }
+            return result
         }
+        if ticket > 0 {
+            try flusher.waitUntilFlushed(ticket) { () throws(KVStoreError) in
+                try state.withLock { (core: inout StoreCore?) throws(KVStoreError) in try core?.sync() }
+            }
+        }
+        return result
     }
 
     // MARK: Keys
