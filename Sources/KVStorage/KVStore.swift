@@ -100,12 +100,24 @@ public final class KVStore: Sendable {
 
     /// Runs `body` under the mutex and the shared inter-process lock, after picking up other
     /// processes' changes.
+    @inline(__always)
     func read<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
+        // Single process: nothing changes under a read, so there is nothing to deliver (the hot path).
+        guard configuration.multiProcess else {
+            return try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
+                guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
+                return try body(core)
+            }
+        }
+        return try readSharingFiles(body)
+    }
+
+    /// ``read(_:)`` in multi-process mode.
+    private func readSharingFiles<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
         var changes: [KVStoreChange] = []
         defer { if !changes.isEmpty { observers.deliver(changes) } }
         return try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
             guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
-            guard core.multiProcess else { return try body(core) }
             try core.lock.lock(.shared)
             defer { core.lock.unlock(.shared) }
             defer { if core.recordChanges { changes = core.takeChanges() } }
@@ -115,8 +127,30 @@ public final class KVStore: Sendable {
     }
 
     /// Runs `body` under the mutex and the exclusive inter-process lock, after picking up other
-    /// processes' changes.
+    /// processes' changes; then delivers the changes to observers and, with `.system` durability,
+    /// waits for the flush.
+    @inline(__always)
     func write<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
+        guard !configuration.multiProcess && configuration.durability == .process else { return try writeDurably(body) }
+        // The hot path: one process, no flush.
+        let (result, changes) = try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> (R, [KVStoreChange]) in
+            guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
+            guard core.writable else { throw core.readOnlyError("write") }
+            try core.prepareForWrite()
+            do throws(KVStoreError) {
+                let result = try body(core)
+                return (result, core.recordChanges ? core.takeChanges() : [])
+            } catch {
+                if core.recordChanges { observers.deliver(core.takeChanges()) }
+                throw error
+            }
+        }
+        if !changes.isEmpty { observers.deliver(changes) }
+        return result
+    }
+
+    /// ``write(_:)`` in multi-process mode or with `.system` durability.
+    private func writeDurably<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
         var changes: [KVStoreChange] = []
         defer { if !changes.isEmpty { observers.deliver(changes) } }
         var ticket: UInt64 = 0
