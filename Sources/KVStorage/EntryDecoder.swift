@@ -25,14 +25,37 @@ enum EntryDecoder {
     ///     control characters. An encrypted region passes it as `4 + 16`: a wrong IV (the meta's IV
     ///     is not covered by any checksum) garbles exactly the first CFB block, and a garbled key
     ///     that swallows the following entries contains their small length bytes.
-    /// - Returns: The offset where a greedy decode stopped (`end` when everything decoded).
+    /// - Returns: The offset of the first entry a greedy decode could not parse (`end` when
+    ///   everything decoded).
     /// - Throws: ``KVStoreError/Code/damaged`` with ``KVStoreDamage/malformedEntry(offset:detail:)``.
     @discardableResult
     static func decode(
         _ base: UnsafeRawPointer, from start: Int, to end: Int, skipPlaceholder: Bool,
         expiration: Bool, greedy: Bool, suspiciousBefore: Int = 0, into index: inout StoreIndex
     ) throws(KVStoreError) -> Int {
+        try walk(
+            base, from: start, to: end, skipPlaceholder: skipPlaceholder, expiration: expiration, greedy: greedy,
+            suspiciousBefore: suspiciousBefore
+        ) { entryStart, keyBytes, _, valueLength in
+            index.record(key: keyBytes, entryOffset: entryStart, valueLength: valueLength, base: base, limit: end)
+        }
+    }
+
+    /// Walks the entries of `base[start..<end]` in file order, checking each as ``decode(_:from:to:skipPlaceholder:expiration:greedy:suspiciousBefore:into:)``
+    /// does, and calls `body` with each entry's offset, key bytes, value offset and value length
+    /// (0 for a tombstone). Entries with an empty key are skipped.
+    ///
+    /// - Returns: Where a greedy walk stopped: the offset of the first entry that does not parse
+    ///   (`end` when every entry parsed).
+    @inline(__always)
+    @discardableResult
+    static func walk(
+        _ base: UnsafeRawPointer, from start: Int, to end: Int, skipPlaceholder: Bool,
+        expiration: Bool, greedy: Bool, suspiciousBefore: Int = 0,
+        _ body: (_ entryOffset: Int, _ key: UnsafeRawBufferPointer, _ valueOffset: Int, _ valueLength: Int) -> Void
+    ) throws(KVStoreError) -> Int {
         var offset = start
+        var current = start
         func fail(_ at: Int, _ detail: String) -> KVStoreError {
             KVStoreError(
                 .damaged, "malformed entry at offset \(at): \(detail)", offset: at,
@@ -46,6 +69,7 @@ enum EntryDecoder {
             }
             while offset < end {
                 let entryStart = offset
+                current = offset
                 let keyLength: UInt64
                 do { keyLength = try Varint.read(base, offset: &offset, end: end) } catch {
                     throw fail(entryStart, error == .tooLong ? "key length varint is longer than 10 bytes" : "truncated key length")
@@ -69,11 +93,11 @@ enum EntryDecoder {
                 if expiration && valueLength != 0 && valueLength < 4 {
                     throw fail(entryStart, "value is shorter than its 4-byte expire trailer")
                 }
-                index.record(key: keyBytes, entryOffset: entryStart, valueLength: Int(valueLength), base: base, limit: end)
+                body(entryStart, keyBytes, offset, Int(valueLength))
                 offset += Int(valueLength)
             }
         } catch {
-            if greedy { return offset }
+            if greedy { return current }
             throw error
         }
         return end

@@ -26,6 +26,10 @@ public final class KVStore: Sendable {
     public let configuration: KVStoreConfiguration
     private let state: Mutex<StoreCore?>
     private let registryKey: String
+    /// The streams of ``changes(forKey:pollInterval:)``.
+    let observers = ChangeObservers()
+    /// The shared flushes of ``KVStoreConfiguration/Durability/system``.
+    let flusher = SyncFlusher()
 
     private static let openStores = Mutex<Set<String>>([])
 
@@ -69,6 +73,18 @@ public final class KVStore: Sendable {
         guard wasOpen else { return }
         let key = registryKey
         _ = KVStore.openStores.withLock { $0.remove(key) }
+        observers.finishAll()
+    }
+
+    /// Whether the store is still open.
+    var isOpen: Bool { state.withLock { $0 != nil } }
+
+    /// Turns the recording of changes for observers on or off.
+    func setRecordingChanges(_ on: Bool) {
+        state.withLock { core in
+            core?.recordChanges = on
+            if !on { core?.pendingChanges = [] }
+        }
     }
 
     private static func canonicalPath(_ path: String) -> String {
@@ -84,33 +100,84 @@ public final class KVStore: Sendable {
 
     /// Runs `body` under the mutex and the shared inter-process lock, after picking up other
     /// processes' changes.
+    @inline(__always)
     func read<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
-        try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
+        // Single process: nothing changes under a read, so there is nothing to deliver (the hot path).
+        guard configuration.multiProcess else {
+            return try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
+                guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
+                return try body(core)
+            }
+        }
+        return try readSharingFiles(body)
+    }
+
+    /// ``read(_:)`` in multi-process mode.
+    private func readSharingFiles<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
+        var changes: [KVStoreChange] = []
+        defer { if !changes.isEmpty { observers.deliver(changes) } }
+        return try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
             guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
-            guard core.multiProcess else { return try body(core) }
             try core.lock.lock(.shared)
             defer { core.lock.unlock(.shared) }
+            defer { if core.recordChanges { changes = core.takeChanges() } }
             try core.refreshFromOtherProcesses()
             return try body(core)
         }
     }
 
     /// Runs `body` under the mutex and the exclusive inter-process lock, after picking up other
-    /// processes' changes.
+    /// processes' changes; then delivers the changes to observers and, with `.system` durability,
+    /// waits for the flush.
+    @inline(__always)
     func write<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
-        try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
+        guard !configuration.multiProcess && configuration.durability == .process else { return try writeDurably(body) }
+        // The hot path: one process, no flush.
+        let (result, changes) = try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> (R, [KVStoreChange]) in
             guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
             guard core.writable else { throw core.readOnlyError("write") }
+            try core.prepareForWrite()
+            do throws(KVStoreError) {
+                let result = try body(core)
+                return (result, core.recordChanges ? core.takeChanges() : [])
+            } catch {
+                if core.recordChanges { observers.deliver(core.takeChanges()) }
+                throw error
+            }
+        }
+        if !changes.isEmpty { observers.deliver(changes) }
+        return result
+    }
+
+    /// ``write(_:)`` in multi-process mode or with `.system` durability.
+    private func writeDurably<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
+        var changes: [KVStoreChange] = []
+        defer { if !changes.isEmpty { observers.deliver(changes) } }
+        var ticket: UInt64 = 0
+        let result = try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
+            guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
+            guard core.writable else { throw core.readOnlyError("write") }
+            defer { if core.recordChanges { changes = core.takeChanges() } }
             guard core.multiProcess else {
                 try core.prepareForWrite()
-                return try body(core)
+                let result = try body(core)
+                if configuration.durability == .system { ticket = flusher.recordWrite() }
+                return result
             }
             try core.lock.lock(.exclusive)
             defer { core.lock.unlock(.exclusive) }
             try core.refreshFromOtherProcesses()
             try core.prepareForWrite()
-            return try body(core)
+            let result = try body(core)
+            if configuration.durability == .system { ticket = flusher.recordWrite() }
+            return result
         }
+        if ticket > 0 {
+            try flusher.waitUntilFlushed(ticket) { () throws(KVStoreError) in
+                try state.withLock { (core: inout StoreCore?) throws(KVStoreError) in try core?.sync() }
+            }
+        }
+        return result
     }
 
     // MARK: Keys
@@ -322,6 +389,13 @@ public final class KVStore: Sendable {
 
     // MARK: Inspection
 
+    /// Every entry of the store's log in file order, with its offset: live values, superseded
+    /// values and tombstones (which stay in the file until compaction) and expired values, each
+    /// marked with its ``KVStoreHistoryEntry/State``.
+    public func history() throws(KVStoreError) -> [KVStoreHistoryEntry] {
+        try read { core throws(KVStoreError) in try core.history() }
+    }
+
     /// Sizes, entry counts, sequence, CRC state, encryption and expiration.
     public func statistics() throws(KVStoreError) -> KVStoreStatistics {
         try read { $0.statistics() }
@@ -339,6 +413,43 @@ public final class KVStore: Sendable {
         let core = try StoreCore(configuration: readOnly)
         try core.lock.lock(.shared)
         defer { core.lock.unlock(.shared) }
-        return core.statistics()
+        return core.statistics(recomputingCRC: false)
+    }
+
+    /// Every store in `directory` (MMKV's `specialCharacter/` MD5-named ones included), with its
+    /// size, live keys, whether it looks encrypted (guessed without the key) and whether expiration
+    /// is on. Each store is loaded read-only; a store that does not load is listed with its problem.
+    ///
+    /// - Throws: `systemCall` when the directory cannot be read (a missing one holds no stores).
+    public static func list(directory: String) throws(KVStoreError) -> [KVStoreListing] {
+        try StoreDirectoryScanner.list(directory)
+    }
+
+    /// Writes what still parses in a damaged store as a new, valid store in `directory` (same id
+    /// and crypt key), leaving the damaged files exactly as they are.
+    ///
+    /// Keeps the longest prefix of entries that parses, and past damage every later entry that
+    /// still parses (marked ``KVStoreSalvageReport/Entry/afterDamage``); the last value of each key
+    /// wins, tombstones delete, expired values are left out. Works on sound stores too (the copy is
+    /// then a compacted one).
+    ///
+    /// - Throws: `notFound` when the store does not exist, `damaged` when its data file is shorter
+    ///   than its header, `invalidArgument` when `directory` already holds a store of that id.
+    public static func salvage(_ configuration: KVStoreConfiguration, toDirectory directory: String) throws(KVStoreError) -> KVStoreSalvageReport {
+        try StoreSalvager.salvage(configuration, toDirectory: directory)
+    }
+
+    /// Whether values carry expire-at trailers (expiration is enabled on the store).
+    public func isExpirationEnabled() throws(KVStoreError) -> Bool {
+        try read { $0.expiration }
+    }
+
+    /// How many times this instance loaded its files and how many CRC passes over the data region
+    /// it made (for tests: one open is one load and one CRC pass).
+    func loadCounters() throws(KVStoreError) -> (loads: Int, crcPasses: Int) {
+        try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> (loads: Int, crcPasses: Int) in
+            guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
+            return (core.loads, core.crcPasses)
+        }
     }
 }

@@ -25,6 +25,16 @@ public struct KVStoreConfiguration: Sendable, CustomStringConvertible {
         case recover
     }
 
+    /// When a write may return.
+    public enum Durability: Sendable, Hashable {
+        /// Once its bytes and meta are in the shared mappings: they survive a crash of the process
+        /// (the kernel writes them back), not a crash of the system (MMKV's behaviour; the default).
+        case process
+        /// Once its bytes and meta are flushed to the disk (`msync(MS_SYNC)` of both files): they
+        /// survive a crash of the system too. Writes from several threads share one flush.
+        case system
+    }
+
     /// Read-write (creates the files) or read-only (never writes, never creates).
     public enum AccessMode: Sendable, Hashable {
         /// Open or create the store for reading and writing.
@@ -56,6 +66,8 @@ public struct KVStoreConfiguration: Sendable, CustomStringConvertible {
     public var defaultExpiration: UInt32
     /// The clock used for expiration, in Unix seconds. Tests may replace it.
     public var clock: @Sendable () -> UInt32
+    /// When a write may return (default ``Durability/process``).
+    public var durability: Durability = .process
 
     /// Creates a configuration; every parameter but the directory has MMKV's default.
     public init(

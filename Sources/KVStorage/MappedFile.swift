@@ -18,8 +18,9 @@ struct MappedFile: ~Copyable {
     private(set) var base: UnsafeMutableRawPointer?
     private(set) var size: Int
 
-    /// Opens (and, when writable, creates with mode 0600) `path`, makes its size at least
-    /// `minimumSize` rounded up to a page (writable only) and maps it.
+    /// Opens (and, when writable, creates with mode 0600) `path` and maps it. A writable file with a
+    /// positive `minimumSize` is first grown to at least that size rounded up to a page; with
+    /// `minimumSize` 0 it is mapped exactly as it is (so that it can be checked before it changes).
     init(path: String, writable: Bool, minimumSize: Int) throws(KVStoreError) {
         let flags = writable ? (O_RDWR | O_CREAT) : O_RDONLY
         let fd = try Syscall.open(path, flags: flags, mode: 0o600)
@@ -27,7 +28,7 @@ struct MappedFile: ~Copyable {
         var base: UnsafeMutableRawPointer?
         do throws(KVStoreError) {
             size = try Syscall.fileSize(fd, path: path)
-            if writable {
+            if writable && minimumSize > 0 {
                 let wanted = MappedFile.roundUp(max(size, minimumSize, 1))
                 if wanted != size {
                     try Syscall.truncate(fd, to: wanted, path: path)

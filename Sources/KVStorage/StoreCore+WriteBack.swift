@@ -105,6 +105,19 @@ extension StoreCore {
             }
         }
 
+        var changes: [KVStoreChange] = []
+        if recordChanges {
+            if plan.removeAll {
+                changes = [KVStoreChange(key: nil, kind: .cleared, byOtherProcess: false)]
+            } else if plan.replacement != nil {
+                changes = [KVStoreChange(key: nil, kind: .replaced, byOtherProcess: false)]
+            } else {
+                changes = plan.removeKeys.sorted().filter { entry(for: $0) != nil }.map {
+                    KVStoreChange(key: $0, kind: .removed, byOtherProcess: false)
+                }
+            }
+        }
+
         // Lay out the image.
         var newSize = 4
         for item in items {
@@ -216,5 +229,6 @@ extension StoreCore {
         sequence &+= 1
         pendingRepair = false
         try writeFullMeta(currentMetaInfo(), sync: true)
+        pendingChanges += changes
     }
 }

@@ -47,6 +47,23 @@ final class StoreCore {
     /// A repair adopted under a shared lock that still has to be written to the meta file.
     var pendingRepair = false
 
+    /// How many times the files were loaded, and how many CRC passes over the data region that
+    /// took (including the one of ``statistics(recomputingCRC:)``): what tests check to keep an
+    /// open at one load and one CRC pass.
+    private(set) var loads = 0
+    var crcPasses = 0
+
+    /// Whether changes are recorded for observers (``KVStore/changes(forKey:pollInterval:)``).
+    var recordChanges = false
+    /// Changes made or noticed since the owner last took them (only while `recordChanges`).
+    var pendingChanges: [KVStoreChange] = []
+
+    /// The recorded changes, emptying the record.
+    func takeChanges() -> [KVStoreChange] {
+        defer { pendingChanges = [] }
+        return pendingChanges
+    }
+
     var now: UInt32 { configuration.clock() }
 
     init(configuration: KVStoreConfiguration) throws(KVStoreError) {
@@ -58,14 +75,14 @@ final class StoreCore {
         multiProcess = configuration.multiProcess
         crypt = configuration.cryptSpec
         if writable { try Syscall.makeDirectories(directory.isEmpty ? "." : directory) }
-        let minimum = writable ? max(Syscall.pageSize, configuration.initialCapacity) : 0
-        if writable && configuration.onDamage == .fail {
-            try StoreCore.refuseDamagedFilesBeforeGrowing(configuration, minimumDataSize: minimum)
-        }
-        data = try MappedFile(path: dataPath, writable: writable, minimumSize: minimum)
+        // Both files are mapped as they are and grown to whole pages only after they loaded (see
+        // `reload`), so a store refused as damaged is left exactly as it was, without a second load.
+        let createdData = writable && !Syscall.exists(dataPath)
+        let createdMeta = writable && !Syscall.exists(metaPath)
+        data = try MappedFile(path: dataPath, writable: writable, minimumSize: 0)
         var metaFile: MappedFile
         if writable {
-            metaFile = try MappedFile(path: metaPath, writable: true, minimumSize: Syscall.pageSize)
+            metaFile = try MappedFile(path: metaPath, writable: true, minimumSize: 0)
         } else {
             do throws(KVStoreError) {
                 metaFile = try MappedFile(path: metaPath, writable: false, minimumSize: 0)
@@ -73,30 +90,36 @@ final class StoreCore {
                 metaFile = MappedFile(absentPath: configuration.metaPath)
             }
         }
-        metaPointer = writable ? metaFile.base : nil
+        metaPointer = nil
         let metaDescriptor = metaFile.descriptor
         meta = metaFile
         lock = FileLock(descriptor: metaDescriptor, path: configuration.metaPath, enabled: configuration.multiProcess && metaDescriptor >= 0)
         try lock.lock(writable ? .exclusive : .shared)
         defer { lock.unlock(writable ? .exclusive : .shared) }
         if writable { try Syscall.unlink(dataPath + StoreCore.compactSuffix) }
-        // Another process may have replaced the data file (write-back rename) between opening it
-        // above and taking the lock: reopen it under the lock.
-        try reload(remap: configuration.multiProcess)
+        do throws(KVStoreError) {
+            // Another process may have replaced the data file (write-back rename) between opening
+            // it above and taking the lock: reopen it under the lock.
+            try reload(remap: configuration.multiProcess)
+        } catch {
+            // A refused open leaves no file behind that was not there before.
+            if createdData { try? Syscall.unlink(dataPath) }
+            if createdMeta { try? Syscall.unlink(metaPath) }
+            throw error
+        }
     }
 
-    /// Opening read-write grows short files to whole pages before they are loaded. When existing
-    /// files would grow, check them read-only first, so that a store refused as damaged is left
-    /// exactly as it was (files of whole pages, the normal case, skip this extra load).
-    private static func refuseDamagedFilesBeforeGrowing(_ configuration: KVStoreConfiguration, minimumDataSize: Int) throws(KVStoreError) {
-        let dataSize = Syscall.fileSize(atPath: configuration.dataPath)
-        let metaSize = Syscall.fileSize(atPath: configuration.metaPath)
-        guard dataSize != nil || metaSize != nil else { return }
+    /// Grows the files of a read-write store that just loaded to their working sizes: the data file
+    /// to a page multiple of at least the initial capacity, the meta file to one page. Growing only
+    /// appends zeros, which every reader ignores.
+    private func growLoadedFiles() throws(KVStoreError) {
         let page = Syscall.pageSize
-        let dataGrows = (dataSize ?? 0) < minimumDataSize || (dataSize ?? 0) % page != 0
-        let metaGrows = (metaSize ?? 0) < page
-        guard dataGrows || metaGrows, (dataSize ?? 0) > 0 || (metaSize ?? 0) > 0 else { return }
-        _ = try KVStore.verify(configuration)
+        let minimum = max(page, configuration.initialCapacity)
+        if data.size < minimum || data.size % page != 0 {
+            try data.grow(to: max(minimum, data.size))
+        }
+        if meta.size < page { try meta.grow(to: page) }
+        metaPointer = meta.base
     }
 
     // MARK: Meta access
@@ -142,11 +165,14 @@ final class StoreCore {
     /// first (another process may have replaced it by a write-back).
     func reload(remap: Bool) throws(KVStoreError) {
         if remap {
-            data = try MappedFile(path: dataPath, writable: writable, minimumSize: writable ? Syscall.pageSize : 0)
+            data = try MappedFile(path: dataPath, writable: writable, minimumSize: 0)
         }
         let info = readMeta()
         let loaded = try StoreLoader.load(
             data: data.bytes, meta: info, crypt: crypt, policy: configuration.onDamage, path: dataPath)
+        loads += 1
+        crcPasses += loaded.crcPasses
+        if writable { try growLoadedFiles() }
         let repair = loaded.repair
         adopt(loaded, meta: info)
         knownSequence = info.sequence
@@ -203,6 +229,7 @@ final class StoreCore {
         let pending = MetaInfo.load(at: MetaInfo.Offset.pendingMagic, from: base) == MetaInfo.pendingMagic
         if fileSequence != knownSequence || pending {
             try reload(remap: true)
+            if recordChanges { pendingChanges.append(KVStoreChange(key: nil, kind: .reloaded, byOtherProcess: true)) }
             return
         }
         guard fileCRC != knownCRC || fileSize != knownSize else {
@@ -216,7 +243,9 @@ final class StoreCore {
                 let extended = CRC32.update(crc, dataBase + 4 + actualSize, count: fileSize - actualSize)
                 if extended == fileCRC {
                     do {
+                        let appendedFrom = 4 + actualSize
                         try decodeAppended(upTo: fileSize, base: dataBase)
+                        if recordChanges { recordAppendedChanges(from: appendedFrom) }
                         crc = fileCRC
                         knownCRC = fileCRC
                         knownSize = fileSize
@@ -228,6 +257,18 @@ final class StoreCore {
             }
         }
         try reload(remap: true)
+        if recordChanges { pendingChanges.append(KVStoreChange(key: nil, kind: .reloaded, byOtherProcess: true)) }
+    }
+
+    /// Records the entries another process appended in `[from, 4 + actualSize)` as changes.
+    private func recordAppendedChanges(from start: Int) {
+        guard let base = valueBase else { return }
+        var changes: [KVStoreChange] = []
+        _ = try? EntryDecoder.walk(base, from: start, to: 4 + actualSize, skipPlaceholder: false, expiration: expiration, greedy: true) {
+            _, key, _, valueLength in
+            changes.append(KVStoreChange(key: EntryDecoder.key(key), kind: valueLength == 0 ? .removed : .set, byOtherProcess: true))
+        }
+        pendingChanges += changes
     }
 
     private func decodeAppended(upTo newSize: Int, base dataBase: UnsafeMutableRawPointer) throws(KVStoreError) {
@@ -410,6 +451,9 @@ final class StoreCore {
         let limit = valueLimit
         key.withUTF8 { bytes in
             index.record(key: UnsafeRawBufferPointer(bytes), entryOffset: start, valueLength: valueLength, base: target, limit: limit)
+        }
+        if recordChanges {
+            pendingChanges.append(KVStoreChange(key: key, kind: payloadCount == 0 ? .removed : .set, byOtherProcess: false))
         }
     }
 

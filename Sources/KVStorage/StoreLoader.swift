@@ -23,6 +23,8 @@ struct LoadedState {
     var cipher: AESCFBStream?
     var plaintext: PlaintextBuffer?
     var repair: Repair
+    /// How many CRC passes over (part of) the data region choosing this state took.
+    var crcPasses = 0
 }
 
 /// Chooses the consistent state of a store's files and decodes it (MMKV-FORMAT §5), failing closed.
@@ -47,6 +49,16 @@ enum StoreLoader {
         data: UnsafeRawBufferPointer, meta: MetaInfo, crypt: CryptSpec?,
         policy: KVStoreConfiguration.DamagePolicy, path: String
     ) throws(KVStoreError) -> LoadedState {
+        var passes = 0
+        var state = try choose(data: data, meta: meta, crypt: crypt, policy: policy, path: path, crcPasses: &passes)
+        state.crcPasses = passes
+        return state
+    }
+
+    private static func choose(
+        data: UnsafeRawBufferPointer, meta: MetaInfo, crypt: CryptSpec?,
+        policy: KVStoreConfiguration.DamagePolicy, path: String, crcPasses passes: inout Int
+    ) throws(KVStoreError) -> LoadedState {
         let fileSize = data.count
         guard fileSize >= 4, let base = data.baseAddress else {
             if meta.actualSize == 0 || meta.version < 3 {
@@ -64,6 +76,7 @@ enum StoreLoader {
 
         func crcMatches(_ size: Int, _ crc: UInt32) -> Bool {
             guard size >= 0, size <= fileSize - 4 else { return false }
+            passes += 1
             return CRC32.update(0, base + 4, count: size) == crc
         }
 
@@ -83,7 +96,7 @@ enum StoreLoader {
             for offset in 4..<fileSize where data[offset] != 0 { nonZero += 1 }
             if nonZero > 0 {
                 return try damaged(.metaMissing(nonZeroBytes: nonZero), policy: policy, path: path, meta: meta) { (repair: LoadedState.Repair) throws(KVStoreError) in
-                    try greedy(base: base, size: fileSize - 4, iv: primaryIV, expiration: false, crypt: crypt, repair: repair)
+                    try greedy(base: base, size: fileSize - 4, iv: primaryIV, expiration: false, crypt: crypt, repair: repair, crcPasses: &passes)
                 }
             }
         }
@@ -127,7 +140,7 @@ enum StoreLoader {
             if policy == .recover {
                 return try greedy(
                     base: base, size: metaSize, iv: primaryIV, expiration: flagsExpire, crypt: nil,
-                    repair: .rewrite("recovered the entries before: \(failure.reason)"))
+                    repair: .rewrite("recovered the entries before: \(failure.reason)"), crcPasses: &passes)
             }
             throw KVStoreError(
                 .undecodable,
@@ -140,11 +153,12 @@ enum StoreLoader {
         if metaSize > fileSize - 4 {
             damage = .sizeOutOfRange(actualSize: metaSize, fileSize: fileSize)
         } else {
+            passes += 1
             damage = .crcMismatch(stored: meta.crc, computed: CRC32.update(0, base + 4, count: metaSize), actualSize: metaSize)
         }
         let salvageSize = min(metaSize, fileSize - 4)
         return try damaged(damage, policy: policy, path: path, meta: meta) { (repair: LoadedState.Repair) throws(KVStoreError) in
-            try greedy(base: base, size: salvageSize, iv: primaryIV, expiration: flagsExpire, crypt: crypt, repair: repair)
+            try greedy(base: base, size: salvageSize, iv: primaryIV, expiration: flagsExpire, crypt: crypt, repair: repair, crcPasses: &passes)
         }
 
         func fallback() -> LoadedState {
@@ -177,8 +191,9 @@ enum StoreLoader {
 
     private static func greedy(
         base: UnsafeRawPointer, size: Int, iv: [UInt8], expiration: Bool, crypt: CryptSpec?,
-        repair: LoadedState.Repair
+        repair: LoadedState.Repair, crcPasses passes: inout Int
     ) throws(KVStoreError) -> LoadedState {
+        passes += 1
         let crc = CRC32.update(0, base + 4, count: size)
         return try decode(base: base, size: size, crc: crc, iv: iv, expiration: expiration, crypt: crypt, greedy: true, repair: repair)
     }

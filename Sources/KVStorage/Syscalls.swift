@@ -118,6 +118,31 @@ enum Syscall {
         return Int(info.st_size)
     }
 
+    /// Whether `path` is a regular file (`stat(2)`, following symbolic links).
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        guard path.withCString({ stat($0, &info) }) == 0 else { return false }
+        return info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// The names in the directory at `path` (`opendir(3)`/`readdir(3)`), without `.` and `..`,
+    /// sorted; a missing directory has none.
+    static func directoryEntries(_ path: String) throws(KVStoreError) -> [String] {
+        guard let directory = path.withCString({ opendir($0) }) else {
+            if errno == ENOENT { return [] }
+            throw failure("opendir", path: path)
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
     /// Whether `path` exists (`access(2)` with `F_OK`).
     static func exists(_ path: String) -> Bool {
         path.withCString { access($0, F_OK) } == 0

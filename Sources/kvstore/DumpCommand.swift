@@ -2,15 +2,22 @@ import ArgumentParser
 import KVStorage
 
 extension Kvstore {
-    /// `kvstore dump [--json]`: every key with its raw payload and every plausible decoding.
+    /// `kvstore dump [--history] [--json]`: every key with its raw payload and every plausible
+    /// decoding; with `--history`, every entry of the log in file order.
     struct DumpCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "dump",
             abstract: "Print every key with its raw value bytes and their plausible decodings.",
             discussion: """
                 Keys are sorted. --json prints one JSON object per key (JSON Lines) with key, raw_hex, \
-                raw_len, expireAt (stores with expiration), guess {type, value} and decodings {type: value} \
-                for every type the bytes are a valid value of.
+                raw_len, expireAt (stores with expiration), guess {type, value, confidence, reason} and decodings \
+                {type: value} for every type the bytes are a valid value of. MMKV records no types: the guess \
+                is the most plausible type, with a confidence from 0.1 to 0.95, never certain.
+
+                --history lists every entry of the log in file order instead, superseded values and \
+                tombstones included (they stay in the file until compaction), each with its offset and its \
+                state: live, superseded (a later entry sets the key again), deleted (a tombstone, or a value \
+                a tombstone removed) or expired. --json adds offset, size, state and tombstone to each object.
                 """)
 
         @ParentCommand var root: Kvstore
@@ -18,14 +25,18 @@ extension Kvstore {
         @Flag(name: .long, help: "Print JSON Lines.")
         var json = false
 
+        @Flag(name: .long, help: "Every entry in file order, superseded values and tombstones included.")
+        var history = false
+
         func run() throws {
             guard let store = try root.globals.openForReading() else { return }
             defer { store.close() }
+            if history { return try runHistory(store) }
             let entries: [KVStoreEntry]
             do { entries = try store.entries() } catch { throw KvstoreToolError(error, operation: "dump") }
             var output = ""
             for entry in entries.sorted(by: { $0.key < $1.key }) {
-                let guess = ValueType.guess(entry.payload)
+                let guess = TypeGuess(entry.payload)
                 let decodings = DumpCommand.decodings(entry.payload)
                 if json {
                     var members: [(String, JSONValue)] = [
@@ -34,17 +45,52 @@ extension Kvstore {
                         ("raw_len", .number(String(entry.payload.count))),
                     ]
                     if let expireAt = entry.expireAt { members.append(("expireAt", .number(String(expireAt)))) }
-                    members.append(("guess", .object([("type", .string(guess.rawValue)), ("value", guess.jsonValue(entry.payload) ?? .null)])))
+                    members.append(("guess", guess.json(entry.payload)))
                     members.append(("decodings", .object(decodings.map { ($0.type.rawValue, $0.value) })))
                     output += JSONValue.object(members).text + "\n"
                 } else {
                     var line = "\(JSONValue.string(entry.key).text) (\(entry.payload.count) bytes): \(HexCoding.encode(entry.payload))"
                     if let expireAt = entry.expireAt, expireAt != 0 { line += " expires at \(expireAt)" }
                     output += line + "\n"
-                    output += "  guess: \(guess.rawValue) \((guess.jsonValue(entry.payload) ?? .null).text)\n"
-                    for decoding in decodings where decoding.type != guess {
+                    output += "  guess: \(guess.text(entry.payload))\n"
+                    for decoding in decodings where decoding.type != guess.type {
                         output += "  \(decoding.type.rawValue): \(decoding.value.text)\n"
                     }
+                }
+            }
+            StandardStreams.writeOutput(output)
+        }
+
+        /// `--history`: one line (or JSON object) per log entry, in file order.
+        private func runHistory(_ store: KVStore) throws {
+            let entries: [KVStoreHistoryEntry]
+            do { entries = try store.history() } catch { throw KvstoreToolError(error, operation: "dump") }
+            var output = ""
+            for entry in entries {
+                let guess = entry.isTombstone ? nil : TypeGuess(entry.payload)
+                if json {
+                    var members: [(String, JSONValue)] = [
+                        ("offset", .number(String(entry.offset))),
+                        ("size", .number(String(entry.size))),
+                        ("key", .string(entry.key)),
+                        ("state", .string(entry.state.rawValue)),
+                        ("tombstone", .bool(entry.isTombstone)),
+                        ("raw_hex", .string(HexCoding.encode(entry.payload))),
+                        ("raw_len", .number(String(entry.payload.count))),
+                    ]
+                    if let expireAt = entry.expireAt { members.append(("expireAt", .number(String(expireAt)))) }
+                    if let guess { members.append(("guess", guess.json(entry.payload))) }
+                    output += JSONValue.object(members).text + "\n"
+                } else {
+                    var line = "@\(entry.offset) \(entry.state.rawValue) \(JSONValue.string(entry.key).text)"
+                    if let guess {
+                        line += " (\(entry.payload.count) bytes): \(HexCoding.encode(entry.payload))"
+                        line += " guess: \(guess.text(entry.payload))"
+                    } else {
+                        line += " tombstone"
+                    }
+                    if let expireAt = entry.expireAt, expireAt != 0 { line += " expires at \(expireAt)" }
+                    output += line + "\n"
                 }
             }
             StandardStreams.writeOutput(output)

@@ -60,19 +60,11 @@ struct GlobalOptions: ParsableArguments {
 
     /// Opens the store read-write (creating it when needed), refusing damaged files and wrong keys.
     ///
-    /// An existing store is first checked read-only (`KVStore.verify`): a read-write open grows short
-    /// files to a whole page before it validates them, so a refused read-write open could leave a
-    /// truncated store zero-extended. Checking first leaves refused files exactly as they were.
+    /// One load and one CRC pass: the store is checked as it is before it is grown to whole
+    /// pages, so a refused open leaves the files exactly as they were.
     func openForWriting() throws(KvstoreToolError) -> KVStore {
         let configuration = try configuration(.readWrite)
         do {
-            if FileManager.default.fileExists(atPath: configuration.dataPath) {
-                do {
-                    _ = try KVStore.verify(configuration)
-                } catch where error.code == .notFound {
-                    // Nothing to protect yet: the read-write open creates the store.
-                }
-            }
             return try KVStore(configuration)
         } catch {
             throw KvstoreToolError(error, operation: "open")

@@ -45,7 +45,7 @@ extension Kvstore {
                 written = try store.importEntries(plain)
                 if !expiring.isEmpty {
                     let now = store.configuration.clock()
-                    if !(try store.statistics().expirationEnabled) { try store.enableExpiration() }
+                    if !(try store.isExpirationEnabled()) { try store.enableExpiration() }
                     for (entry, expireAt) in expiring where expireAt > now {
                         try store.setRaw(entry.payload, forKey: entry.key, expireAfter: expireAt - now)
                         written += 1

@@ -26,7 +26,7 @@ struct Kvstore: ParsableCommand {
         subcommands: [
             SetCommand.self, GetCommand.self, DeleteCommand.self, ListCommand.self, CountCommand.self,
             DumpCommand.self, StatsCommand.self, VerifyCommand.self, CompactCommand.self, RekeyCommand.self,
-            ImportCommand.self, ExportCommand.self, BenchCommand.self, MeasureLoadCommand.self,
+            ImportCommand.self, ExportCommand.self, BenchCommand.self, MeasureLoadCommand.self, SalvageCommand.self, LsCommand.self, WatchCommand.self,
         ]
     )
 

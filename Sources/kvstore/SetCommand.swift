@@ -51,7 +51,7 @@ extension Kvstore {
             defer { store.close() }
             do {
                 if let expire {
-                    if !(try store.statistics().expirationEnabled) { try store.enableExpiration() }
+                    if !(try store.isExpirationEnabled()) { try store.enableExpiration() }
                     try store.setRaw(payload, forKey: key, expireAfter: expire)
                 } else {
                     try store.setRaw(payload, forKey: key)

@@ -30,7 +30,7 @@ struct StoreFuzzRegressionTests {
         #expect(try KvstoreRunner.bytes(directory + "/plain.crc") == meta)
     }
 
-    /// The same input through the CLI, which checks a store read-only before opening it for writing:
+    /// The same input through the CLI (whose read-write open checks the files before growing them):
     /// every write command refuses the truncated store and leaves it untouched.
     @Test("write commands refuse a truncated store and leave its files byte-identical")
     func cliKeepsTruncatedFiles() throws {

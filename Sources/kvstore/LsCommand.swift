@@ -1,0 +1,55 @@
+import ArgumentParser
+import KVStorage
+
+extension Kvstore {
+    /// `kvstore ls [DIR] [--json]`: every store in a directory.
+    struct LsCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ls",
+            abstract: "List every store in a directory, MMKV's specialCharacter/ ones included.",
+            discussion: """
+                One line per store: its id (the MD5 name for ids with special characters), data file size, \
+                live keys ("-" when they cannot be counted without the crypt key), whether it looks encrypted \
+                (a guess: no key is used), whether expiration is on, and why it does not load when it does not. \
+                --json prints one object per store (JSON Lines) with id, path, hashedID, fileSize, actualSize, \
+                liveKeys (absent when unknown), probablyEncrypted, expiration and problem (absent when none).
+                """)
+
+        @ParentCommand var root: Kvstore
+
+        @Argument(help: ArgumentHelp("The directory (default: the --dir of the store options).", valueName: "dir"))
+        var directory: String?
+
+        @Flag(name: .long, help: "Print JSON Lines.")
+        var json = false
+
+        func run() throws {
+            let folder = directory ?? root.globals.directory
+            let listings: [KVStoreListing]
+            do { listings = try KVStore.list(directory: folder) } catch { throw KvstoreToolError(error, operation: "ls") }
+            var output = ""
+            for listing in listings {
+                if json {
+                    var members: [(String, JSONValue)] = [
+                        ("id", .string(listing.id)), ("path", .string(listing.relativePath)),
+                        ("hashedID", .bool(listing.isHashedID)), ("fileSize", .number(String(listing.fileSize))),
+                        ("actualSize", .number(String(listing.actualSize))),
+                    ]
+                    if let keys = listing.liveKeys { members.append(("liveKeys", .number(String(keys)))) }
+                    members.append(("probablyEncrypted", .bool(listing.probablyEncrypted)))
+                    members.append(("expiration", .bool(listing.expirationEnabled)))
+                    if let problem = listing.problem { members.append(("problem", .string(problem))) }
+                    output += JSONValue.object(members).text + "\n"
+                } else {
+                    var line = "\(listing.relativePath)  \(listing.fileSize) bytes  "
+                    line += listing.liveKeys.map { "\($0) key\($0 == 1 ? "" : "s")" } ?? "- keys"
+                    line += listing.probablyEncrypted ? "  encrypted (guessed)" : "  plain"
+                    line += listing.expirationEnabled ? "  expiration on" : "  expiration off"
+                    if let problem = listing.problem { line += "  DAMAGED: \(problem)" }
+                    output += line + "\n"
+                }
+            }
+            StandardStreams.writeOutput(output)
+        }
+    }
+}

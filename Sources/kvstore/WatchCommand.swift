@@ -1,0 +1,79 @@
+import ArgumentParser
+import Dispatch
+import KVStorage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Kvstore {
+    /// `kvstore watch [KEY]`: the store's changes as JSON Lines until interrupted.
+    struct WatchCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "watch",
+            abstract: "Print the store's changes (or one key's) as JSON Lines until interrupted.",
+            discussion: """
+                Opens the store read-only in multi-process mode and reports what other processes write: one \
+                object per change with key (absent when the change concerns every key), kind (set, removed, \
+                cleared, replaced, reloaded: another process rewrote the store) and byOtherProcess. Changes are \
+                noticed through the meta file's sequence, CRC and size, checked every --interval milliseconds. \
+                Prints "watching PATH" on stderr once it is watching.
+                """)
+
+        @ParentCommand var root: Kvstore
+
+        @Argument(help: "Only this key's changes (and those that concern every key).")
+        var key: String?
+
+        @Option(name: .long, help: ArgumentHelp("How often to check for other processes' writes, in milliseconds.", valueName: "ms"))
+        var interval: Int = 50
+
+        func validate() throws {
+            if interval < 1 || interval > 60_000 { throw ValidationError("--interval must be between 1 and 60000 milliseconds") }
+            if key?.isEmpty == true { throw ValidationError("the key cannot be empty") }
+        }
+
+        func run() throws {
+            var configuration = try root.globals.configuration(.readOnly)
+            configuration.multiProcess = true
+            let store: KVStore
+            do {
+                store = try KVStore(configuration)
+            } catch where error.code == .notFound {
+                throw KvstoreToolError(.storeNotFound, "no store at \(configuration.dataPath)", operation: "watch", underlying: error)
+            } catch {
+                throw KvstoreToolError(error, operation: "watch")
+            }
+            Self.unblockTerminationSignals()
+            let changes = store.changes(forKey: key, pollInterval: .milliseconds(interval))
+            StandardStreams.writeError("watching \(configuration.dataPath)\n")
+            let finished = DispatchSemaphore(value: 0)
+            Task {
+                for await change in changes {
+                    var members: [(String, JSONValue)] = []
+                    if let key = change.key { members.append(("key", .string(key))) }
+                    members.append(("kind", .string(change.kind.rawValue)))
+                    members.append(("byOtherProcess", .bool(change.byOtherProcess)))
+                    StandardStreams.writeOutput(JSONValue.object(members).text + "\n")
+                }
+                finished.signal()
+            }
+            // Runs until the process is interrupted (the stream only ends when the store closes).
+            finished.wait()
+            store.close()
+        }
+
+        /// A program started by another (a test runner, a supervisor) can inherit a signal mask that
+        /// blocks SIGINT and SIGTERM; "until interrupted" needs them delivered.
+        private static func unblockTerminationSignals() {
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        }
+    }
+}
