@@ -41,29 +41,15 @@ extension FetchCommand {
         let retryPolicy = RetryPolicy(retries: retry)
         let parallel = parallel
         let policy: DownloadBatch.Policy = batchPolicy == .failFast ? .failFast : .collectAll
-        let outcome = Self.runBlocking { () async -> Result<(results: [Result<DownloadResult, DownloadError>], failedFirst: Int?), DownloadError> in
-            let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
-            var downloadCache: DownloadCache?
-            if let cacheDirectory {
-                do throws(DownloadError) {
-                    downloadCache = try DownloadCache(directory: cacheDirectory)
-                } catch {
-                    try? await transport.shutdown()
-                    return .failure(error)
-                }
-            }
-            defer { downloadCache?.close() }
-            let downloader = Downloader(transport: transport, configuration: .init(
-                maximumConcurrentTransfers: parallel, totalTimeout: nil, cache: downloadCache, retryPolicy: retryPolicy))
+        let outcome = Self.withDownloader(transport: transportConfiguration, cacheDirectory: cacheDirectory, configuration: {
+            .init(maximumConcurrentTransfers: parallel, totalTimeout: nil, cache: $0, retryPolicy: retryPolicy)
+        }) { downloader -> Result<(results: [Result<DownloadResult, DownloadError>], failedFirst: Int?), DownloadError> in
             let batch = DownloadBatch(downloader: downloader, requests: requests, maximumConcurrent: parallel, policy: policy)
-            let outcome: (results: [Result<DownloadResult, DownloadError>], failedFirst: Int?)
             do throws(DownloadBatchError) {
-                outcome = (try await batch.run(), nil)
+                return .success((try await batch.run(), nil))
             } catch {
-                outcome = (error.results, error.index)
+                return .success((error.results, error.index))
             }
-            try? await transport.shutdown()
-            return .success(outcome)
         }
         bars?.end()
         let (results, failedFirst) = try outcome.get()

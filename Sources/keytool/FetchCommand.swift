@@ -140,28 +140,14 @@ struct FetchCommand: ParsableCommand {
             let finalRequest = request
             let transportConfiguration = self.transportConfiguration
             let retryPolicy = RetryPolicy(retries: retry)
-            let outcome = Self.runBlocking { () async -> Result<DownloadResult, DownloadError> in
-                let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
-                var downloadCache: DownloadCache?
-                if let cacheDirectory {
-                    do throws(DownloadError) {
-                        downloadCache = try DownloadCache(directory: cacheDirectory)
-                    } catch {
-                        try? await transport.shutdown()
-                        return .failure(error)
-                    }
-                }
-                defer { downloadCache?.close() }
-                let downloader = Downloader(transport: transport,
-                                            configuration: .init(totalTimeout: nil, cache: downloadCache, retryPolicy: retryPolicy))
-                let result: Result<DownloadResult, DownloadError>
+            let outcome = Self.withDownloader(transport: transportConfiguration, cacheDirectory: cacheDirectory, configuration: {
+                .init(totalTimeout: nil, cache: $0, retryPolicy: retryPolicy)
+            }) { downloader -> Result<DownloadResult, DownloadError> in
                 do throws(DownloadError) {
-                    result = .success(try await downloader.result(for: finalRequest))
+                    return .success(try await downloader.result(for: finalRequest))
                 } catch {
-                    result = .failure(error)
+                    return .failure(error)
                 }
-                try? await transport.shutdown()
-                return result
             }
             progressBar?.end()
             let result = try outcome.get()
@@ -201,6 +187,32 @@ struct FetchCommand: ParsableCommand {
         let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty, !name.contains(" "), !value.contains("\n"), !value.contains("\r") else { return nil }
         return (name, value)
+    }
+
+    /// Runs `body` with a downloader over AsyncHTTPClient (and the download cache in
+    /// `cacheDirectory`, when given), waiting for it from this synchronous command; the transport
+    /// and the cache are shut down afterwards.
+    static func withDownloader<T: Sendable>(
+        transport transportConfiguration: AsyncHTTPClientTransport.Configuration, cacheDirectory: String?,
+        configuration: @escaping @Sendable (DownloadCache?) -> Downloader.Configuration,
+        _ body: @escaping @Sendable (Downloader) async -> Result<T, DownloadError>
+    ) -> Result<T, DownloadError> {
+        runBlocking {
+            let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
+            var downloadCache: DownloadCache?
+            if let cacheDirectory {
+                do throws(DownloadError) {
+                    downloadCache = try DownloadCache(directory: cacheDirectory)
+                } catch {
+                    try? await transport.shutdown()
+                    return .failure(error)
+                }
+            }
+            defer { downloadCache?.close() }
+            let result = await body(Downloader(transport: transport, configuration: configuration(downloadCache)))
+            try? await transport.shutdown()
+            return result
+        }
     }
 
     /// Runs async work from this synchronous command and waits for it (the work runs on the
