@@ -15,7 +15,13 @@ public struct BigNumber: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Reads an unsigned big-endian magnitude (`BN_bin2bn`); leading zero bytes are allowed and `[]` is zero.
     public init(bigEndian bytes: [UInt8]) {
-        let pointer = bytes.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, Int32($0.count), nil) }
+        self = bytes.withUnsafeBytes { BigNumber(bigEndian: $0) }
+    }
+
+    /// Makes a number from big-endian bytes read in place, so that a secret held in wiped
+    /// storage (``SecureBytes``) needs no intermediate copy.
+    public init(bigEndian buffer: UnsafeRawBufferPointer) {
+        let pointer = BN_bin2bn(buffer.bindMemory(to: UInt8.self).baseAddress, Int32(buffer.count), nil)
         self.init(owning: Self.require(pointer, "BN_bin2bn"))
     }
 

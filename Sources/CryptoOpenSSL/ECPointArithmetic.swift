@@ -43,7 +43,7 @@ public enum ECPointArithmetic {
     public static func publicPoint(privateScalar: SecureBytes, on type: CurveKeyType) throws -> [UInt8] {
         guard type.isEC else { throw CryptoError.invalidArgument("EC_POINT_mul", "\(type.rawValue) is not an EC curve") }
         return try withGroup(type) { group, context in
-            let scalar = privateScalar.withUnsafeBytes { BigNumber(bigEndian: Array($0)) }
+            let scalar = privateScalar.withUnsafeBytes { BigNumber(bigEndian: $0) }
             guard !scalar.isZero, let order = EC_GROUP_get0_order(group), BN_cmp(scalar.storage.pointer, order) < 0 else {
                 throw CryptoError.invalidArgument("EC_POINT_mul", "the private scalar is not between 1 and the order of \(type.rawValue) minus 1")
             }
@@ -59,7 +59,7 @@ public enum ECPointArithmetic {
     /// Whether the scalar lies in 1 … n−1 for the curve's order n.
     public static func isValidScalar(_ privateScalar: SecureBytes, on type: CurveKeyType) throws -> Bool {
         try withGroup(type) { group, _ in
-            let scalar = privateScalar.withUnsafeBytes { BigNumber(bigEndian: Array($0)) }
+            let scalar = privateScalar.withUnsafeBytes { BigNumber(bigEndian: $0) }
             guard let order = EC_GROUP_get0_order(group) else { throw CryptoError.openSSL("EC_GROUP_get0_order") }
             return !scalar.isZero && BN_cmp(scalar.storage.pointer, order) < 0
         }

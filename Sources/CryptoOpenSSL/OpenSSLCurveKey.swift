@@ -153,7 +153,7 @@ public final class OpenSSLCurveKey: @unchecked Sendable {
             throw CryptoError.openSSL("OSSL_PARAM_BLD_new", "out of memory")
         }
         defer { OSSL_PARAM_BLD_free(builder) }
-        let scalar = privateScalar.map { $0.withUnsafeBytes { BigNumber(bigEndian: Array($0)) } }
+        let scalar = privateScalar.map { $0.withUnsafeBytes { BigNumber(bigEndian: $0) } }
         if let scalar, scalar.isZero {
             throw CryptoError.invalidArgument("EVP_PKEY_fromdata", "the private scalar is zero")
         }
