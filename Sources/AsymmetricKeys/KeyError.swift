@@ -82,12 +82,12 @@ public typealias RSAKeyError = KeyError
 extension KeyError {
     /// Runs an OpenSSL-backed step and reports its ``CryptoError`` as a key error about `what`:
     /// `.operationFailed` by default, or `code` (`.malformed` for a key OpenSSL finds invalid).
-    static func fromOpenSSL<Result>(_ what: String, code: Code = .operationFailed, _ body: () throws -> Result) throws -> Result {
+    static func fromOpenSSL<Result>(_ what: @autoclosure () -> String, code: Code = .operationFailed, _ body: () throws -> Result) throws -> Result {
         do {
             return try body()
         } catch let error as CryptoError {
             throw KeyError(error.code == .invalidArgument && code == .operationFailed ? .invalidArgument : code,
-                           "\(what): \(error.reason)", cause: error)
+                           "\(what()): \(error.reason)", cause: error)
         }
     }
 }

@@ -37,15 +37,9 @@ public final class OpenSSLCurveKey: @unchecked Sendable {
             let built = try Self.makeECKey(type, privateScalar: nil, publicPoint: point)
             self.init(taking: built, type: type, isPrivate: false)
         } else {
-            let operation = "EVP_PKEY_new_raw_public_key_ex"
-            guard publicKey.count == type.publicKeyLength else {
-                throw CryptoError.invalidArgument(operation, "a \(type.rawValue) public key has \(type.publicKeyLength) bytes, got \(publicKey.count)")
+            let built = try publicKey.withUnsafeBytes {
+                try Self.makeRawKey(type, $0, isPrivate: false, EVP_PKEY_new_raw_public_key_ex)
             }
-            OpenSSLErrorQueue.clear()
-            let built = publicKey.withUnsafeBufferPointer {
-                EVP_PKEY_new_raw_public_key_ex(nil, type.openSSLName, nil, $0.baseAddress, $0.count)
-            }
-            guard let built else { throw CryptoError.openSSL(operation, "OpenSSL refused the \(type.rawValue) public key") }
             self.init(taking: built, type: type, isPrivate: false)
         }
     }
@@ -65,15 +59,9 @@ public final class OpenSSLCurveKey: @unchecked Sendable {
             let built = try Self.makeECKey(type, privateScalar: privateKey, publicPoint: point)
             self.init(taking: built, type: type, isPrivate: true)
         } else {
-            let operation = "EVP_PKEY_new_raw_private_key_ex"
-            guard privateKey.count == type.privateKeyLength else {
-                throw CryptoError.invalidArgument(operation, "a \(type.rawValue) private key has \(type.privateKeyLength) bytes, got \(privateKey.count)")
+            let built = try privateKey.withUnsafeBytes {
+                try Self.makeRawKey(type, $0, isPrivate: true, EVP_PKEY_new_raw_private_key_ex)
             }
-            OpenSSLErrorQueue.clear()
-            let built = privateKey.withUnsafeBytes {
-                EVP_PKEY_new_raw_private_key_ex(nil, type.openSSLName, nil, $0.bindMemory(to: UInt8.self).baseAddress, $0.count)
-            }
-            guard let built else { throw CryptoError.openSSL(operation, "OpenSSL refused the \(type.rawValue) private key") }
             self.init(taking: built, type: type, isPrivate: true)
         }
     }
@@ -144,6 +132,26 @@ public final class OpenSSLCurveKey: @unchecked Sendable {
                 throw CryptoError.openSSL("EVP_PKEY_get_raw_private_key", "cannot read the \(type.rawValue) private key")
             }
         }
+    }
+
+    /// Builds an Ed25519, Ed448, X25519 or X448 `EVP_PKEY` from its raw bytes with `make`
+    /// (`EVP_PKEY_new_raw_public_key_ex` or `EVP_PKEY_new_raw_private_key_ex`).
+    private static func makeRawKey(
+        _ type: CurveKeyType, _ bytes: UnsafeRawBufferPointer, isPrivate: Bool,
+        _ make: (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<UInt8>?, Int) -> OpaquePointer?
+    ) throws -> OpaquePointer {
+        let half = isPrivate ? "private" : "public"
+        let operation = "EVP_PKEY_new_raw_\(half)_key_ex"
+        let length = isPrivate ? type.privateKeyLength : type.publicKeyLength
+        guard bytes.count == length else {
+            throw CryptoError.invalidArgument(operation, "a \(type.rawValue) \(half) key has \(length) bytes, got \(bytes.count)")
+        }
+        OpenSSLErrorQueue.clear()
+        let built = type.openSSLName.withCString { name in
+            make(nil, name, nil, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
+        }
+        guard let built else { throw CryptoError.openSSL(operation, "OpenSSL refused the \(type.rawValue) \(half) key") }
+        return built
     }
 
     /// Builds an EC `EVP_PKEY` from the group, the point and optionally the scalar.

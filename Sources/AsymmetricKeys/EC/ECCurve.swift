@@ -43,12 +43,6 @@ public enum ECCurve: String, Sendable, Hashable, CaseIterable {
     /// The SSH key type (`ecdsa-sha2-nistp256`; RFC 5656 §6.2).
     public var sshKeyType: String { "ecdsa-sha2-" + sshIdentifier }
 
-    /// The curve of an SSH identifier (`nistp256`).
-    init?(sshIdentifier: some Collection<UInt8>) {
-        guard let curve = Self.allCases.first(where: { sshIdentifier.elementsEqual($0.sshIdentifier.utf8) }) else { return nil }
-        self = curve
-    }
-
     /// The size of the field in bits (the key size `ssh-keygen -l` prints).
     public var bits: Int {
         switch self {

@@ -21,6 +21,12 @@ public struct ECPrivateKey: Sendable {
     /// - Throws: ``KeyError`` `.malformed` for a zero or oversized scalar, or a point that is
     ///   not on the curve.
     public init(curve: ECCurve, scalar: some Collection<UInt8>, publicPoint: (some Collection<UInt8>)?) throws {
+        try self.init(curve: curve, scalar: scalar, publicKey: publicPoint.map { try ECPublicKey(curve: curve, point: $0) })
+    }
+
+    /// Creates a key from its scalar and an already checked public key (d·G is computed when it
+    /// is `nil`).
+    init(curve: ECCurve, scalar: some Collection<UInt8>, publicKey: ECPublicKey?) throws {
         let magnitude = scalar.drop(while: { $0 == 0 })
         guard !magnitude.isEmpty else {
             throw KeyError(.malformed, "the \(curve.rawValue) private key is zero")
@@ -33,8 +39,8 @@ public struct ECPrivateKey: Sendable {
         let secret = SecureBytes(padded)
         self.curve = curve
         self.scalar = secret
-        if let publicPoint {
-            self.publicKey = try ECPublicKey(curve: curve, point: publicPoint)
+        if let publicKey {
+            self.publicKey = publicKey
         } else {
             let point = try KeyError.fromOpenSSL("the \(curve.rawValue) private key", code: .malformed) {
                 try ECPointArithmetic.publicPoint(privateScalar: secret, on: curve.keyType)

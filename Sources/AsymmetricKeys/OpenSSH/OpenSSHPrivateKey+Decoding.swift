@@ -224,7 +224,8 @@ extension OpenSSHPrivateKey {
         let scalarOffset = reader.offset
         let scalar = try reader.readPositiveMPInt("d")
         return try reader.keyValue(at: scalarOffset) {
-            try ECPrivateKey(curve: publicKey.curve, scalar: scalar, publicPoint: point)
+            // The point equals the public key read (and checked on the curve) from the header.
+            try ECPrivateKey(curve: publicKey.curve, scalar: scalar, publicKey: publicKey)
         }
     }
 

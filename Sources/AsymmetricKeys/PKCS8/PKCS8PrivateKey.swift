@@ -76,7 +76,6 @@ public enum PKCS8PrivateKey {
             } catch let error as KeyError where error.code == .malformed && error.offset == nil {
                 throw KeyError(.malformed, "\(context): \(error.reason)", offset: parts.keyOffset)
             }
-            return key
         case .other:
             throw parts.algorithm.unsupportedError(in: "PKCS#8 PrivateKeyInfo", offset: 0)
         }
@@ -84,7 +83,7 @@ public enum PKCS8PrivateKey {
             let matches: Bool = switch key {
             case .rsa(let rsa): bits.unusedBits == 0 && (try? RSAPublicKey(pkcs1DER: bits.bytes)) == rsa.publicKey
             case .ec(let ec): bits.unusedBits == 0 && (try? ECPublicKey(curve: ec.curve, point: bits.bytes)) == ec.publicKey
-            case .octet: true
+            case .octet: true   // kept as the stored public key; check() compares it with the derived one
             }
             guard matches else {
                 throw KeyError(.malformed, "PKCS#8 v2 publicKey at offset \(offset) does not match the private key", offset: offset)
