@@ -71,6 +71,7 @@ enum StoreSalvager {
         var afterDamage = false
         var first = true
         while position < end {
+            let segmentStart = recovered.count
             let stop = try EntryDecoder.walk(
                 text, from: position, to: end, skipPlaceholder: first, expiration: expiration, greedy: true
             ) { entryOffset, keyBytes, valueOffset, valueLength in
@@ -82,8 +83,19 @@ enum StoreSalvager {
             }
             first = false
             guard stop < end else { break }
-            let resume = nextEntry(text, after: stop, end: end, expiration: expiration) ?? end
-            damaged.append(stop..<resume)
+            var damageStart = stop
+            var resume = nextEntry(text, after: stop, end: end, expiration: expiration) ?? end
+            // The entry just before the damage may itself be damage that happened to parse (an
+            // encrypted region's garbled block), its value swallowing real entries: when an entry
+            // that parses and is confirmed by the next one starts inside that value, the entry is
+            // dropped and the walk resumes there instead.
+            if recovered.count > segmentStart, let last = recovered.last,
+               let inside = nextEntry(text, after: last.valueOffset - 1, end: end, expiration: expiration), inside < stop {
+                recovered.removeLast()
+                damageStart = last.entry.offset
+                resume = inside
+            }
+            damaged.append(damageStart..<resume)
             position = resume
             afterDamage = true
         }
