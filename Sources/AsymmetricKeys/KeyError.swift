@@ -30,6 +30,8 @@ public struct KeyError: Error, CustomStringConvertible, Sendable, Equatable {
         case operationFailed
         /// The caller asked for something unsafe without saying so, or an argument is invalid.
         case invalidArgument
+        /// The file asks for more key-derivation work than ``KDFLimits/current`` allows.
+        case costTooHigh
     }
 
     /// What went wrong.
@@ -43,6 +45,8 @@ public struct KeyError: Error, CustomStringConvertible, Sendable, Equatable {
     /// For ``Code-swift.enum/unsupportedAlgorithm``: the recognised algorithm in the lowercase
     /// spelling `inspect --json` prints (`ec`, `ed25519`, `ed448`, `x25519`, `x448`, `dsa`, `dh`).
     public var algorithm: String? = nil
+    /// For ``Code-swift.enum/costTooHigh``: the cap that was exceeded.
+    public var exceededLimit: KDFLimits.Limit? = nil
 
     /// Creates an error.
     public init(_ code: Code, _ reason: String, offset: Int? = nil, cause: (any Error & Sendable)? = nil) {

@@ -8,7 +8,10 @@ enum KeyLoader {
     static func loadAll(_ path: String, passphrase: PassphraseOptions) throws -> (input: InputFile, keys: [DecodedKey]) {
         let input = try InputFile.read(path)
         do {
-            return (input, try KeyDecoder.decodeAll(input.bytes, source: input.name, passphrase: passphrase.provider))
+            let keys = try KDFLimits.$current.withValue(passphrase.kdfLimits) {
+                try KeyDecoder.decodeAll(input.bytes, source: input.name, passphrase: passphrase.provider)
+            }
+            return (input, keys)
         } catch let error as KeyError {
             throw CommandError(message(error, file: input.name))
         }
@@ -60,6 +63,8 @@ enum KeyLoader {
         switch error.code {
         case .passphraseRequired:
             "\(file): \(error.reason); give --passphrase-file or --passphrase-env"
+        case .costTooHigh:
+            "\(file): \(error.reason); raise the cap with --max-kdf-\(error.exceededLimit?.rawValue ?? "iterations") if you trust this file"
         default:
             "\(file): \(error.reason)"
         }

@@ -12,10 +12,31 @@ struct PassphraseOptions: ParsableArguments {
     @Option(name: .customLong("passphrase-env"), help: ArgumentHelp("Read the passphrase from this environment variable.", valueName: "var"))
     var environment: String?
 
+    @Option(name: .customLong("max-kdf-iterations"), help: ArgumentHelp("Refuse keys whose KDF asks for more iterations (PBKDF2, PKCS#12; default 10000000).", valueName: "n"))
+    var maxKDFIterations: Int?
+
+    @Option(name: .customLong("max-kdf-memory"), help: ArgumentHelp("Refuse keys whose KDF asks for more memory, in MiB (scrypt, Argon2; default 1024).", valueName: "MiB"))
+    var maxKDFMemory: UInt64?
+
+    @Option(name: .customLong("max-kdf-passes"), help: ArgumentHelp("Refuse keys whose KDF asks for more passes (Argon2; default 1000).", valueName: "n"))
+    var maxKDFPasses: Int?
+
     func validate() throws {
         if file != nil && environment != nil {
             throw ValidationError("give either --passphrase-file or --passphrase-env, not both")
         }
+        if let n = maxKDFIterations, n < 1 { throw ValidationError("--max-kdf-iterations must be at least 1") }
+        if let n = maxKDFPasses, n < 1 { throw ValidationError("--max-kdf-passes must be at least 1") }
+        if let n = maxKDFMemory, n < 1 || n > (1 << 40) { throw ValidationError("--max-kdf-memory must be 1 to 2^40 MiB") }
+    }
+
+    /// The caps on what a file may ask a KDF to do, from the flags and the defaults.
+    var kdfLimits: KDFLimits {
+        var limits = KDFLimits.default
+        if let maxKDFIterations { limits.maximumIterations = maxKDFIterations }
+        if let maxKDFMemory { limits.maximumMemory = maxKDFMemory << 20 }
+        if let maxKDFPasses { limits.maximumPasses = maxKDFPasses }
+        return limits
     }
 
     /// A provider that asks for the passphrase only when a key turns out to be encrypted.

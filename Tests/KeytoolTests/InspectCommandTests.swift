@@ -116,4 +116,20 @@ struct InspectCommandTests {
         #expect(random.status == 1)
         #expect(random.stderr.hasPrefix("keytool: error: stdin: "))
     }
+
+    @Test("a KDF cost above the cap is refused, naming the cap and the flag that raises it")
+    func kdfCostCap() throws {
+        let file = CLIRunner.fixture("keys/ec-p256.pkcs8-aes256-sha256.pem")
+        let refused = try CLIRunner.run(["inspect", "--passphrase-file", Self.passphraseFile, "--max-kdf-iterations", "100", file])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("is 2048, above the cap of 100"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--max-kdf-iterations"))
+        let scrypt = try CLIRunner.run(["inspect", "--passphrase-file", Self.passphraseFile, "--max-kdf-memory", "4",
+                                        CLIRunner.fixture("keys/ec-p256.pkcs8-scrypt.der")])
+        #expect(scrypt.status == 1)
+        #expect(scrypt.stderr.contains("is 16 MiB, above the cap of 4 MiB"), "\(scrypt.stderr)")
+        #expect(scrypt.stderr.contains("--max-kdf-memory"))
+        let allowed = try CLIRunner.run(["inspect", "--passphrase-file", Self.passphraseFile, "--max-kdf-iterations", "2048", file])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+    }
 }

@@ -14,7 +14,7 @@ extension PBEAlgorithm {
                 return (SecureBytes(key), iv ?? [])
             case .scrypt(let salt, let n, let r, let p):
                 var key = try KDF.scrypt(password: passphrase, salt: salt, n: n, r: r, p: p, keyLength: cipher.keySize,
-                                         maxMemory: PBEAlgorithm.scryptMaxMemory)
+                                         maxMemory: max(PBEAlgorithm.scryptMaxMemory, KDFLimits.current.maximumMemory.multipliedReportingOverflow(by: 2).partialValue))
                 defer { Wipe.array(&key) }
                 return (SecureBytes(key), iv ?? [])
             case .pbkdf1(let salt, let iterations, let digest):

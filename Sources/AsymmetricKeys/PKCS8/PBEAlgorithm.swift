@@ -46,13 +46,13 @@ struct PBEAlgorithm: Sendable {
 
     // MARK: Limits (bounded before any work is done)
 
-    /// The most PBKDF2/PBKDF1/PKCS#12 iterations accepted from a file.
-    static let maximumIterations = 10_000_000
+    /// The most PBKDF2/PBKDF1/PKCS#12 iterations any encoder writes (readers apply ``KDFLimits``).
+    static let maximumIterations = KDFLimits.default.maximumIterations
     /// The longest salt accepted from a file.
     static let maximumSaltLength = 1024
-    /// The largest scrypt cost N accepted (2^20, 1 GiB of memory at r = 8).
+    /// The largest scrypt cost N encoders write (2^20, 1 GiB of memory at r = 8).
     static let maximumScryptN: UInt64 = 1 << 20
-    /// The most memory scrypt may use.
+    /// The memory OpenSSL's scrypt is allowed at least (the cost was checked against ``KDFLimits`` on reading).
     static let scryptMaxMemory: UInt64 = 1 << 31
 
     /// How `inspect` names the protection.
@@ -125,7 +125,7 @@ struct PBEAlgorithm: Sendable {
                         throw KeyError(.unsupportedEncryption, "PBKDF2 salt at offset \(saltOffset) is not an OCTET STRING (otherSource is not supported)", offset: saltOffset)
                     }
                     let salt = try readSalt(from: &params)
-                    let iterations = try readCount(from: &params, what: "PBKDF2 iteration count", limit: maximumIterations)
+                    let iterations = try readIterations(from: &params, what: "PBKDF2 iteration count")
                     var keyLength: Int?
                     if try params.peekTag() == .integer {
                         keyLength = try readCount(from: &params, what: "PBKDF2 key length", limit: 64)
@@ -140,12 +140,15 @@ struct PBEAlgorithm: Sendable {
                 return try seq.readSequence { params in
                     let salt = try readSalt(from: &params)
                     let nOffset = params.offset
-                    let n = try readCount(from: &params, what: "scrypt cost N", limit: Int(maximumScryptN))
+                    let n = try readCount(from: &params, what: "scrypt cost N", limit: Int.max)
                     guard n > 1, n & (n - 1) == 0 else {
                         throw KeyError(.malformed, "scrypt cost N at offset \(nOffset) is not a power of two greater than 1", offset: nOffset)
                     }
                     let r = try readCount(from: &params, what: "scrypt block size r", limit: 1024)
                     let p = try readCount(from: &params, what: "scrypt parallelization p", limit: 1024)
+                    // 128·N·r bytes, computed without overflow: N ≤ 2^62 as a positive Int, r ≤ 2^10.
+                    let memory = UInt64(n).multipliedReportingOverflow(by: UInt64(128 * r))
+                    try KDFLimits.current.checkMemory(memory.overflow ? .max : memory.partialValue, "scrypt memory (128·N·r)", offset: nOffset)
                     var keyLength: Int?
                     if !params.isAtEnd {
                         keyLength = try readCount(from: &params, what: "scrypt key length", limit: 64)
@@ -198,7 +201,7 @@ struct PBEAlgorithm: Sendable {
     private static func readSaltAndIterations(from reader: inout DERReader, scheme: String) throws -> ([UInt8], Int) {
         try reader.readSequence { params in
             let salt = try readSalt(from: &params)
-            let iterations = try readCount(from: &params, what: "\(scheme) iteration count", limit: maximumIterations)
+            let iterations = try readIterations(from: &params, what: "\(scheme) iteration count")
             return (salt, iterations)
         }
     }
@@ -210,6 +213,14 @@ struct PBEAlgorithm: Sendable {
             throw KeyError(.malformed, "salt at offset \(offset) is \(salt.count) bytes (1 to \(maximumSaltLength) accepted)", offset: offset)
         }
         return Array(salt)
+    }
+
+    /// Reads an iteration count: at least 1, at most ``KDFLimits/current``'s cap.
+    private static func readIterations(from reader: inout DERReader, what: String) throws -> Int {
+        let offset = reader.offset
+        let iterations = try readCount(from: &reader, what: what, limit: Int.max)
+        try KDFLimits.current.checkIterations(iterations, what, offset: offset)
+        return iterations
     }
 
     /// Reads an INTEGER in 1...limit.
