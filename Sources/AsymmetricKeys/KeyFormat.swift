@@ -15,6 +15,10 @@ public enum KeyFormat: String, Sendable, Hashable, CaseIterable {
     case opensshPublic = "openssh-public"
     case rfc4716Public = "rfc4716-public"
     case x509Certificate = "x509-certificate"
+    /// A JSON Web Key (RFC 7517).
+    case jwk = "jwk"
+    /// One key of a JWK Set (`{"keys": [...]}`).
+    case jwkSet = "jwk-set"
 }
 
 /// How the container was encoded.
@@ -23,6 +27,8 @@ public enum KeyEncoding: String, Sendable, Hashable, CaseIterable {
     case der
     /// One-line or RFC 4716 text (OpenSSH public keys), or the OpenSSH private key PEM-like armor.
     case text
+    /// JSON (JWK).
+    case json
 }
 
 /// The formats a key can be written in, named as `keytool convert --to` takes them.
@@ -43,9 +49,13 @@ public enum KeyOutputFormat: String, Sendable, Hashable, CaseIterable {
     case opensshPublic = "openssh-public"
     /// RFC 4716 `---- BEGIN SSH2 PUBLIC KEY ----`.
     case rfc4716 = "rfc4716"
+    /// A JSON Web Key with the private members (RFC 7517/7518/8037).
+    case jwk = "jwk"
+    /// A JSON Web Key with the public members only.
+    case jwkPublic = "jwk-public"
 
     /// Whether the format holds a private key.
-    public var isPrivate: Bool { self == .pkcs1 || self == .pkcs8 || self == .sec1 || self == .openssh }
+    public var isPrivate: Bool { self == .pkcs1 || self == .pkcs8 || self == .sec1 || self == .openssh || self == .jwk }
 }
 
 /// How an encrypted container was protected, for `inspect`.
@@ -98,6 +108,8 @@ public struct DecodedKey: Sendable {
     public var comment: String?
     /// The options before the key of an `authorized_keys` line (`from="…",no-pty`), verbatim.
     public var options: String?
+    /// What the container says about the key: JWK `kid`/`use`/`alg`, PKCS#12 friendly name and local key id.
+    public var attributes = KeyAttributes()
 
     public init(format: KeyFormat, encoding: KeyEncoding, key: AsymmetricKey, encryption: KeyEncryptionInfo? = nil, comment: String? = nil, options: String? = nil) {
         self.format = format

@@ -12,8 +12,8 @@ struct ConvertCommand: ParsableCommand {
             Formats: \(KeyOutputFormat.allCases.map(\.rawValue).joined(separator: ", ")). A private key \
             can be written in any format that holds its algorithm (public formats take its public half); \
             a public key only in public formats. pkcs1 holds RSA keys, sec1 EC keys, the SSH formats no \
-            X25519/X448 keys (and openssh no Ed448); pkcs8 and spki hold every algorithm. Private keys \
-            are written with mode 0600.
+            X25519/X448 keys (and openssh no Ed448); pkcs8, spki, jwk and jwk-public hold every algorithm. \
+            A JWK keeps the input's kid, use and alg. Private keys are written with mode 0600.
             """
     )
 
@@ -39,6 +39,9 @@ struct ConvertCommand: ParsableCommand {
     @OptionGroup var newPassphrase: NewPassphraseOptions
 
     func validate() throws {
+        if encrypt != nil && to == .jwk {
+            throw ValidationError("a JWK is plain JSON; --encrypt applies to pkcs1, pkcs8, sec1 and openssh")
+        }
         if encrypt != nil && !to.isPrivate {
             throw ValidationError("--encrypt needs a private output format (pkcs1, pkcs8, sec1, openssh)")
         }
@@ -64,7 +67,7 @@ struct ConvertCommand: ParsableCommand {
             let bytes: [UInt8]
             do {
                 bytes = try KeyEncoder.encode(decoded.key, as: to, der: der, comment: comment ?? decoded.comment, encryption: encryption,
-                                              options: decoded.options)
+                                              options: decoded.options, attributes: decoded.attributes)
             } catch let error as KeyError {
                 throw CommandError("\(name): \(error.reason)")
             }

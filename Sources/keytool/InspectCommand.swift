@@ -5,7 +5,7 @@ import AsymmetricKeys
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Describe a key: format, encoding, algorithm, curve, size, public key (RSA: exponent and modulus), fingerprints, comment, encryption.",
+        abstract: "Describe a key: format, encoding, algorithm, curve, size, public key (RSA: exponent and modulus), fingerprints (SSH, SPKI pin, JWK thumbprint), comment, encryption.",
         discussion: "A bundle prints every key. Private numbers are shown only with --show-private."
     )
 
@@ -59,11 +59,25 @@ struct InspectCommand: ParsableCommand {
         if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
             fields += [("fingerprintSHA256", sha256), ("fingerprintMD5", md5)]
         }
+        fields += [("spkiSHA256", publicKey.spkiSHA256), ("jwkThumbprint", publicKey.jwkThumbprint)]
         if let comment = decoded.comment { fields.append(("comment", comment)) }
         if let options = decoded.options { fields.append(("options", options)) }
+        fields += Self.attributeFields(decoded.attributes)
         if showPrivate, let key = decoded.key.privateKey {
             fields += Self.privateFields(key)
         }
+        return fields
+    }
+
+    /// What the container said about the key (JWK kid/use/alg/key_ops, PKCS#12 bag attributes).
+    private static func attributeFields(_ attributes: KeyAttributes) -> [(String, String)] {
+        var fields: [(String, String)] = []
+        if let keyID = attributes.keyID { fields.append(("kid", keyID)) }
+        if let use = attributes.use { fields.append(("use", use)) }
+        if let algorithm = attributes.algorithm { fields.append(("alg", algorithm)) }
+        if let operations = attributes.keyOperations { fields.append(("keyOps", operations.joined(separator: ","))) }
+        if let name = attributes.friendlyName { fields.append(("friendlyName", name)) }
+        if let localKeyID = attributes.localKeyID { fields.append(("localKeyId", localKeyID)) }
         return fields
     }
 
@@ -127,8 +141,13 @@ struct InspectCommand: ParsableCommand {
             add("fingerprint:", "\(publicKey.bits) \(sha256)")
             add("", "\(publicKey.bits) \(md5)")
         }
+        add("spki sha256:", publicKey.spkiSHA256)
+        add("jwk thumbprint:", publicKey.jwkThumbprint)
         if let comment = decoded.comment { add("comment:", comment) }
         if let options = decoded.options { add("options:", options) }
+        for (label, value) in Self.attributeFields(decoded.attributes) {
+            add(label + ":", value)
+        }
         if showPrivate, let key = decoded.key.privateKey {
             for (label, value) in Self.privateFields(key) {
                 add(label + ":", value)

@@ -1,3 +1,4 @@
+import ASN1Kit
 import CryptoOpenSSL
 
 extension PublicKey {
@@ -13,6 +14,18 @@ extension PublicKey {
     public var fingerprintMD5: String? {
         guard let blob = try? OpenSSHPublicKey.wireBlob(self) else { return nil }
         return "MD5:" + Digest.hash(.md5, blob).map { Hex.encodeBytes([$0]) }.joined(separator: ":")
+    }
+
+    /// The base64 of SHA-256 over the SubjectPublicKeyInfo DER: the `pin-sha256` of HPKP
+    /// (RFC 7469 §2.4), as `openssl pkey -pubout -outform DER | openssl dgst -sha256 -binary |
+    /// base64` prints it. Defined for every algorithm.
+    public var spkiSHA256: String {
+        Base64.encode(Digest.hash(.sha256, SubjectPublicKeyInfo.encode(self)))
+    }
+
+    /// The RFC 7638 JWK thumbprint (SHA-256, base64url).
+    public var jwkThumbprint: String {
+        JSONWebKey.thumbprint(self)
     }
 
     /// The key type `ssh-keygen -l` prints in parentheses: `RSA`, `ECDSA`, `ED25519`, `ED448`;

@@ -28,6 +28,14 @@ public enum KeyDecoder {
             return [DecodedKey(format: .opensshPrivate, encoding: .der, key: .privateKey(decoded.key),
                                encryption: decoded.encryption, comment: decoded.comment)]
         }
+        if bytes[firstNonSpace] == UInt8(ascii: "{") {
+            let (keys, isSet) = try JSONWebKey.decodeAll(bytes)
+            return keys.map {
+                var decoded = DecodedKey(format: isSet ? .jwkSet : .jwk, encoding: .json, key: $0.key)
+                decoded.attributes = $0.attributes
+                return decoded
+            }
+        }
         if bytes[firstNonSpace] == 0x30 && firstNonSpace == bytes.startIndex {
             return [try decodeDER(bytes[...], context: context)]
         }
@@ -258,7 +266,7 @@ public enum KeyDecoder {
     /// Explains what the input looked like.
     static func unrecognizedReason(_ bytes: [UInt8]) -> String {
         let printable = bytes.prefix(512).allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || isSpace($0) }
-        let kinds = "PEM (-----BEGIN …), DER (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, certificate), OpenSSH (openssh-key-v1, ssh-ed25519 …) or RFC 4716"
+        let kinds = "PEM (-----BEGIN …), DER (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, certificate), OpenSSH (openssh-key-v1, ssh-ed25519 …), RFC 4716 or JWK"
         if printable {
             return "the input is text but not a key format Coffer knows; expected \(kinds)"
         }

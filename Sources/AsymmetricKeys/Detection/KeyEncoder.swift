@@ -31,6 +31,7 @@ public enum KeyEncoder {
     /// - Parameters:
     ///   - comment: For OpenSSH and RFC 4716 output; ignored otherwise.
     ///   - options: `authorized_keys` options written before an `openssh-public` line; ignored otherwise.
+    ///   - attributes: `kid`, `use`, `alg` and `key_ops` for JWK output; ignored otherwise.
     ///   - encryption: Encrypts a private key: pkcs8 as EncryptedPrivateKeyInfo (PBES2, PBKDF2-HMAC-SHA256,
     ///     2048 iterations), pkcs1 and sec1 as legacy `Proc-Type`/`DEK-Info` PEM, openssh with bcrypt-pbkdf.
     /// - Throws: ``KeyError`` `.cannotConvert` for a public key to a private format, or a key the
@@ -38,15 +39,18 @@ public enum KeyEncoder {
     ///   private keys no Ed448); `.invalidArgument` for DER of a text format, encryption of a
     ///   public format, DER with legacy PEM encryption, or an unknown cipher.
     public static func encode(_ key: AsymmetricKey, as format: KeyOutputFormat, der: Bool, comment: String?, encryption: Encryption?,
-                              options: String? = nil) throws -> [UInt8] {
+                              options: String? = nil, attributes: KeyAttributes = KeyAttributes()) throws -> [UInt8] {
         if format.isPrivate && !key.isPrivate {
             throw KeyError(.cannotConvert, "a public key cannot be written as \(format.rawValue), which holds a private key")
         }
-        if der && [.openssh, .opensshPublic, .rfc4716].contains(format) {
+        if der && [.openssh, .opensshPublic, .rfc4716, .jwk, .jwkPublic].contains(format) {
             throw KeyError(.invalidArgument, "\(format.rawValue) has no DER form")
         }
         if encryption != nil && !format.isPrivate {
             throw KeyError(.invalidArgument, "\(format.rawValue) holds a public key, which is not encrypted")
+        }
+        if encryption != nil && format == .jwk {
+            throw KeyError(.invalidArgument, "a JWK is plain JSON; Coffer does not write encrypted (JWE) keys")
         }
         try requireHoldable(key.algorithm, in: format)
         let publicKey = try key.publicKey()
@@ -60,6 +64,10 @@ public enum KeyEncoder {
             return Array(try OpenSSHPublicKey.encode(publicKey, comment: comment, options: options).utf8)
         case .rfc4716:
             return Array(try RFC4716PublicKey.encode(publicKey, comment: comment).utf8)
+        case .jwkPublic:
+            return try JSONWebKey(key: .publicKey(publicKey), attributes: attributes).encoded(includePrivate: false)
+        case .jwk:
+            return try JSONWebKey(key: key, attributes: attributes).encoded(includePrivate: true)
         case .pkcs1, .pkcs8, .sec1, .openssh:
             // Checked above: private formats only get here with a private key.
             guard let privateKey = key.privateKey else {
@@ -85,7 +93,7 @@ public enum KeyEncoder {
         case .sec1: algorithm == .ec
         case .opensshPublic, .rfc4716: algorithm != .x25519 && algorithm != .x448
         case .openssh: [.rsa, .ec, .ed25519].contains(algorithm)
-        case .pkcs8, .spki: true
+        case .pkcs8, .spki, .jwk, .jwkPublic: true
         }
         if !holds { throw cannotHold(algorithm, format) }
     }
@@ -96,7 +104,7 @@ public enum KeyEncoder {
         case .sec1: "EC keys only"
         case .opensshPublic, .rfc4716: "SSH key types (RSA, EC, Ed25519, Ed448), not key-agreement keys"
         case .openssh: "RSA, EC and Ed25519 keys"
-        case .pkcs8, .spki: "every key"
+        case .pkcs8, .spki, .jwk, .jwkPublic: "every key"
         }
         var error = KeyError(.cannotConvert, "\(format.rawValue) cannot hold an \(algorithm.displayName) key: it holds \(holds); pkcs8 and spki hold every algorithm")
         error.algorithm = algorithm.rawValue

@@ -1,0 +1,224 @@
+/// A strict JSON parser (RFC 8259) for key files.
+///
+/// Stricter than a general-purpose decoder where keys need it: an object with the same member name
+/// twice is an error (RFC 7517 §4 requires a JWK's names to be unique), nesting is bounded, and the
+/// text must be valid UTF-8. Errors are ``KeyError`` `.malformed` with the byte offset.
+public struct JSONParser {
+    /// The deepest nesting accepted.
+    public static let maximumDepth = 32
+
+    private let bytes: [UInt8]
+    private var index: Int
+
+    /// Parses one JSON value; only whitespace may follow it.
+    public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        var parser = JSONParser(bytes: bytes, index: 0)
+        parser.skipSpace()
+        let value = try parser.value(depth: 0)
+        parser.skipSpace()
+        guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    private init(bytes: [UInt8], index: Int) {
+        self.bytes = bytes
+        self.index = index
+    }
+
+    private func error(_ reason: String, at offset: Int? = nil) -> KeyError {
+        let at = offset ?? index
+        return KeyError(.malformed, "JSON is malformed at offset \(at): \(reason)", offset: at)
+    }
+
+    private mutating func skipSpace() {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    }
+
+    private mutating func value(depth: Int) throws -> JSONValue {
+        guard index < bytes.count else { throw error("the text ends where a value was expected") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try object(depth: depth + 1)
+        case UInt8(ascii: "["): return try array(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default: throw error("unexpected character '\(Self.printable(bytes[index]))' where a value was expected")
+        }
+    }
+
+    private mutating func literal(_ word: String) throws {
+        let utf8 = Array(word.utf8)
+        guard bytes.count - index >= utf8.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
+            throw error("expected '\(word)'")
+        }
+        index += utf8.count
+    }
+
+    private mutating func object(depth: Int) throws -> JSONValue {
+        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        index += 1
+        var members: [JSONValue.Member] = []
+        var names = Set<String>()
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name (a string)") }
+            let nameOffset = index
+            let name = try string()
+            guard names.insert(name).inserted else {
+                throw error("member \"\(Self.clipped(name))\" appears twice in one object", at: nameOffset)
+            }
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
+            index += 1
+            skipSpace()
+            members.append(JSONValue.Member(name, try value(depth: depth), offset: nameOffset))
+            skipSpace()
+            guard index < bytes.count else { throw error("the text ends inside an object") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            throw error("expected ',' or '}' in an object")
+        }
+    }
+
+    private mutating func array(depth: Int) throws -> JSONValue {
+        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        index += 1
+        var elements: [JSONValue] = []
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            skipSpace()
+            elements.append(try value(depth: depth))
+            skipSpace()
+            guard index < bytes.count else { throw error("the text ends inside an array") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
+            throw error("expected ',' or ']' in an array")
+        }
+    }
+
+    private mutating func number() throws -> String {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        func digits() -> Int {
+            let from = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            return index - from
+        }
+        let integerStart = index
+        let count = digits()
+        guard count > 0 else { throw error("a number needs digits", at: start) }
+        if count > 1 && bytes[integerStart] == UInt8(ascii: "0") { throw error("a number has a leading zero", at: start) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { throw error("a number needs digits after '.'", at: start) }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { throw error("a number needs digits in its exponent", at: start) }
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    private mutating func string() throws -> String {
+        let start = index
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var run = index
+        func flushRun(_ end: Int) throws {
+            guard run < end else { return }
+            guard let text = String(validating: bytes[run..<end], as: UTF8.self) else {
+                throw error("a string is not valid UTF-8", at: run)
+            }
+            scalars.append(contentsOf: text.unicodeScalars)
+        }
+        while true {
+            guard index < bytes.count else { throw error("the text ends inside a string that starts at offset \(start)") }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                try flushRun(index)
+                index += 1
+                return String(scalars)
+            }
+            if byte < 0x20 { throw error("a control character (0x\(String(byte, radix: 16))) inside a string") }
+            if byte == UInt8(ascii: "\\") {
+                try flushRun(index)
+                scalars.append(try escape())
+                run = index
+                continue
+            }
+            index += 1
+        }
+    }
+
+    /// Reads one escape sequence at `index` (the backslash).
+    private mutating func escape() throws -> Unicode.Scalar {
+        let start = index
+        index += 1
+        guard index < bytes.count else { throw error("the text ends inside an escape", at: start) }
+        let c = bytes[index]
+        index += 1
+        switch c {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            let high = try hex4(start: start)
+            if (0xD800..<0xDC00).contains(high) {
+                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw error("a high surrogate escape without its low surrogate", at: start)
+                }
+                index += 2
+                let low = try hex4(start: start)
+                guard (0xDC00..<0xE000).contains(low) else { throw error("a high surrogate escape without its low surrogate", at: start) }
+                return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
+            }
+            guard let scalar = Unicode.Scalar(high) else { throw error("a lone low surrogate escape", at: start) }
+            return scalar
+        default:
+            throw error("unknown escape '\\\(Self.printable(c))'", at: start)
+        }
+    }
+
+    private mutating func hex4(start: Int) throws -> UInt32 {
+        guard bytes.count - index >= 4 else { throw error("a \\u escape needs four hex digits", at: start) }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let c = bytes[index]
+            let digit: UInt32
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(c - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(c - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(c - UInt8(ascii: "A") + 10)
+            default: throw error("a \\u escape needs four hex digits", at: start)
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    static func printable(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "0x" + String(byte, radix: 16)
+    }
+
+    static func clipped(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(40)) + "…" : text
+    }
+}

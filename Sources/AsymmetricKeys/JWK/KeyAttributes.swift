@@ -1,0 +1,29 @@
+/// What a container says about a key besides the key: a JWK's `kid`, `use`, `alg` and `key_ops`,
+/// a PKCS#12 bag's friendly name and local key id.
+public struct KeyAttributes: Sendable, Hashable {
+    /// JWK `kid`.
+    public var keyID: String?
+    /// JWK `use` (`sig`, `enc`).
+    public var use: String?
+    /// JWK `alg` (`RS256`, `ES384`, `EdDSA`, …).
+    public var algorithm: String?
+    /// JWK `key_ops`.
+    public var keyOperations: [String]?
+    /// PKCS#12 `friendlyName` (PKCS#9).
+    public var friendlyName: String?
+    /// PKCS#12 `localKeyId`, lowercase hex.
+    public var localKeyID: String?
+
+    public init(keyID: String? = nil, use: String? = nil, algorithm: String? = nil, keyOperations: [String]? = nil,
+                friendlyName: String? = nil, localKeyID: String? = nil) {
+        self.keyID = keyID
+        self.use = use
+        self.algorithm = algorithm
+        self.keyOperations = keyOperations
+        self.friendlyName = friendlyName
+        self.localKeyID = localKeyID
+    }
+
+    /// Whether no attribute is set.
+    public var isEmpty: Bool { self == KeyAttributes() }
+}
