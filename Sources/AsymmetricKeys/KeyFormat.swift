@@ -19,6 +19,8 @@ public enum KeyFormat: String, Sendable, Hashable, CaseIterable {
     case jwk = "jwk"
     /// One key of a JWK Set (`{"keys": [...]}`).
     case jwkSet = "jwk-set"
+    /// A key or certificate of a PKCS#12 file (`.p12`, `.pfx`).
+    case pkcs12 = "pkcs12"
 }
 
 /// How the container was encoded.
@@ -53,9 +55,11 @@ public enum KeyOutputFormat: String, Sendable, Hashable, CaseIterable {
     case jwk = "jwk"
     /// A JSON Web Key with the public members only.
     case jwkPublic = "jwk-public"
+    /// A PKCS#12 file holding the key (and, through ``PKCS12File``, its certificates).
+    case pkcs12 = "pkcs12"
 
     /// Whether the format holds a private key.
-    public var isPrivate: Bool { self == .pkcs1 || self == .pkcs8 || self == .sec1 || self == .openssh || self == .jwk }
+    public var isPrivate: Bool { self == .pkcs1 || self == .pkcs8 || self == .sec1 || self == .openssh || self == .jwk || self == .pkcs12 }
 }
 
 /// How an encrypted container was protected, for `inspect`.
@@ -110,6 +114,9 @@ public struct DecodedKey: Sendable {
     public var options: String?
     /// What the container says about the key: JWK `kid`/`use`/`alg`, PKCS#12 friendly name and local key id.
     public var attributes = KeyAttributes()
+    /// The certificate's DER, when the key came from an X.509 certificate (alone, in a PEM bundle or
+    /// in a PKCS#12 file).
+    public var certificateDER: [UInt8]?
 
     public init(format: KeyFormat, encoding: KeyEncoding, key: AsymmetricKey, encryption: KeyEncryptionInfo? = nil, comment: String? = nil, options: String? = nil) {
         self.format = format

@@ -18,6 +18,7 @@
 #include <openssl/decoder.h>
 #include <openssl/encoder.h>
 #include <openssl/ec.h>
+#include <openssl/pkcs12.h>
 
 /* Composite selection macros that Swift cannot import, as functions. */
 static inline int coffer_evp_pkey_public_key_selection(void) { return EVP_PKEY_PUBLIC_KEY; }

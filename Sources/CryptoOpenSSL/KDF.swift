@@ -174,7 +174,7 @@ public enum KDF {
     }
 
     /// Overwrites a temporary array that held key material.
-    private static func clearBytes(_ bytes: inout [UInt8]) {
+    static func clearBytes(_ bytes: inout [UInt8]) {
         bytes.withUnsafeMutableBytes { SecureMemory.zero($0) }
     }
 }

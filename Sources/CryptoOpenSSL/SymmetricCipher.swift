@@ -32,6 +32,11 @@ public enum SymmetricCipher: String, Sendable, Hashable, CaseIterable {
     case desEDE3CBC = "DES-EDE3-CBC"
     /// Single DES in CBC mode; needs OpenSSL's legacy provider, which is loaded on first use.
     case desCBC = "DES-CBC"
+    /// RC2 with a 40-bit key in CBC mode, as legacy PKCS#12 files encrypt their certificates
+    /// (`pbeWithSHAAnd40BitRC2-CBC`); legacy provider.
+    case rc2_40CBC = "RC2-40-CBC"
+    /// RC2 with a 128-bit key in CBC mode (`pbeWithSHAAnd128BitRC2-CBC`); legacy provider.
+    case rc2CBC = "RC2-CBC"
 
     /// The key length in bytes.
     public var keySize: Int {
@@ -41,6 +46,8 @@ public enum SymmetricCipher: String, Sendable, Hashable, CaseIterable {
         case .aes256CBC, .aes256CTR, .aes256GCM, .aes256CFB, .aes256ECB: return 32
         case .desEDE3CBC: return 24
         case .desCBC: return 8
+        case .rc2_40CBC: return 5
+        case .rc2CBC: return 16
         }
     }
 
@@ -50,7 +57,7 @@ public enum SymmetricCipher: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .aes128ECB, .aes256ECB: return 0
         case .aes128GCM, .aes192GCM, .aes256GCM: return 12
-        case .desEDE3CBC, .desCBC: return 8
+        case .desEDE3CBC, .desCBC, .rc2_40CBC, .rc2CBC: return 8
         default: return 16
         }
     }
@@ -60,7 +67,7 @@ public enum SymmetricCipher: String, Sendable, Hashable, CaseIterable {
     public var blockSize: Int {
         switch self {
         case .aes128CBC, .aes192CBC, .aes256CBC, .aes128ECB, .aes256ECB: return 16
-        case .desEDE3CBC, .desCBC: return 8
+        case .desEDE3CBC, .desCBC, .rc2_40CBC, .rc2CBC: return 8
         default: return 1
         }
     }
@@ -74,7 +81,7 @@ public enum SymmetricCipher: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Whether the cipher lives in OpenSSL's legacy provider.
-    var needsLegacyProvider: Bool { self == .desCBC }
+    var needsLegacyProvider: Bool { self == .desCBC || self == .rc2_40CBC || self == .rc2CBC }
 
     /// The OpenSSL algorithm name, as `EVP_CIPHER_fetch` takes it.
     public var openSSLName: String { rawValue }

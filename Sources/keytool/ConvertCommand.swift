@@ -12,8 +12,9 @@ struct ConvertCommand: ParsableCommand {
             Formats: \(KeyOutputFormat.allCases.map(\.rawValue).joined(separator: ", ")). A private key \
             can be written in any format that holds its algorithm (public formats take its public half); \
             a public key only in public formats. pkcs1 holds RSA keys, sec1 EC keys, the SSH formats no \
-            X25519/X448 keys (and openssh no Ed448); pkcs8, spki, jwk and jwk-public hold every algorithm. \
-            A JWK keeps the input's kid, use and alg. Private keys are written with mode 0600.
+            X25519/X448 keys (and openssh no Ed448); pkcs8, spki, jwk, jwk-public and pkcs12 hold every \
+            algorithm. A JWK keeps the input's kid, use and alg. pkcs12 stores the key with the \
+            certificates of --certificate under the new passphrase. Private keys are written with mode 0600.
             """
     )
 
@@ -35,17 +36,32 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Comment for OpenSSH and RFC 4716 output (default: the input's comment).")
     var comment: String?
 
+    @Option(name: .customLong("certificate"), help: ArgumentHelp("For --to pkcs12: a certificate file (PEM or DER; every certificate of a PEM chain) to store with the key. Repeatable.", valueName: "file"))
+    var certificates: [String] = []
+
+    @Option(help: "For --to pkcs12: the friendly name of the key and its certificate.")
+    var name: String?
+
+    @Flag(help: "For --to pkcs12: SHA-1 with 3DES/RC2-40 and a SHA-1 MAC, for old readers (as openssl pkcs12 -legacy).")
+    var legacy = false
+
     @OptionGroup var passphrase: PassphraseOptions
     @OptionGroup var newPassphrase: NewPassphraseOptions
 
     func validate() throws {
+        if to != .pkcs12 && (!certificates.isEmpty || name != nil || legacy) {
+            throw ValidationError("--certificate, --name and --legacy apply to --to pkcs12 only")
+        }
+        if to == .pkcs12 && encrypt != nil {
+            throw ValidationError("a PKCS#12 file is always encrypted: give --new-passphrase-file/--new-passphrase-env (and --legacy for old readers), not --encrypt")
+        }
         if encrypt != nil && to == .jwk {
             throw ValidationError("a JWK is plain JSON; --encrypt applies to pkcs1, pkcs8, sec1 and openssh")
         }
         if encrypt != nil && !to.isPrivate {
             throw ValidationError("--encrypt needs a private output format (pkcs1, pkcs8, sec1, openssh)")
         }
-        if newPassphrase.isGiven && encrypt == nil {
+        if newPassphrase.isGiven && encrypt == nil && to != .pkcs12 {
             throw ValidationError("--new-passphrase-file/--new-passphrase-env need --encrypt CIPHER")
         }
         if der && ![.pkcs1, .pkcs1Public, .pkcs8, .sec1, .spki].contains(to) {
@@ -63,6 +79,10 @@ struct ConvertCommand: ParsableCommand {
             if to.isPrivate && !decoded.key.isPrivate {
                 throw CommandError("\(name): holds a public key; --to \(to.rawValue) needs a private key")
             }
+            if to == .pkcs12 {
+                try OutputFile.write(try pkcs12(decoded, name: name), to: out, mode: 0o600)
+                return
+            }
             let encryption = try encrypt.map { KeyEncoder.Encryption(passphrase: try newPassphrase.read(), cipher: $0) }
             let bytes: [UInt8]
             do {
@@ -72,6 +92,26 @@ struct ConvertCommand: ParsableCommand {
                 throw CommandError("\(name): \(error.reason)")
             }
             try OutputFile.write(bytes, to: out, mode: to.isPrivate ? 0o600 : 0o644)
+        }
+    }
+
+    /// The key with the certificates of `--certificate` (and, from a PKCS#12 input, its own) as a PKCS#12 file.
+    private func pkcs12(_ decoded: DecodedKey, name inputName: String) throws -> [UInt8] {
+        var chain: [[UInt8]] = []
+        if decoded.format == .pkcs12 {
+            chain += try KeyLoader.loadAll(file, passphrase: passphrase).keys.compactMap(\.certificateDER)
+        }
+        for path in certificates {
+            let (input, keys) = try KeyLoader.loadAll(path, passphrase: passphrase)
+            let found = keys.compactMap(\.certificateDER)
+            guard !found.isEmpty else { throw CommandError("\(input.name): holds no X.509 certificate") }
+            chain += found
+        }
+        do {
+            return try PKCS12File.encode(key: decoded.key.privateKey, certificates: chain, passphrase: try newPassphrase.read(),
+                                         friendlyName: name ?? decoded.attributes.friendlyName, protection: legacy ? .legacy : .modern)
+        } catch let error as KeyError {
+            throw CommandError("\(inputName): \(error.reason)")
         }
     }
 }

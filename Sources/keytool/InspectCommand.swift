@@ -72,6 +72,7 @@ struct InspectCommand: ParsableCommand {
     /// What the container said about the key (JWK kid/use/alg/key_ops, PKCS#12 bag attributes).
     private static func attributeFields(_ attributes: KeyAttributes) -> [(String, String)] {
         var fields: [(String, String)] = []
+        if let bag = attributes.bagType { fields.append(("bag", bag)) }
         if let keyID = attributes.keyID { fields.append(("kid", keyID)) }
         if let use = attributes.use { fields.append(("use", use)) }
         if let algorithm = attributes.algorithm { fields.append(("alg", algorithm)) }

@@ -15,6 +15,8 @@ enum DERShape: Equatable, Sendable {
     case ecPrivate
     /// OpenSSL's DSA private key (`DSA PRIVATE KEY`: six INTEGERs).
     case dsaPrivate
+    /// A PKCS#12 PFX (version 3, a ContentInfo, optional MacData).
+    case pkcs12
     case unknown
 
     /// The format name used in messages.
@@ -28,6 +30,7 @@ enum DERShape: Equatable, Sendable {
         case .certificate: "an X.509 certificate"
         case .ecPrivate: "an EC private key (SEC 1)"
         case .dsaPrivate: "a DSA private key"
+        case .pkcs12: "a PKCS#12 file (PFX)"
         case .unknown: "an unknown structure"
         }
     }
@@ -78,6 +81,8 @@ enum DERShape: Equatable, Sendable {
         var allIntegers = true
         /// The first child's header.
         var first: Header?
+        /// The second child's header.
+        var second: Header?
         /// Whether the value or a child was cut short.
         var truncated = false
     }
@@ -93,7 +98,7 @@ enum DERShape: Equatable, Sendable {
             }
             switch result.count {
             case 0: result.tags.0 = child.tag; result.first = child
-            case 1: result.tags.1 = child.tag
+            case 1: result.tags.1 = child.tag; result.second = child
             case 2: result.tags.2 = child.tag
             case 9: result.tenth = child.tag
             default: break
@@ -128,6 +133,12 @@ enum DERShape: Equatable, Sendable {
                 if !smallFirst { return kids.count <= 2 ? .pkcs1Public : .unknown }
                 if kids.count == 6 && !kids.truncated { return .dsaPrivate }
                 return kids.count >= 2 || kids.truncated ? .pkcs1Private : .unknown
+            }
+            // PFX: version 3, then a ContentInfo { OID, [0] … }, then MacData (a SEQUENCE) or nothing.
+            if kids.count >= 2, kids.tags.1 == 0x30, kids.count == 2 || kids.tags.2 == 0x30,
+               first.contentEnd - first.contentStart == 1, bytes[first.contentStart] == 3, let info = kids.second {
+                let content = outline(bytes, of: info, limit: 2)
+                if content.tags.0 == 0x06 && (content.tags.1 == 0xA0 || content.count < 2) { return .pkcs12 }
             }
             if kids.count >= 2 && kids.tags.1 == 0x30 && (kids.count == 2 || kids.tags.2 == 0x04) { return .pkcs8 }
             if kids.count >= 2 && kids.tags.1 == 0x04 { return .ecPrivate }

@@ -37,7 +37,7 @@ public enum KeyDecoder {
             }
         }
         if bytes[firstNonSpace] == 0x30 && firstNonSpace == bytes.startIndex {
-            return [try decodeDER(bytes[...], context: context)]
+            return try decodeAllDER(bytes[...], context: context)
         }
         if contains(bytes, pemBegin) {
             let blocks: [PEMBlock]
@@ -61,7 +61,7 @@ public enum KeyDecoder {
             }
         }
         if bytes[firstNonSpace] == 0x30 {
-            return [try decodeDER(bytes[...], context: context)]
+            return try decodeAllDER(bytes[...], context: context)
         }
         throw KeyError(.unrecognizedFormat, unrecognizedReason(bytes))
     }
@@ -71,8 +71,8 @@ public enum KeyDecoder {
     /// - Throws: as ``decodeAll(_:source:passphrase:)``, and `.invalidArgument` when the input holds
     ///   more than one key.
     public static func decode(_ bytes: [UInt8], source: String, passphrase: PassphraseProvider?) throws -> DecodedKey {
-        // Raw DER holds exactly one key: skip the array.
-        if bytes.first == 0x30 {
+        // Raw DER other than PKCS#12 holds exactly one key: skip the array.
+        if bytes.first == 0x30 && DERShape.classify(bytes[...]) != .pkcs12 {
             return try decodeDER(bytes[...], context: Context(source: source, provider: passphrase))
         }
         let all = try decodeAll(bytes, source: source, passphrase: passphrase)
@@ -100,13 +100,47 @@ public enum KeyDecoder {
 
     // MARK: - DER
 
+    /// Decodes raw DER: every key and certificate of a PKCS#12 file, or the one key of any other.
+    static func decodeAllDER(_ der: ArraySlice<UInt8>, context: Context) throws -> [DecodedKey] {
+        guard DERShape.classify(der) == .pkcs12 else { return [try decodeDER(der, context: context)] }
+        return try decodePKCS12(der, context: context)
+    }
+
+    /// Every key and certificate of a PKCS#12 file; bags of other kinds are skipped.
+    static func decodePKCS12(_ der: ArraySlice<UInt8>, context: Context) throws -> [DecodedKey] {
+        let contents = try PKCS12File.decode(der) { try context.passphrase(for: "PKCS#12 file") }
+        var keys: [DecodedKey] = []
+        for bag in contents.bags {
+            var attributes = bag.attributes
+            attributes.bagType = bag.type
+            switch bag.content {
+            case .privateKey(let key):
+                var decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .privateKey(key), encryption: bag.encryption)
+                decoded.attributes = attributes
+                keys.append(decoded)
+            case .certificate(let certificate):
+                let publicKey = try X509Certificate.publicKeyAny(in: certificate[...])
+                var decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .publicKey(publicKey), encryption: bag.encryption)
+                decoded.attributes = attributes
+                decoded.certificateDER = certificate
+                keys.append(decoded)
+            case .other:
+                continue
+            }
+        }
+        guard !keys.isEmpty else {
+            throw KeyError(.unrecognizedFormat, "the PKCS#12 file holds no key and no X.509 certificate (\(contents.bags.count) other bags)")
+        }
+        return keys
+    }
+
     /// Decodes raw DER, classified by its outline.
     static func decodeDER(_ der: ArraySlice<UInt8>, context: Context) throws -> DecodedKey {
         let shape = DERShape.classify(der)
         switch shape {
         case .unknown:
             throw KeyError(.unrecognizedFormat,
-                              "the input starts like DER (a SEQUENCE) but is not a key structure Coffer knows (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, EncryptedPrivateKeyInfo, X.509 certificate)")
+                              "the input starts like DER (a SEQUENCE) but is not a key structure Coffer knows (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, EncryptedPrivateKeyInfo, X.509 certificate, PKCS#12)")
         default:
             return try decodeContent(der, shape: shape, encoding: .der, context: context)
         }
@@ -130,11 +164,19 @@ public enum KeyDecoder {
             let (key, info) = try EncryptedPrivateKeyInfo.decodeAny(der, passphrase: passphrase)
             return DecodedKey(format: .pkcs8Encrypted, encoding: encoding, key: .privateKey(key), encryption: info)
         case .certificate:
-            return DecodedKey(format: .x509Certificate, encoding: encoding, key: .publicKey(try X509Certificate.publicKeyAny(in: der)))
+            var decoded = DecodedKey(format: .x509Certificate, encoding: encoding, key: .publicKey(try X509Certificate.publicKeyAny(in: der)))
+            decoded.certificateDER = Array(der)
+            return decoded
         case .ecPrivate:
             return DecodedKey(format: .sec1Private, encoding: encoding, key: .privateKey(.ec(try SEC1PrivateKey.decode(der))))
         case .dsaPrivate:
             throw NonRSAKey.error("DSA", container: "DSA private key")
+        case .pkcs12:
+            let keys = try decodePKCS12(der, context: context)
+            guard keys.count == 1, let key = keys.first else {
+                throw KeyError(.invalidArgument, "the PKCS#12 file holds \(keys.count) keys and certificates where one was expected")
+            }
+            return key
         case .unknown:
             throw KeyError(.unrecognizedFormat, "the DER is not a key structure Coffer knows")
         }

@@ -68,6 +68,13 @@ public enum KeyEncoder {
             return try JSONWebKey(key: .publicKey(publicKey), attributes: attributes).encoded(includePrivate: false)
         case .jwk:
             return try JSONWebKey(key: key, attributes: attributes).encoded(includePrivate: true)
+        case .pkcs12:
+            guard let encryption else {
+                throw KeyError(.invalidArgument, "a PKCS#12 file is always protected by a passphrase; give one to encrypt with")
+            }
+            let protection: PKCS12File.Protection = ["legacy", "des-ede3-cbc", "des3"].contains(encryption.cipher.lowercased()) ? .legacy : .modern
+            return try PKCS12File.encode(key: key.privateKey, certificates: [], passphrase: encryption.passphrase,
+                                         friendlyName: attributes.friendlyName, protection: protection)
         case .pkcs1, .pkcs8, .sec1, .openssh:
             // Checked above: private formats only get here with a private key.
             guard let privateKey = key.privateKey else {
@@ -93,7 +100,7 @@ public enum KeyEncoder {
         case .sec1: algorithm == .ec
         case .opensshPublic, .rfc4716: algorithm != .x25519 && algorithm != .x448
         case .openssh: [.rsa, .ec, .ed25519].contains(algorithm)
-        case .pkcs8, .spki, .jwk, .jwkPublic: true
+        case .pkcs8, .spki, .jwk, .jwkPublic, .pkcs12: true
         }
         if !holds { throw cannotHold(algorithm, format) }
     }
@@ -104,7 +111,7 @@ public enum KeyEncoder {
         case .sec1: "EC keys only"
         case .opensshPublic, .rfc4716: "SSH key types (RSA, EC, Ed25519, Ed448), not key-agreement keys"
         case .openssh: "RSA, EC and Ed25519 keys"
-        case .pkcs8, .spki, .jwk, .jwkPublic: "every key"
+        case .pkcs8, .spki, .jwk, .jwkPublic, .pkcs12: "every key"
         }
         var error = KeyError(.cannotConvert, "\(format.rawValue) cannot hold an \(algorithm.displayName) key: it holds \(holds); pkcs8 and spki hold every algorithm")
         error.algorithm = algorithm.rawValue

@@ -13,15 +13,18 @@ public struct KeyAttributes: Sendable, Hashable {
     public var friendlyName: String?
     /// PKCS#12 `localKeyId`, lowercase hex.
     public var localKeyID: String?
+    /// The PKCS#12 bag the key came from (`pkcs8ShroudedKeyBag`, `keyBag`, `certBag`).
+    public var bagType: String?
 
     public init(keyID: String? = nil, use: String? = nil, algorithm: String? = nil, keyOperations: [String]? = nil,
-                friendlyName: String? = nil, localKeyID: String? = nil) {
+                friendlyName: String? = nil, localKeyID: String? = nil, bagType: String? = nil) {
         self.keyID = keyID
         self.use = use
         self.algorithm = algorithm
         self.keyOperations = keyOperations
         self.friendlyName = friendlyName
         self.localKeyID = localKeyID
+        self.bagType = bagType
     }
 
     /// Whether no attribute is set.

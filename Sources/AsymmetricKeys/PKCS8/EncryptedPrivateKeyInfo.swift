@@ -89,17 +89,7 @@ public enum EncryptedPrivateKeyInfo {
     /// ``decode(_:passphrase:)``.
     public static func decodeAny(_ der: ArraySlice<UInt8>, passphrase: SecureBytes) throws -> (key: PrivateKey, encryption: KeyEncryptionInfo) {
         let parts = try parse(der)
-        let (key, iv) = try parts.algorithm.deriveKeyAndIV(passphrase)
-        var plaintext: [UInt8]
-        do {
-            var keyBytes = key.bytes
-            defer { Wipe.array(&keyBytes) }
-            plaintext = try Cipher.decrypt(parts.algorithm.cipher, key: keyBytes, iv: iv, Array(parts.encryptedData))
-        } catch let error as CryptoError where error.code == .badDecrypt {
-            throw KeyError.wrongPassphrase("encrypted PKCS#8 key", cause: error)
-        } catch let error as CryptoError where error.code == .unsupported {
-            throw KeyError(.unsupportedEncryption, "\(PBEAlgorithm.cipherName(parts.algorithm.cipher)) is not available in this OpenSSL: \(error.reason)", cause: error)
-        }
+        var plaintext = try parts.algorithm.decrypt(parts.encryptedData, passphrase: passphrase, what: "encrypted PKCS#8 key")
         defer { Wipe.array(&plaintext) }
         do {
             return (try PKCS8PrivateKey.decodeAny(plaintext[...]), parts.algorithm.info)
@@ -140,23 +130,23 @@ public enum EncryptedPrivateKeyInfo {
                 }
                 derivation = .scrypt(salt: salt, n: n, r: r, p: p)
             }
-            let algorithm = PBEAlgorithm(derivation: derivation, cipher: cipher, iv: iv)
-            let (derivedKey, _) = try algorithm.deriveKeyAndIV(passphrase)
-            let plaintext = PKCS8PrivateKey.encode(key)
-            var keyBytes = derivedKey.bytes
-            defer { Wipe.array(&keyBytes) }
-            var plainBytes = plaintext.bytes
-            defer { Wipe.array(&plainBytes) }
-            let ciphertext = try Cipher.encrypt(cipher, key: keyBytes, iv: iv, plainBytes)
-            var writer = DERWriter(capacity: ciphertext.count + 128)
-            try writer.writeSequence { seq in
-                try algorithm.write(to: &seq)
-                seq.writeOctetString(ciphertext)
-            }
-            return writer.finish()
+            return try encode(key, passphrase: passphrase, algorithm: PBEAlgorithm(derivation: derivation, cipher: cipher, iv: iv))
         } catch let error as CryptoError {
             throw KeyError(.operationFailed, "encrypting the PKCS#8 key failed: \(error.reason)", cause: error)
         }
+    }
+
+    /// Encrypts `key` under `algorithm` (PBES2 or a PKCS#12 PBE scheme, with its salt chosen).
+    static func encode(_ key: PrivateKey, passphrase: SecureBytes, algorithm: PBEAlgorithm) throws -> [UInt8] {
+        var plainBytes = PKCS8PrivateKey.encode(key).bytes
+        defer { Wipe.array(&plainBytes) }
+        let ciphertext = try algorithm.encrypt(plainBytes, passphrase: passphrase)
+        var writer = DERWriter(capacity: ciphertext.count + 128)
+        try writer.writeSequence { seq in
+            try algorithm.write(to: &seq)
+            seq.writeOctetString(ciphertext)
+        }
+        return writer.finish()
     }
 }
 

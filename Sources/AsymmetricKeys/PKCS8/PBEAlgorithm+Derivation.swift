@@ -26,9 +26,9 @@ extension PBEAlgorithm {
             case .pkcs12(let salt, let iterations):
                 var password = PKCS12KeyDerivation.bmpPassword(passphrase)
                 defer { Wipe.array(&password) }
-                var key = PKCS12KeyDerivation.derive(password: password, salt: salt, id: .key, iterations: iterations, length: cipher.keySize)
+                var key = try PKCS12KeyDerivation.derive(password: password, salt: salt, id: .key, iterations: iterations, length: cipher.keySize)
                 defer { Wipe.array(&key) }
-                let iv = PKCS12KeyDerivation.derive(password: password, salt: salt, id: .iv, iterations: iterations, length: cipher.ivSize)
+                let iv = try PKCS12KeyDerivation.derive(password: password, salt: salt, id: .iv, iterations: iterations, length: cipher.ivSize)
                 return (SecureBytes(key), iv)
             }
         } catch let error as CryptoError {

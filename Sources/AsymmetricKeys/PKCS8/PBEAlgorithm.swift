@@ -101,12 +101,17 @@ struct PBEAlgorithm: Sendable {
                 }
                 let digest: DigestAlgorithm = oid == .pbeWithMD5AndDESCBC ? .md5 : .sha1
                 return PBEAlgorithm(derivation: .pbkdf1(salt: salt, iterations: iterations, digest: digest), cipher: .desCBC, iv: nil)
-            case .pbeWithSHA1And3KeyTripleDESCBC:
+            case .pbeWithSHA1And3KeyTripleDESCBC, .pbeWithSHA1And40BitRC2CBC, .pbeWithSHA1And128BitRC2CBC:
                 let (salt, iterations) = try readSaltAndIterations(from: &seq, scheme: "PKCS#12 PBE")
-                return PBEAlgorithm(derivation: .pkcs12(salt: salt, iterations: iterations), cipher: .desEDE3CBC, iv: nil)
+                let cipher: SymmetricCipher = switch oid {
+                case .pbeWithSHA1And40BitRC2CBC: .rc2_40CBC
+                case .pbeWithSHA1And128BitRC2CBC: .rc2CBC
+                default: .desEDE3CBC
+                }
+                return PBEAlgorithm(derivation: .pkcs12(salt: salt, iterations: iterations), cipher: cipher, iv: nil)
             default:
                 while !seq.isAtEnd { _ = try seq.readElement() }
-                throw KeyError(.unsupportedEncryption, "encryption scheme \(oid) at offset \(oidOffset) is not supported (PBES2 with PBKDF2 or scrypt, and PBES1 MD5-DES / SHA1-3DES are)",
+                throw KeyError(.unsupportedEncryption, "encryption scheme \(oid) at offset \(oidOffset) is not supported (PBES2 with PBKDF2 or scrypt, PBES1 MD5-DES / SHA1-DES, and PKCS#12 SHA1-3DES / SHA1-RC2 are)",
                                   offset: oidOffset)
             }
         }
@@ -257,8 +262,24 @@ struct PBEAlgorithm: Sendable {
 
     // MARK: Writing
 
-    /// Writes PBES2 parameters (PBKDF2 or scrypt) as the `encryptionAlgorithm`.
+    /// Writes the `encryptionAlgorithm`: PBES2 parameters (PBKDF2 or scrypt), or a PKCS#12 PBE
+    /// scheme (SHA-1 with 3DES or RC2) for legacy PKCS#12 files.
     func write(to writer: inout DERWriter) throws {
+        if case .pkcs12(let salt, let iterations) = derivation {
+            let oid: ASN1ObjectIdentifier = switch cipher {
+            case .rc2_40CBC: .pbeWithSHA1And40BitRC2CBC
+            case .rc2CBC: .pbeWithSHA1And128BitRC2CBC
+            default: .pbeWithSHA1And3KeyTripleDESCBC
+            }
+            writer.writeSequence { seq in
+                seq.writeObjectIdentifier(oid)
+                seq.writeSequence { params in
+                    params.writeOctetString(salt)
+                    params.writeInteger(iterations)
+                }
+            }
+            return
+        }
         guard let iv, let cipherOID = PBEAlgorithm.oid(for: cipher) else {
             throw KeyError(.invalidArgument, "only PBES2 with AES-CBC or DES-EDE3-CBC can be written")
         }
@@ -290,7 +311,7 @@ struct PBEAlgorithm: Sendable {
                             s.writeInteger(cipher.keySize)
                         }
                     case .pbkdf1, .pkcs12:
-                        failure = KeyError(.invalidArgument, "PBES1 is read-only")
+                        failure = KeyError(.invalidArgument, "PBES1 (PBKDF1) is read-only")
                     }
                 }
                 params.writeSequence { enc in

@@ -1,0 +1,24 @@
+/// What a PKCS#12 file holds once its MAC is checked and its contents decrypted.
+public struct PKCS12Contents: Sendable {
+    /// The MAC's hash and iteration count, or `nil` for a file without a MAC.
+    public struct MAC: Sendable, Hashable {
+        /// `sha1`, `sha256`, … (OpenSSL's short names).
+        public var digest: String
+        public var iterations: Int
+    }
+
+    /// Every bag, in file order (nested SafeContents flattened in place).
+    public var bags: [PKCS12Bag]
+    /// The integrity check that was verified.
+    public var mac: MAC?
+
+    /// The private keys.
+    public var privateKeys: [PrivateKey] {
+        bags.compactMap { if case .privateKey(let key) = $0.content { key } else { nil } }
+    }
+
+    /// The certificates' DER.
+    public var certificates: [[UInt8]] {
+        bags.compactMap { if case .certificate(let der) = $0.content { der } else { nil } }
+    }
+}

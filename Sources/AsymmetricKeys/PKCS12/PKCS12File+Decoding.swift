@@ -1,0 +1,208 @@
+import ASN1Kit
+import CryptoOpenSSL
+
+extension PKCS12File {
+    /// Checks the MAC, decrypts and reads every bag.
+    ///
+    /// - Parameter passphrase: Called at most once, when the file turns out to need a passphrase
+    ///   (a MAC, an encrypted SafeContents or a shrouded key).
+    /// - Throws: ``KeyError``: `.wrongPassphrase` when the MAC does not verify ("wrong passphrase,
+    ///   or the file is damaged"), `.malformed` with the byte offset (offsets inside decrypted
+    ///   SafeContents are counted from that plaintext and say so), `.unsupportedEncryption`,
+    ///   `.costTooHigh`, `.passphraseRequired` from the provider.
+    public static func decode(_ der: ArraySlice<UInt8>, passphrase provider: () throws -> SecureBytes) throws -> PKCS12Contents {
+        let outline = try outline(der)
+        var cached: SecureBytes?
+        func passphrase() throws -> SecureBytes {
+            if let cached { return cached }
+            let value = try provider()
+            cached = value
+            return value
+        }
+        var mac: PKCS12Contents.MAC?
+        if let macData = outline.mac {
+            try verifyMAC(macData, over: outline.authenticatedSafe, passphrase: try passphrase())
+            mac = PKCS12Contents.MAC(digest: macData.digest.shortName, iterations: macData.iterations)
+        }
+        var state = DecodingState()
+        try readAuthenticatedSafe(outline.authenticatedSafe, base: outline.authenticatedSafeOffset, state: &state, passphrase: passphrase)
+        return PKCS12Contents(bags: state.bags, mac: mac)
+    }
+
+    /// The MAC over the AuthenticatedSafe, with the key from the PKCS#12 KDF (ID 3).
+    static func verifyMAC(_ mac: MACData, over content: ArraySlice<UInt8>, passphrase: SecureBytes) throws {
+        var password = PKCS12KeyDerivation.bmpPassword(passphrase)
+        defer { Wipe.array(&password) }
+        // An empty passphrase is also tried as "no password" (no terminator), as OpenSSL does.
+        var candidates = [password]
+        if passphrase.count == 0 { candidates.append([]) }
+        for candidate in candidates {
+            var key = try KeyError.fromOpenSSL("PKCS#12 MAC key derivation") {
+                try PKCS12KeyDerivation.derive(password: candidate, salt: mac.salt, id: .mac, iterations: mac.iterations, length: mac.digest.outputSize,
+                                               digest: mac.digest)
+            }
+            defer { Wipe.array(&key) }
+            let computed = try KeyError.fromOpenSSL("PKCS#12 MAC") { try HMAC.authenticationCode(mac.digest, key: key, data: Array(content)) }
+            if constantTimeEquals(computed, mac.value) { return }
+        }
+        throw KeyError(.wrongPassphrase, "PKCS#12: the MAC (HMAC-\(mac.digest.shortName.uppercased()), \(mac.iterations) iterations) does not verify: wrong passphrase, or the file is damaged")
+    }
+
+    struct DecodingState {
+        var bags: [PKCS12Bag] = []
+    }
+
+    /// Reads `AuthenticatedSafe ::= SEQUENCE OF ContentInfo`.
+    private static func readAuthenticatedSafe(_ bytes: ArraySlice<UInt8>, base: Int, state: inout DecodingState,
+                                              passphrase: () throws -> SecureBytes) throws {
+        var reader = DERReader(bytes)
+        do {
+            try reader.readSequence { safe in
+                var index = 0
+                while !safe.isAtEnd {
+                    index += 1
+                    let infoOffset = safe.offset
+                    try safe.readSequence { info in
+                        let typeOffset = info.offset
+                        let type = try info.readObjectIdentifier()
+                        switch type {
+                        case .cmsData:
+                            let contents = try info.readExplicit(0) { try $0.readOctetString() }
+                            try readSafeContents(contents, context: "", depth: 0, encryption: nil, state: &state, passphrase: passphrase)
+                        case .pkcs7EncryptedData:
+                            let (algorithm, ciphertext) = try info.readExplicit(0) { explicit in
+                                try explicit.readSequence { encrypted -> (PBEAlgorithm, ArraySlice<UInt8>) in
+                                    let versionOffset = encrypted.offset
+                                    let version = try encrypted.readInteger(as: Int.self)
+                                    guard version == 0 || version == 2 else {
+                                        throw KeyError(.malformed, "EncryptedData version at offset \(versionOffset) is \(version)", offset: versionOffset)
+                                    }
+                                    return try encrypted.readSequence { content in
+                                        let contentTypeOffset = content.offset
+                                        guard try content.readObjectIdentifier() == .cmsData else {
+                                            throw KeyError(.malformed, "EncryptedContentInfo at offset \(contentTypeOffset) does not hold data", offset: contentTypeOffset)
+                                        }
+                                        let algorithm = try PBEAlgorithm.read(from: &content)
+                                        let dataOffset = content.offset
+                                        guard let data = try content.readOptionalElement(.context(0, constructed: false)) else {
+                                            throw KeyError(.malformed, "EncryptedContentInfo at offset \(dataOffset) has no encrypted content", offset: dataOffset)
+                                        }
+                                        while !content.isAtEnd { _ = try content.readElement() }
+                                        return (algorithm, data.content)
+                                    }
+                                }
+                            }
+                            let what = "the encrypted SafeContents (ContentInfo \(index) at offset \(base + infoOffset))"
+                            var plaintext = try algorithm.decrypt(ciphertext, passphrase: try passphrase(), what: "PKCS#12 " + what)
+                            defer { Wipe.array(&plaintext) }
+                            try readSafeContents(plaintext[...], context: " in \(what), decrypted", depth: 0, encryption: algorithm.info,
+                                                 state: &state, passphrase: passphrase)
+                        default:
+                            throw KeyError(.unsupportedEncryption, "PKCS#12: ContentInfo \(index) at offset \(base + typeOffset) is \(type); Coffer reads data and encryptedData (password privacy mode)",
+                                           offset: base + typeOffset)
+                        }
+                        while !info.isAtEnd { _ = try info.readElement() }
+                    }
+                }
+            }
+            try reader.finish()
+        } catch let error as ASN1Error {
+            throw KeyError(.malformed, "PKCS#12 AuthenticatedSafe is malformed: \(error.reason)", offset: error.offset.map { $0 + base }, cause: error)
+        }
+    }
+
+    /// Reads `SafeContents ::= SEQUENCE OF SafeBag`.
+    private static func readSafeContents(_ bytes: ArraySlice<UInt8>, context: String, depth: Int, encryption: KeyEncryptionInfo?,
+                                         state: inout DecodingState, passphrase: () throws -> SecureBytes) throws {
+        guard depth <= maximumNesting else {
+            throw KeyError(.malformed, "PKCS#12: SafeContents nested deeper than \(maximumNesting) levels\(context)")
+        }
+        var reader = DERReader(bytes)
+        do {
+            try reader.readSequence { contents in
+                while !contents.isAtEnd {
+                    guard state.bags.count < maximumBags else {
+                        throw KeyError(.malformed, "PKCS#12: more than \(maximumBags) bags")
+                    }
+                    let bagOffset = contents.offset
+                    try contents.readSequence { bag in
+                        let bagID = try bag.readObjectIdentifier()
+                        let value = try bag.readExplicit(0) { explicit -> ArraySlice<UInt8> in
+                            let element = try explicit.readElement()
+                            return bytes[bytes.startIndex + element.offset..<bytes.startIndex + element.offset + element.encodedLength]
+                        }
+                        var attributes = KeyAttributes()
+                        if !bag.isAtEnd { attributes = try readAttributes(&bag) }
+                        if bagID == .pkcs12SafeContentsBag {
+                            try readSafeContents(value, context: context, depth: depth + 1, encryption: encryption, state: &state, passphrase: passphrase)
+                            return
+                        }
+                        do {
+                            state.bags.append(try readBag(bagID, value: value, attributes: attributes, encryption: encryption, passphrase: passphrase))
+                        } catch let error as KeyError {
+                            var wrapped = error
+                            wrapped.reason = "PKCS#12 bag at offset \(bagOffset)\(context): \(error.reason)"
+                            wrapped.offset = context.isEmpty ? error.offset.map { $0 + bagOffset } : nil
+                            throw wrapped
+                        }
+                    }
+                }
+            }
+            try reader.finish()
+        } catch let error as ASN1Error {
+            throw KeyError(.malformed, "PKCS#12 SafeContents\(context) is malformed: \(error.reason)", offset: context.isEmpty ? error.offset : nil, cause: error)
+        }
+    }
+
+    private static func readBag(_ bagID: ASN1ObjectIdentifier, value: ArraySlice<UInt8>, attributes: KeyAttributes, encryption: KeyEncryptionInfo?,
+                                passphrase: () throws -> SecureBytes) throws -> PKCS12Bag {
+        switch bagID {
+        case .pkcs12KeyBag:
+            return PKCS12Bag(content: .privateKey(try PKCS8PrivateKey.decodeAny(value)), type: "keyBag", attributes: attributes, encryption: encryption)
+        case .pkcs12ShroudedKeyBag:
+            _ = try EncryptedPrivateKeyInfo.parse(value)
+            let (key, info) = try EncryptedPrivateKeyInfo.decodeAny(value, passphrase: try passphrase())
+            return PKCS12Bag(content: .privateKey(key), type: "pkcs8ShroudedKeyBag", attributes: attributes, encryption: info)
+        case .pkcs12CertBag:
+            var reader = DERReader(value)
+            let certificate = try reader.readSequence { bag -> [UInt8]? in
+                let type = try bag.readObjectIdentifier()
+                let der = try bag.readExplicit(0) { try $0.readOctetString() }
+                return type == .x509CertificateType ? Array(der) : nil
+            }
+            try reader.finish()
+            guard let certificate else {
+                return PKCS12Bag(content: .other("certBag (not X.509)"), type: "certBag", attributes: attributes, encryption: encryption)
+            }
+            return PKCS12Bag(content: .certificate(certificate), type: "certBag", attributes: attributes, encryption: encryption)
+        case .pkcs12CRLBag:
+            return PKCS12Bag(content: .other("crlBag"), type: "crlBag", attributes: attributes, encryption: encryption)
+        case .pkcs12SecretBag:
+            return PKCS12Bag(content: .other("secretBag"), type: "secretBag", attributes: attributes, encryption: encryption)
+        default:
+            return PKCS12Bag(content: .other(bagID.description), type: bagID.description, attributes: attributes, encryption: encryption)
+        }
+    }
+
+    /// Reads `SET OF PKCS12Attribute`, keeping friendlyName (BMPString) and localKeyId (OCTET STRING).
+    private static func readAttributes(_ reader: inout DERReader) throws -> KeyAttributes {
+        var attributes = KeyAttributes()
+        _ = try reader.readSetOf { set in
+            try set.readSequence { attribute in
+                let type = try attribute.readObjectIdentifier()
+                let values = try attribute.readSetOf { values in try values.readElement() }
+                guard let first = values.first else { return }
+                switch type {
+                case .friendlyName:
+                    attributes.friendlyName = try first.string(as: .bmpString)
+                case .localKeyID:
+                    try first.require(.octetString)
+                    attributes.localKeyID = Hex.encodeBytes(first.content)
+                default:
+                    break
+                }
+            }
+        }
+        return attributes
+    }
+}

@@ -1,0 +1,33 @@
+import CryptoOpenSSL
+
+extension PBEAlgorithm {
+    /// Decrypts `ciphertext` under `passphrase`.
+    ///
+    /// - Parameter what: Names the encrypted thing in errors (`encrypted PKCS#8 key`).
+    /// - Throws: ``KeyError`` `.wrongPassphrase` for bad padding, `.unsupportedEncryption` when
+    ///   OpenSSL lacks the cipher.
+    func decrypt(_ ciphertext: some Collection<UInt8>, passphrase: SecureBytes, what: String) throws -> [UInt8] {
+        let (key, iv) = try deriveKeyAndIV(passphrase)
+        do {
+            var keyBytes = key.bytes
+            defer { Wipe.array(&keyBytes) }
+            return try Cipher.decrypt(cipher, key: keyBytes, iv: iv, Array(ciphertext))
+        } catch let error as CryptoError where error.code == .badDecrypt {
+            throw KeyError.wrongPassphrase(what, cause: error)
+        } catch let error as CryptoError where error.code == .unsupported {
+            throw KeyError(.unsupportedEncryption, "\(PBEAlgorithm.cipherName(cipher)) is not available in this OpenSSL: \(error.reason)", cause: error)
+        }
+    }
+
+    /// Encrypts `plaintext` under `passphrase`.
+    func encrypt(_ plaintext: [UInt8], passphrase: SecureBytes) throws -> [UInt8] {
+        let (key, iv) = try deriveKeyAndIV(passphrase)
+        do {
+            var keyBytes = key.bytes
+            defer { Wipe.array(&keyBytes) }
+            return try Cipher.encrypt(cipher, key: keyBytes, iv: iv, plaintext)
+        } catch let error as CryptoError {
+            throw KeyError(.operationFailed, "encrypting with \(PBEAlgorithm.cipherName(cipher)) failed: \(error.reason)", cause: error)
+        }
+    }
+}
