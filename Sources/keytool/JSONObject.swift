@@ -17,6 +17,11 @@ struct JSONObject {
         fields.append((key, value ? "true" : "false"))
     }
 
+    mutating func set(_ key: String, _ values: [String]?) {
+        guard let values else { return }
+        fields.append((key, "[" + values.map(JSONObject.quote).joined(separator: ",") + "]"))
+    }
+
     /// The object on one line.
     var line: String {
         "{" + fields.map { "\(JSONObject.quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"

@@ -1,11 +1,11 @@
 import ArgumentParser
 
-/// `keytool`: inspects, converts, fingerprints, checks, generates and uses RSA keys.
+/// `keytool`: inspects, converts, fingerprints, matches, checks, generates and uses keys.
 @main
 struct Keytool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keytool",
-        abstract: "Inspect, convert, fingerprint, check, generate and use RSA keys.",
+        abstract: "Inspect, convert, fingerprint, match, check, generate and use keys (RSA, EC, Ed25519, Ed448, X25519, X448).",
         discussion: """
             Every command reads FILE or - (stdin); the input format is detected. Passphrases come from \
             --passphrase-file, --passphrase-env or a no-echo prompt, never from the command line.
@@ -14,7 +14,7 @@ struct Keytool: ParsableCommand {
         subcommands: [
             InspectCommand.self, ConvertCommand.self, FingerprintCommand.self, CheckCommand.self,
             GenerateCommand.self, EncryptCommand.self, DecryptCommand.self, SignCommand.self, VerifyCommand.self, DeriveCommand.self,
-            Asn1Command.self, FetchCommand.self,
+            MatchCommand.self, Asn1Command.self, FetchCommand.self,
         ]
     )
 }

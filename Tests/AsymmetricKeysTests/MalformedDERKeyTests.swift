@@ -141,7 +141,8 @@ struct MalformedDERKeyTests {
     @Test("bounds on KDF parameters are checked before any work")
     func kdfBounds() throws {
         let cases: [([UInt8], KeyError.Code)] = [
-            (Self.encryptedInfo(kdf: Self.pbkdf2(iterations: 2_000_000_000), cipher: Self.aes256), .malformed),
+            // Costs above KDFLimits are their own error, with the cap named (KDFLimitsTests).
+            (Self.encryptedInfo(kdf: Self.pbkdf2(iterations: 2_000_000_000), cipher: Self.aes256), .costTooHigh),
             (Self.encryptedInfo(kdf: Self.pbkdf2(iterations: 0), cipher: Self.aes256), .malformed),
             (Self.encryptedInfo(kdf: Self.pbkdf2(iterations: -5), cipher: Self.aes256), .malformed),
             (Self.encryptedInfo(kdf: Self.pbkdf2(iterations: 10, keyLength: 16), cipher: Self.aes256), .malformed),
@@ -156,7 +157,7 @@ struct MalformedDERKeyTests {
                 kdf.writeSequence { s in
                     s.writeOctetString([1, 2, 3, 4]); s.writeInteger(1 << 30); s.writeInteger(8); s.writeInteger(1)
                 }
-            }, cipher: Self.aes256), .malformed),
+            }, cipher: Self.aes256), .costTooHigh),
             (Self.encryptedInfo(kdf: Self.pbkdf2(iterations: 10), cipher: { enc in
                 enc.writeObjectIdentifier(.aes256GCM)
                 enc.writeOctetString([UInt8](repeating: 1, count: 12))

@@ -15,7 +15,7 @@ struct CipherTests {
         if !iv.isEmpty { arguments += ["-iv", Hex.string(iv)] }
         if decrypt { arguments.append("-d") }
         if !padding { arguments.append("-nopad") }
-        if cipher == .desCBC { arguments += ["-provider", "legacy", "-provider", "default"] }
+        if [.desCBC, .rc2_40CBC, .rc2CBC].contains(cipher) { arguments += ["-provider", "legacy", "-provider", "default"] }
         return arguments
     }
 
