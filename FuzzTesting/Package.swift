@@ -21,6 +21,8 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzCurveOpenSSH", ["AsymmetricKeys"]),
     ("FuzzStoreLoad", ["KVStorage"]),
     ("FuzzCMS", ["DownloadPipeline", "AsymmetricKeys"]),
+    ("FuzzJWK", ["AsymmetricKeys"]),
+    ("FuzzPKCS12", ["AsymmetricKeys", "CryptoOpenSSL"]),
 ]
 
 let package = Package(

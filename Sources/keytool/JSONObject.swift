@@ -1,3 +1,5 @@
+import AsymmetricKeys
+
 /// A JSON object that keeps its fields in insertion order, for stable JSON Lines output.
 struct JSONObject {
     private var fields: [(String, String)] = []
@@ -28,20 +30,6 @@ struct JSONObject {
     }
 
     static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let s where s.value < 0x20:
-                let hex = String(s.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONValue.quote(text)
     }
 }
