@@ -20,6 +20,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzCurvePKCS8", ["AsymmetricKeys"]),
     ("FuzzCurveOpenSSH", ["AsymmetricKeys"]),
     ("FuzzStoreLoad", ["KVStorage"]),
+    ("FuzzStoreSalvage", ["KVStorage"]),
     ("FuzzCMS", ["DownloadPipeline", "AsymmetricKeys"]),
     ("FuzzJWK", ["AsymmetricKeys"]),
     ("FuzzPKCS12", ["AsymmetricKeys", "CryptoOpenSSL"]),

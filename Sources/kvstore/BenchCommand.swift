@@ -15,8 +15,11 @@ extension Kvstore {
                 int64Set, int64Get, int64Overwrite, stringSet, stringGet (ns per operation), reopenMs, \
                 reopenCpuMs (the reopen's CPU time, for busy machines), dataFileBytes, and \
                 loadRssBytes (resident memory a fresh process gains by opening the store; -1 when it \
-                cannot be measured). The global --dir/--id are ignored; --crypt-key-*/--aes256 and \
-                --multi-process apply to the scratch store.
+                cannot be measured), then the cost of .system durability on a second scratch store: \
+                int64SetSystem (ns per int64 set that returns only once flushed to the disk, from one \
+                thread, up to 500 sets in chunks of 50) and int64SetSystemParallel (ns per set from 4 \
+                threads at once, which share flushes). The global --dir/--id are ignored; \
+                --crypt-key-*/--aes256 and --multi-process apply to the scratch stores.
                 """)
 
         @ParentCommand var root: Kvstore
@@ -54,14 +57,17 @@ extension Kvstore {
                 ("reopenCpuMs", BenchCommand.format(result.reopenCpuMs)),
                 ("dataFileBytes", String(result.dataFileBytes)),
                 ("loadRssBytes", String(rss ?? -1)),
+                ("int64SetSystem", BenchCommand.format(result.int64SetSystem)),
+                ("int64SetSystemParallel", BenchCommand.format(result.int64SetSystemParallel)),
             ]
             if json {
                 StandardStreams.writeOutput(JSONValue.object(fields.map { ($0.0, .number($0.1)) }).text + "\n")
             } else {
                 let units = ["reopenMs": "ms", "reopenCpuMs": "ms", "dataFileBytes": "bytes", "loadRssBytes": "bytes"]
+                // Field names are padded to the longest.
                 var text = "kvstore bench, \(count) operations per step\n"
                 for (name, value) in fields {
-                    text += name.padding(toLength: 16, withPad: " ", startingAt: 0) + value + " " + (units[name] ?? "ns/op") + "\n"
+                    text += name.padding(toLength: 24, withPad: " ", startingAt: 0) + value + " " + (units[name] ?? "ns/op") + "\n"
                 }
                 StandardStreams.writeOutput(text)
             }

@@ -1,4 +1,6 @@
+import Dispatch
 import KVStorage
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +26,17 @@ enum StoreWorkload {
         /// time the process waited for a core.
         var reopenCpuMs = 0.0
         var dataFileBytes = 0
+        /// int64 sets with ``KVStoreConfiguration/Durability/system`` from one thread: each waits
+        /// for its own flush.
+        var int64SetSystem = 0.0
+        /// The same from ``durabilityThreads`` threads at once, per write: flushes are shared.
+        var int64SetSystemParallel = 0.0
     }
+
+    /// Writes in each `.system` durability step (each one flushes to the disk).
+    static let durabilityWrites = 500
+    /// Threads of the parallel `.system` step.
+    static let durabilityThreads = 4
 
     /// The 32-byte string value of the string steps.
     static let stringValue = "coffer-bench-value-0123456789abc"
@@ -74,11 +86,38 @@ enum StoreWorkload {
         }
         result.reopenMs = median(reopenTimes)
         result.reopenCpuMs = median(reopenCPUTimes)
+        try measureDurability(configuration: configuration, count: min(count, durabilityWrites), into: &result)
         return result
     }
 
+    /// The cost of `.system` durability: int64 sets on a second store that flush each write to the
+    /// disk, from one thread (timed in chunks like the other steps) and from several at once.
+    private static func measureDurability(configuration: KVStoreConfiguration, count: Int, into result: inout Result) throws(KVStoreError) {
+        var durable = configuration
+        durable.id = configuration.id + "-system"
+        durable.durability = .system
+        let store = try KVStore(durable)
+        defer { store.close() }
+        result.int64SetSystem = try timed(count, chunk: 50) { index throws(KVStoreError) in try store.set(Int64(index), forKey: "sys-\(index)") }
+        let perThread = max(1, count / durabilityThreads)
+        let failure = Mutex<KVStoreError?>(nil)
+        let clock = ContinuousClock()
+        let start = clock.now
+        DispatchQueue.concurrentPerform(iterations: durabilityThreads) { thread in
+            do throws(KVStoreError) {
+                for index in 0..<perThread { try store.set(Int64(index), forKey: "par-\(thread)-\(index)") }
+            } catch {
+                failure.withLock { $0 = error }
+            }
+        }
+        let elapsed = nanoseconds(clock.now - start)
+        if let error = failure.withLock({ $0 }) { throw error }
+        result.int64SetSystemParallel = elapsed / Double(perThread * durabilityThreads)
+        try check(try store.int64(forKey: "par-\(durabilityThreads - 1)-\(perThread - 1)") == Int64(perThread - 1), "durability")
+    }
+
     /// Runs `operation(0..<count)` in chunks and returns the median chunk's nanoseconds per operation.
-    private static func timed(_ count: Int, _ operation: (Int) throws(KVStoreError) -> Void) throws(KVStoreError) -> Double {
+    private static func timed(_ count: Int, chunk: Int = StoreWorkload.chunk, _ operation: (Int) throws(KVStoreError) -> Void) throws(KVStoreError) -> Double {
         let clock = ContinuousClock()
         var perOperation: [Double] = []
         var index = 0

@@ -45,7 +45,8 @@ struct UsageAndBenchTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.split(separator: "\n").count == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        for field in ["int64Set", "int64Get", "int64Overwrite", "stringSet", "stringGet", "reopenMs", "reopenCpuMs"] {
+        for field in ["int64Set", "int64Get", "int64Overwrite", "stringSet", "stringGet", "reopenMs", "reopenCpuMs",
+                      "int64SetSystem", "int64SetSystemParallel"] {
             let value = try #require((object[field] as? NSNumber)?.doubleValue, "\(field)")
             #expect(value > 0, "\(field)")
         }
