@@ -22,7 +22,9 @@ struct StoreIndex {
     /// Bytes of superseded entries and tombstones: what a compaction would reclaim.
     var deadBytes = 0
 
-    private static let seed: UInt64 = UInt64.random(in: 1...UInt64.max)
+    /// The hash seed: random per process, copied into each index so a lookup reads no global.
+    private static let processSeed: UInt64 = UInt64.random(in: 1...UInt64.max)
+    private let seed = StoreIndex.processSeed
 
     init(expectedCount: Int = 0) {
         var capacity = 16
@@ -38,7 +40,7 @@ struct StoreIndex {
 
     /// A 32-bit hash of the key bytes (never 0: 0 marks an empty slot).
     @inline(__always)
-    static func hash(_ key: UnsafeRawBufferPointer) -> UInt32 {
+    func hash(_ key: UnsafeRawBufferPointer) -> UInt32 {
         var h = seed ^ (UInt64(key.count) &* 0x9E37_79B9_7F4A_7C15)
         var index = 0
         let count = key.count
@@ -77,9 +79,9 @@ struct StoreIndex {
         return (key, IndexEntry(offset: UInt32(offset), length: UInt32(valueLength)))
     }
 
-    /// The slot holding `key`, or `nil`.
+    /// The slot holding `key` and the location of its value, or `nil`.
     @inline(__always)
-    private func slot(of key: UnsafeRawBufferPointer, tag: UInt32, base: UnsafeRawPointer, limit: Int) -> Int? {
+    private func find(_ key: UnsafeRawBufferPointer, tag: UInt32, base: UnsafeRawPointer, limit: Int) -> (position: Int, value: IndexEntry)? {
         let mask = slots.count - 1
         var position = Int(tag) & mask
         return slots.withUnsafeBufferPointer { table in
@@ -91,33 +93,41 @@ struct StoreIndex {
                     parts.key.count == key.count,
                     key.count == 0 || memcmp(parts.key.baseAddress!, key.baseAddress!, key.count) == 0
                 {
-                    return position
+                    return (position, parts.value)
                 }
                 position = (position + 1) & mask
             }
         }
     }
 
+    /// The slot holding `key`, or `nil`.
+    @inline(__always)
+    private func slot(of key: UnsafeRawBufferPointer, tag: UInt32, base: UnsafeRawPointer, limit: Int) -> Int? {
+        find(key, tag: tag, base: base, limit: limit)?.position
+    }
+
     /// The value location of `key`, or `nil`.
     @inline(__always)
     func lookup(_ key: UnsafeRawBufferPointer, base: UnsafeRawPointer, limit: Int) -> IndexEntry? {
-        guard let position = slot(of: key, tag: StoreIndex.hash(key), base: base, limit: limit) else { return nil }
-        return StoreIndex.parse(base, entryOffset: Int(UInt32(truncatingIfNeeded: slots[position])), limit: limit)?.value
+        find(key, tag: hash(key), base: base, limit: limit)?.value
     }
 
     /// The value location of `key`, or `nil`.
     @inline(__always)
     func lookup(_ key: String, base: UnsafeRawPointer?, limit: Int) -> IndexEntry? {
         guard let base, count > 0 else { return nil }
-        var key = key
-        return key.withUTF8 { lookup(UnsafeRawBufferPointer($0), base: base, limit: limit) }
+        if let found = key.utf8.withContiguousStorageIfAvailable({ lookup(UnsafeRawBufferPointer($0), base: base, limit: limit) }) {
+            return found
+        }
+        var copy = key
+        return copy.withUTF8 { lookup(UnsafeRawBufferPointer($0), base: base, limit: limit) }
     }
 
     /// Records an entry appended to the log at `entryOffset`; a zero `valueLength` is a tombstone.
     mutating func record(key: UnsafeRawBufferPointer, entryOffset: Int, valueLength: Int, base: UnsafeRawPointer, limit: Int) {
         logEntries += 1
         let size = StoreIndex.entrySize(keyLength: key.count, valueLength: valueLength)
-        let tag = StoreIndex.hash(key)
+        let tag = hash(key)
         if let position = slot(of: key, tag: tag, base: base, limit: limit) {
             let old = Int(UInt32(truncatingIfNeeded: slots[position]))
             if let parts = StoreIndex.parse(base, entryOffset: old, limit: limit) {

@@ -48,6 +48,7 @@ public enum KVStoreValueCodec {
     // MARK: Decoding
 
     /// The payload as one varint, or `nil` when it is not exactly one varint.
+    @inline(__always)
     public static func decodeVarint(_ payload: UnsafeRawBufferPointer) -> UInt64? {
         Varint.decodeExactly(payload)
     }
@@ -93,7 +94,28 @@ public enum KVStoreValueCodec {
     /// The payload as a UTF-8 string.
     public static func decodeString(_ payload: UnsafeRawBufferPointer) -> String? {
         guard let slice = decodeBytesSlice(payload) else { return nil }
-        return String(validating: slice.bindMemory(to: UInt8.self), as: UTF8.self)
+        return validatedString(slice)
+    }
+
+    /// The UTF-8 text in `bytes`, or `nil` when it is not valid UTF-8. ASCII (the common case) is
+    /// checked eight bytes at a time and decoded without the generic validator.
+    @inline(__always)
+    static func validatedString(_ bytes: UnsafeRawBufferPointer) -> String? {
+        var index = 0
+        var high: UInt64 = 0
+        while index + 8 <= bytes.count {
+            high |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < bytes.count {
+            high |= UInt64(bytes[index])
+            index += 1
+        }
+        let utf8 = bytes.bindMemory(to: UInt8.self)
+        if high & 0x8080_8080_8080_8080 == 0 {
+            return String(decoding: utf8, as: UTF8.self)
+        }
+        return String(validating: utf8, as: UTF8.self)
     }
     /// The payload as a vector of strings.
     public static func decodeStrings(_ payload: UnsafeRawBufferPointer) -> [String]? {
@@ -107,7 +129,7 @@ public enum KVStoreValueCodec {
                 length <= UInt64(body.count - offset)
             else { return nil }
             let element = UnsafeRawBufferPointer(start: base + offset, count: Int(length))
-            guard let text = String(validating: element.bindMemory(to: UInt8.self), as: UTF8.self) else { return nil }
+            guard let text = validatedString(element) else { return nil }
             result.append(text)
             offset += Int(length)
         }

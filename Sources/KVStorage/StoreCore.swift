@@ -21,7 +21,9 @@ final class StoreCore {
     /// Whether other processes share the files (locking and change detection on every access).
     let multiProcess: Bool
 
-    var data: MappedFile
+    // The properties a read touches skip the runtime exclusivity check: a StoreCore is only ever
+    // used under its KVStore's mutex, so no two accesses can overlap (the checks cost a third of a get).
+    @exclusivity(unchecked) var data: MappedFile
     var meta: MappedFile
     /// The meta mapping for writes (read-write mode only). The meta file never changes size.
     var metaPointer: UnsafeMutableRawPointer?
@@ -31,14 +33,14 @@ final class StoreCore {
     /// The CFB stream positioned at the end of the data region (encrypted stores).
     var cipher: AESCFBStream?
     /// The decrypted data region (encrypted stores), addressed by data-file offsets.
-    var plaintext: PlaintextBuffer?
+    @exclusivity(unchecked) var plaintext: PlaintextBuffer?
 
     var actualSize = 0
     var crc: UInt32 = 0
     var sequence: UInt32 = 0
     var iv = [UInt8](repeating: 0, count: 16)
-    var expiration = false
-    var index = StoreIndex()
+    @exclusivity(unchecked) var expiration = false
+    @exclusivity(unchecked) var index = StoreIndex()
 
     /// The meta values last seen in (or written to) the file, for detecting other processes' writes.
     var knownSequence: UInt32 = 0

@@ -56,6 +56,7 @@ enum Varint {
     }
 
     /// Decodes a whole buffer as exactly one varint, or `nil`.
+    @inline(__always)
     static func decodeExactly(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
         guard let base = bytes.baseAddress else { return nil }
         var offset = 0
