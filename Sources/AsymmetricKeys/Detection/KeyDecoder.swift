@@ -72,8 +72,11 @@ public enum KeyDecoder {
     ///   more than one key.
     public static func decode(_ bytes: [UInt8], source: String, passphrase: PassphraseProvider?) throws -> DecodedKey {
         // Raw DER other than PKCS#12 holds exactly one key: skip the array.
-        if bytes.first == 0x30 && DERShape.classify(bytes[...]) != .pkcs12 {
-            return try decodeDER(bytes[...], context: Context(source: source, provider: passphrase))
+        if bytes.first == 0x30 {
+            let shape = DERShape.classify(bytes[...])
+            if shape != .pkcs12 {
+                return try decodeDER(bytes[...], shape: shape, context: Context(source: source, provider: passphrase))
+            }
         }
         let all = try decodeAll(bytes, source: source, passphrase: passphrase)
         guard all.count == 1, let key = all.first else {
@@ -102,7 +105,8 @@ public enum KeyDecoder {
 
     /// Decodes raw DER: every key and certificate of a PKCS#12 file, or the one key of any other.
     static func decodeAllDER(_ der: ArraySlice<UInt8>, context: Context) throws -> [DecodedKey] {
-        guard DERShape.classify(der) == .pkcs12 else { return [try decodeDER(der, context: context)] }
+        let shape = DERShape.classify(der)
+        guard shape == .pkcs12 else { return [try decodeDER(der, shape: shape, context: context)] }
         return try decodePKCS12(der, context: context)
     }
 
@@ -136,7 +140,11 @@ public enum KeyDecoder {
 
     /// Decodes raw DER, classified by its outline.
     static func decodeDER(_ der: ArraySlice<UInt8>, context: Context) throws -> DecodedKey {
-        let shape = DERShape.classify(der)
+        try decodeDER(der, shape: DERShape.classify(der), context: context)
+    }
+
+    /// Decodes raw DER of the outline `shape`.
+    static func decodeDER(_ der: ArraySlice<UInt8>, shape: DERShape, context: Context) throws -> DecodedKey {
         switch shape {
         case .unknown:
             throw KeyError(.unrecognizedFormat,

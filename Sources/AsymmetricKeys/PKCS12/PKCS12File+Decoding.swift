@@ -25,7 +25,11 @@ extension PKCS12File {
             mac = PKCS12Contents.MAC(digest: macData.digest.shortName, iterations: macData.iterations)
         }
         var state = DecodingState()
-        try readAuthenticatedSafe(outline.authenticatedSafe, base: outline.authenticatedSafeOffset, state: &state, passphrase: passphrase)
+        do {
+            try readAuthenticatedSafe(outline.authenticatedSafe, base: outline.authenticatedSafeOffset, state: &state, passphrase: passphrase)
+        } catch let error as KeyError {
+            throw rebased(error, by: outline.authenticatedSafeOffset)
+        }
         return PKCS12Contents(bags: state.bags, mac: mac)
     }
 
@@ -68,7 +72,11 @@ extension PKCS12File {
                         switch type {
                         case .cmsData:
                             let contents = try info.readExplicit(0) { try $0.readOctetString() }
-                            try readSafeContents(contents, context: "", depth: 0, encryption: nil, state: &state, passphrase: passphrase)
+                            do {
+                                try readSafeContents(contents, context: "", depth: 0, encryption: nil, state: &state, passphrase: passphrase)
+                            } catch let error as KeyError {
+                                throw rebased(error, by: contents.startIndex - bytes.startIndex)
+                            }
                         case .pkcs7EncryptedData:
                             let (algorithm, ciphertext) = try info.readExplicit(0) { explicit in
                                 try explicit.readSequence { encrypted -> (PBEAlgorithm, ArraySlice<UInt8>) in
@@ -92,14 +100,20 @@ extension PKCS12File {
                                     }
                                 }
                             }
-                            let what = "the encrypted SafeContents (ContentInfo \(index) at offset \(base + infoOffset))"
+                            let what = "the encrypted SafeContents (ContentInfo \(index) at offset \(base + infoOffset) of the file)"
                             var plaintext = try algorithm.decrypt(ciphertext, passphrase: try passphrase(), what: "PKCS#12 " + what)
                             defer { Wipe.array(&plaintext) }
-                            try readSafeContents(plaintext[...], context: " in \(what), decrypted", depth: 0, encryption: algorithm.info,
-                                                 state: &state, passphrase: passphrase)
+                            do {
+                                try readSafeContents(plaintext[...], context: " in \(what), decrypted", depth: 0, encryption: algorithm.info,
+                                                     state: &state, passphrase: passphrase)
+                            } catch var error as KeyError {
+                                // Offsets inside decrypted bytes address nothing in the file.
+                                error.offset = nil
+                                throw error
+                            }
                         default:
-                            throw KeyError(.unsupportedEncryption, "PKCS#12: ContentInfo \(index) at offset \(base + typeOffset) is \(type); Coffer reads data and encryptedData (password privacy mode)",
-                                           offset: base + typeOffset)
+                            throw KeyError(.unsupportedEncryption, "PKCS#12: ContentInfo \(index) is \(type); Coffer reads data and encryptedData (password privacy mode)",
+                                           offset: typeOffset)
                         }
                         while !info.isAtEnd { _ = try info.readElement() }
                     }
@@ -107,7 +121,7 @@ extension PKCS12File {
             }
             try reader.finish()
         } catch let error as ASN1Error {
-            throw KeyError(.malformed, "PKCS#12 AuthenticatedSafe is malformed: \(error.reason)", offset: error.offset.map { $0 + base }, cause: error)
+            throw KeyError(.malformed, "PKCS#12 AuthenticatedSafe is malformed: \(error.reason)", offset: error.offset, cause: error)
         }
     }
 
@@ -133,16 +147,18 @@ extension PKCS12File {
                         }
                         var attributes = KeyAttributes()
                         if !bag.isAtEnd { attributes = try readAttributes(&bag) }
-                        if bagID == .pkcs12SafeContentsBag {
-                            try readSafeContents(value, context: context, depth: depth + 1, encryption: encryption, state: &state, passphrase: passphrase)
-                            return
-                        }
+                        let valueStart = value.startIndex - bytes.startIndex
                         do {
+                            if bagID == .pkcs12SafeContentsBag {
+                                try readSafeContents(value, context: context, depth: depth + 1, encryption: encryption, state: &state, passphrase: passphrase)
+                                return
+                            }
                             state.bags.append(try readBag(bagID, value: value, attributes: attributes, encryption: encryption, passphrase: passphrase))
                         } catch let error as KeyError {
-                            var wrapped = error
-                            wrapped.reason = "PKCS#12 bag at offset \(bagOffset)\(context): \(error.reason)"
-                            wrapped.offset = context.isEmpty ? error.offset.map { $0 + bagOffset } : nil
+                            var wrapped = rebased(error, by: valueStart)
+                            if bagID != .pkcs12SafeContentsBag {
+                                wrapped.reason = "PKCS#12 bag at offset \(bagOffset)\(context.isEmpty ? " of its SafeContents" : context): \(error.reason)"
+                            }
                             throw wrapped
                         }
                     }
@@ -152,6 +168,14 @@ extension PKCS12File {
         } catch let error as ASN1Error {
             throw KeyError(.malformed, "PKCS#12 SafeContents\(context) is malformed: \(error.reason)", offset: context.isEmpty ? error.offset : nil, cause: error)
         }
+    }
+
+    /// `error` with its offset moved by `delta` (from a nested structure's start to its parent's),
+    /// or without an offset when it came from decrypted bytes (their offsets address no file byte).
+    private static func rebased(_ error: KeyError, by delta: Int) -> KeyError {
+        var moved = error
+        moved.offset = error.offset.map { $0 + delta }
+        return moved
     }
 
     private static func readBag(_ bagID: ASN1ObjectIdentifier, value: ArraySlice<UInt8>, attributes: KeyAttributes, encryption: KeyEncryptionInfo?,
