@@ -15,6 +15,8 @@ public enum KeyFormat: String, Sendable, Hashable, CaseIterable {
     case opensshPublic = "openssh-public"
     case rfc4716Public = "rfc4716-public"
     case x509Certificate = "x509-certificate"
+    /// A PKCS#10 certification request (`CERTIFICATE REQUEST`); the key is the requested one.
+    case pkcs10Request = "pkcs10-csr"
 }
 
 /// How the container was encoded.
@@ -98,13 +100,20 @@ public struct DecodedKey: Sendable {
     public var comment: String?
     /// The options before the key of an `authorized_keys` line (`from="…",no-pty`), verbatim.
     public var options: String?
+    /// For an X.509 certificate: everything in it (``key`` is the certified public key).
+    public var certificate: CertificateInfo?
+    /// For a PKCS#10 request: everything in it (``key`` is the requested public key).
+    public var request: CertificationRequest?
 
-    public init(format: KeyFormat, encoding: KeyEncoding, key: AsymmetricKey, encryption: KeyEncryptionInfo? = nil, comment: String? = nil, options: String? = nil) {
+    public init(format: KeyFormat, encoding: KeyEncoding, key: AsymmetricKey, encryption: KeyEncryptionInfo? = nil, comment: String? = nil, options: String? = nil,
+                certificate: CertificateInfo? = nil, request: CertificationRequest? = nil) {
         self.format = format
         self.encoding = encoding
         self.key = key
         self.encryption = encryption
         self.comment = comment
         self.options = options
+        self.certificate = certificate
+        self.request = request
     }
 }

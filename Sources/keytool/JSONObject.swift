@@ -17,6 +17,20 @@ struct JSONObject {
         fields.append((key, value ? "true" : "false"))
     }
 
+    mutating func set(_ key: String, _ value: [String]?) {
+        guard let value else { return }
+        fields.append((key, "[" + value.map(JSONObject.quote).joined(separator: ",") + "]"))
+    }
+
+    /// A nested object.
+    mutating func set(_ key: String, _ value: JSONObject?) {
+        guard let value else { return }
+        fields.append((key, value.line))
+    }
+
+    /// Whether no field was set.
+    var isEmpty: Bool { fields.isEmpty }
+
     /// The object on one line.
     var line: String {
         "{" + fields.map { "\(JSONObject.quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
