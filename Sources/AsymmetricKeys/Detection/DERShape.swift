@@ -132,7 +132,8 @@ enum DERShape: Equatable, Sendable {
     private static func looksLikeRequestInfo(_ bytes: ArraySlice<UInt8>, _ inner: Outline) -> Bool {
         if inner.count >= 4 { return inner.fourth == 0xA0 }
         guard let second = inner.second else { return false }
-        guard second.contentStart < second.contentEnd else { return true }
+        // An empty Name is a request's; a second child cut off before its first byte says nothing.
+        guard second.contentStart < second.contentEnd else { return !second.truncated }
         return bytes[second.contentStart] == 0x31
     }
 
@@ -155,6 +156,12 @@ enum DERShape: Equatable, Sendable {
         case 0x30:
             let inner = outline(bytes, of: first, limit: 4)
             guard kids.count >= 2 else {
+                // Cut short inside a TBSCertificate or a CertificationRequestInfo: their first
+                // children still tell them apart from keys, whose first SEQUENCE starts with an OID.
+                if inner.tags.0 == 0xA0 { return .certificate }
+                if inner.tags.0 == 0x02 && inner.tags.1 == 0x30 {
+                    return looksLikeRequestInfo(bytes, inner) ? .certificationRequest : .certificate
+                }
                 // Cut short inside the AlgorithmIdentifier: its OID still tells a key from a PBE scheme.
                 guard let oid = inner.first, oid.tag == 0x06 else { return .unknown }
                 let content = bytes[oid.contentStart..<oid.contentEnd]
