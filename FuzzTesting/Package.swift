@@ -21,6 +21,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzCurveOpenSSH", ["AsymmetricKeys"]),
     ("FuzzStoreLoad", ["KVStorage"]),
     ("FuzzCMS", ["DownloadPipeline", "AsymmetricKeys"]),
+    ("FuzzX509", ["AsymmetricKeys", "CryptoOpenSSL"]),
 ]
 
 let package = Package(
