@@ -11,6 +11,7 @@ public struct BasicConstraints: Sendable, Hashable {
     /// How many intermediate CAs may follow, when limited.
     public var pathLength: Int?
 
+    /// Creates the constraints.
     public init(isCA: Bool, pathLength: Int?) {
         self.isCA = isCA
         self.pathLength = pathLength

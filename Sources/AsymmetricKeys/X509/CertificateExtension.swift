@@ -18,6 +18,7 @@ public struct CertificateExtension: Sendable, Hashable {
     /// The offset of the `Extension` in the input.
     public var offset: Int
 
+    /// Creates an extension from its parts.
     public init(oid: ASN1ObjectIdentifier, isCritical: Bool, value: ArraySlice<UInt8>, offset: Int) {
         self.oid = oid
         self.isCritical = isCritical

@@ -20,11 +20,14 @@ public struct CertificateExtensions: Sendable, Hashable {
     /// The basic constraints (`2.5.29.19`), when present.
     public var basicConstraints: BasicConstraints?
 
-    /// The most extensions, names in a SAN and purposes in an EKU the parser accepts.
+    /// The most extensions the parser accepts.
     public static let maximumExtensions = 256
+    /// The most names in a subject alternative name extension.
     public static let maximumNames = 1024
+    /// The most purposes in an extended key usage extension.
     public static let maximumPurposes = 256
 
+    /// Extensions with nothing decoded (the decoding happens while parsing).
     public init(all: [CertificateExtension] = []) {
         self.all = all
     }

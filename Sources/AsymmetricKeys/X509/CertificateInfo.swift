@@ -34,9 +34,13 @@ public struct CertificateInfo: Sendable {
     public var serialNumber: [UInt8]
     /// The algorithm the issuer signed with.
     public var signatureAlgorithm: SignatureAlgorithm
+    /// Who signed the certificate.
     public var issuer: DistinguishedName
+    /// Whom the certificate is for.
     public var subject: DistinguishedName
+    /// The first instant of the validity period (`description` is RFC 3339: `2026-11-24T12:00:00Z`).
     public var notBefore: ASN1Time
+    /// The last instant of the validity period.
     public var notAfter: ASN1Time
     /// The SubjectPublicKeyInfo DER (a slice of the input).
     public var subjectPublicKeyInfo: ArraySlice<UInt8>

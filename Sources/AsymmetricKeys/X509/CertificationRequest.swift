@@ -19,6 +19,7 @@ import ASN1Kit
 public struct CertificationRequest: Sendable {
     /// Always 1 (PKCS#10 knows only v1, encoded 0).
     public var version: Int
+    /// Whom the certificate is asked for.
     public var subject: DistinguishedName
     /// The SubjectPublicKeyInfo DER (a slice of the input).
     public var subjectPublicKeyInfo: ArraySlice<UInt8>
@@ -28,9 +29,11 @@ public struct CertificationRequest: Sendable {
     public var requestedExtensions: CertificateExtensions
     /// The types of all attributes, in encoding order.
     public var attributeTypes: [ASN1ObjectIdentifier]
+    /// The algorithm the request was signed with.
     public var signatureAlgorithm: SignatureAlgorithm
     /// The CertificationRequestInfo DER, which the signature covers (a slice of the input).
     public var certificationRequestInfo: ArraySlice<UInt8>
+    /// The signature value.
     public var signature: [UInt8]
     /// Whether the signature verifies with the request's own key (through OpenSSL); `false` also
     /// when the algorithm is one Coffer cannot verify (``verifySignature()`` says why).

@@ -23,6 +23,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
         /// The whole value TLV (tag, length, content), as `#hex` dumps it.
         public var valueDER: [UInt8]
 
+        /// Creates an attribute from its type and its value's tag, content and whole TLV.
         public init(type: ASN1ObjectIdentifier, valueTag: ASN1Tag, value: [UInt8], valueDER: [UInt8]) {
             self.type = type
             self.valueTag = valueTag
@@ -35,11 +36,12 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     /// `C` … `CN`); each holds one attribute, or several for a multi-valued RDN.
     public var relativeNames: [[Attribute]]
 
-    /// The most RDNs a name may have, and the most attributes one RDN may have: hostile inputs
-    /// cannot make the parser build large arrays.
+    /// The most RDNs a name may have: hostile inputs cannot make the parser build large arrays.
     public static let maximumRelativeNames = 128
+    /// The most attributes one RDN may have.
     public static let maximumAttributesPerRelativeName = 32
 
+    /// Creates a name from its RDNs, most significant first.
     public init(relativeNames: [[Attribute]]) {
         self.relativeNames = relativeNames
     }

@@ -16,15 +16,23 @@ import ASN1Kit
 /// OtherName ::= SEQUENCE { type-id OBJECT IDENTIFIER, value [0] EXPLICIT ANY DEFINED BY type-id }
 /// ```
 public enum GeneralName: Sendable, Hashable, CustomStringConvertible {
+    /// `[0]`: a name of another type, with the DER of its `[0]` value.
     case otherName(type: ASN1ObjectIdentifier, valueDER: [UInt8])
+    /// `[1]` rfc822Name.
     case email(String)
+    /// `[2]` dNSName.
     case dns(String)
+    /// `[3]`, kept as DER.
     case x400Address(der: [UInt8])
+    /// `[4]`.
     case directoryName(DistinguishedName)
+    /// `[5]`, kept as DER.
     case ediPartyName(der: [UInt8])
+    /// `[6]` uniformResourceIdentifier.
     case uri(String)
     /// 4 octets (IPv4) or 16 (IPv6); other lengths are kept and print as `<invalid>`.
     case ipAddress([UInt8])
+    /// `[8]`.
     case registeredID(ASN1ObjectIdentifier)
 
     /// The name as `openssl x509 -ext subjectAltName` prints it: `DNS:example.com`,

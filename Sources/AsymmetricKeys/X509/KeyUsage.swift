@@ -8,8 +8,10 @@ import ASN1Kit
 ///      keyAgreement (4), keyCertSign (5), cRLSign (6), encipherOnly (7), decipherOnly (8) }
 /// ```
 public struct KeyUsage: OptionSet, Sendable, Hashable {
+    /// Bit n of the BIT STRING is bit n of the value (`digitalSignature` is 1).
     public let rawValue: UInt16
 
+    /// The usage with these bits.
     public init(rawValue: UInt16) {
         self.rawValue = rawValue
     }

@@ -29,11 +29,15 @@ public struct SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
 
     /// How a signature of this algorithm is checked.
     public enum Scheme: Sendable, Hashable {
+        /// RSASSA-PKCS1-v1_5 with this digest.
         case rsaPKCS1(DigestAlgorithm)
         /// RSASSA-PSS; MGF1 uses `mgf1Digest`.
         case rsaPSS(DigestAlgorithm, mgf1Digest: DigestAlgorithm, saltLength: Int)
+        /// ECDSA over this digest, the signature DER `ECDSA-Sig-Value`.
         case ecdsa(DigestAlgorithm)
+        /// Pure Ed25519.
         case ed25519
+        /// Pure Ed448.
         case ed448
     }
 
