@@ -24,6 +24,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzCMS", ["DownloadPipeline", "AsymmetricKeys"]),
     ("FuzzJWK", ["AsymmetricKeys"]),
     ("FuzzPKCS12", ["AsymmetricKeys", "CryptoOpenSSL"]),
+    ("FuzzX509", ["AsymmetricKeys", "CryptoOpenSSL"]),
 ]
 
 let package = Package(

@@ -78,6 +78,8 @@ extension ASN1ObjectIdentifier {
             ("1.2.840.113549.1.1.13", "sha512WithRSAEncryption"),
             ("1.2.840.113549.1.1.14", "sha224WithRSAEncryption"),
             ("1.2.840.10045.2.1", "id-ecPublicKey"),
+            ("1.2.840.10045.4.1", "ecdsa-with-SHA1"),
+            ("1.2.840.10045.4.3.1", "ecdsa-with-SHA224"),
             ("1.2.840.10045.4.3.2", "ecdsa-with-SHA256"),
             ("1.2.840.10045.4.3.3", "ecdsa-with-SHA384"),
             ("1.2.840.10045.4.3.4", "ecdsa-with-SHA512"),

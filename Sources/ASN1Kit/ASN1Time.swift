@@ -65,6 +65,20 @@ public struct ASN1Time: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Seconds since 1970-01-01T00:00:00Z (the fraction of a second dropped), in the proleptic
+    /// Gregorian calendar without leap seconds, as POSIX counts time.
+    public var secondsSince1970: Int64 {
+        // Days from the civil date (H. Hinnant's algorithm), March-based years.
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let m = Int64(month)
+        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return days * 86_400 + Int64(hour) * 3_600 + Int64(minute) * 60 + Int64(second)
+    }
+
     /// ISO 8601 text, e.g. `2026-11-21T22:15:41Z`.
     public var description: String {
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }

@@ -21,6 +21,8 @@ public enum KeyFormat: String, Sendable, Hashable, CaseIterable {
     case jwkSet = "jwk-set"
     /// A key or certificate of a PKCS#12 file (`.p12`, `.pfx`).
     case pkcs12 = "pkcs12"
+    /// A PKCS#10 certification request (`CERTIFICATE REQUEST`); the key is the requested one.
+    case pkcs10Request = "pkcs10-csr"
 }
 
 /// How the container was encoded.
@@ -114,16 +116,20 @@ public struct DecodedKey: Sendable {
     public var options: String?
     /// What the container says about the key: JWK `kid`/`use`/`alg`, PKCS#12 friendly name and local key id.
     public var attributes = KeyAttributes()
-    /// The certificate's DER, when the key came from an X.509 certificate (alone, in a PEM bundle or
-    /// in a PKCS#12 file).
-    public var certificateDER: [UInt8]?
+    /// For an X.509 certificate: everything in it (``key`` is the certified public key).
+    public var certificate: CertificateInfo?
+    /// For a PKCS#10 request: everything in it (``key`` is the requested public key).
+    public var request: CertificationRequest?
 
-    public init(format: KeyFormat, encoding: KeyEncoding, key: AsymmetricKey, encryption: KeyEncryptionInfo? = nil, comment: String? = nil, options: String? = nil) {
+    public init(format: KeyFormat, encoding: KeyEncoding, key: AsymmetricKey, encryption: KeyEncryptionInfo? = nil, comment: String? = nil, options: String? = nil,
+                certificate: CertificateInfo? = nil, request: CertificationRequest? = nil) {
         self.format = format
         self.encoding = encoding
         self.key = key
         self.encryption = encryption
         self.comment = comment
         self.options = options
+        self.certificate = certificate
+        self.request = request
     }
 }

@@ -99,11 +99,11 @@ struct ConvertCommand: ParsableCommand {
     private func pkcs12(_ decoded: DecodedKey, name inputName: String) throws -> [UInt8] {
         var chain: [[UInt8]] = []
         if decoded.format == .pkcs12 {
-            chain += try KeyLoader.loadAll(file, passphrase: passphrase).keys.compactMap(\.certificateDER)
+            chain += try KeyLoader.loadAll(file, passphrase: passphrase).keys.compactMap { $0.certificate.map { Array($0.derEncoded) } }
         }
         for path in certificates {
             let (input, keys) = try KeyLoader.loadAll(path, passphrase: passphrase)
-            let found = keys.compactMap(\.certificateDER)
+            let found = keys.compactMap { $0.certificate.map { Array($0.derEncoded) } }
             guard !found.isEmpty else { throw CommandError("\(input.name): holds no X.509 certificate") }
             chain += found
         }

@@ -5,8 +5,12 @@ import AsymmetricKeys
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Describe a key: format, encoding, algorithm, curve, size, public key (RSA: exponent and modulus), fingerprints (SSH, SPKI pin, JWK thumbprint), comment, encryption.",
-        discussion: "A bundle prints every key. Private numbers are shown only with --show-private."
+        abstract: "Describe a key, an X.509 certificate or a PKCS#10 request: format, encoding, algorithm, curve, size, public key (RSA: exponent and modulus), fingerprints (SSH, SPKI pin, JWK thumbprint), comment, encryption.",
+        discussion: """
+            A bundle prints every key. Private numbers are shown only with --show-private.
+            For a certificate also: subject and issuer (RFC 4514, as openssl -nameopt RFC2253), serial, validity (and whether valid now), subject alternative names, key usage, extended key usage, basic constraints, unknown extensions, signature algorithm, SHA-256 of the certificate; every certificate of a chain is printed.
+            For a certification request: subject, requested extensions, signature algorithm and whether the signature verifies.
+            """
     )
 
     @Argument(help: "The key file, or - for standard input.")
@@ -111,6 +115,12 @@ struct InspectCommand: ParsableCommand {
 
     private func jsonLine(_ decoded: DecodedKey) throws -> String {
         var object = JSONObject()
+        if let certificate = decoded.certificate {
+            CertificateDescription().json(certificate, into: &object)
+        }
+        if let request = decoded.request {
+            CertificateDescription().json(request, into: &object)
+        }
         for (name, value) in try fields(decoded) {
             switch name {
             case "private", "encrypted": object.set(name, value == "true")
@@ -126,6 +136,12 @@ struct InspectCommand: ParsableCommand {
         var lines = ["\(name):"]
         func add(_ label: String, _ value: String) {
             lines.append("  " + label + String(repeating: " ", count: max(1, 18 - label.count)) + value)
+        }
+        if let certificate = decoded.certificate {
+            for (label, value) in CertificateDescription().text(certificate) { add(label, value) }
+        }
+        if let request = decoded.request {
+            for (label, value) in CertificateDescription().text(request) { add(label, value) }
         }
         add("format:", "\(decoded.format.rawValue) (\(decoded.encoding.rawValue))")
         add("key:", "\(CheckCommand.describe(publicKey)) \(decoded.key.isPrivate ? "private" : "public") key")

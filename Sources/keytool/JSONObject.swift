@@ -19,10 +19,19 @@ struct JSONObject {
         fields.append((key, value ? "true" : "false"))
     }
 
-    mutating func set(_ key: String, _ values: [String]?) {
-        guard let values else { return }
-        fields.append((key, "[" + values.map(JSONObject.quote).joined(separator: ",") + "]"))
+    mutating func set(_ key: String, _ value: [String]?) {
+        guard let value else { return }
+        fields.append((key, "[" + value.map(JSONObject.quote).joined(separator: ",") + "]"))
     }
+
+    /// A nested object.
+    mutating func set(_ key: String, _ value: JSONObject?) {
+        guard let value else { return }
+        fields.append((key, value.line))
+    }
+
+    /// Whether no field was set.
+    var isEmpty: Bool { fields.isEmpty }
 
     /// The object on one line.
     var line: String {

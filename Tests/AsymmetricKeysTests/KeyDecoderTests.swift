@@ -159,12 +159,12 @@ struct KeyDecoderTests {
 
     @Test("a PEM label that is no key container is .unrecognizedFormat")
     func unknownLabel() {
-        let pem = Array(PEMBlock(label: "NEW CERTIFICATE REQUEST", bytes: [0x30, 0x00]).pemText.utf8)
+        let pem = Array(PEMBlock(label: "X509 CRL", bytes: [0x30, 0x00]).pemText.utf8)
         let error = #expect(throws: KeyError.self) {
             try KeyDecoder.decodeAll(pem, source: "x", passphrase: nil)
         }
         #expect(error?.code == .unrecognizedFormat)
-        #expect(error?.reason.contains("NEW CERTIFICATE REQUEST") == true)
+        #expect(error?.reason.contains("X509 CRL") == true)
     }
 
     @Test("PEM with text around the block and CRLF line ends still decodes")

@@ -11,6 +11,8 @@ enum DERShape: Equatable, Sendable {
     case pkcs8
     case encryptedPKCS8
     case certificate
+    /// A PKCS#10 `CertificationRequest` (`CERTIFICATE REQUEST`).
+    case certificationRequest
     /// SEC 1 `ECPrivateKey` (`EC PRIVATE KEY`).
     case ecPrivate
     /// OpenSSL's DSA private key (`DSA PRIVATE KEY`: six INTEGERs).
@@ -28,6 +30,7 @@ enum DERShape: Equatable, Sendable {
         case .pkcs8: "a PKCS#8 PrivateKeyInfo (PRIVATE KEY)"
         case .encryptedPKCS8: "a PKCS#8 EncryptedPrivateKeyInfo (ENCRYPTED PRIVATE KEY)"
         case .certificate: "an X.509 certificate"
+        case .certificationRequest: "a PKCS#10 certification request"
         case .ecPrivate: "an EC private key (SEC 1)"
         case .dsaPrivate: "a DSA private key"
         case .pkcs12: "a PKCS#12 file (PFX)"
@@ -71,6 +74,10 @@ enum DERShape: Equatable, Sendable {
     private struct Outline {
         /// The tags of the first children (0 where there is none).
         var tags: (UInt8, UInt8, UInt8) = (0, 0, 0)
+        /// The tag of the fourth child (0 where there is none).
+        var fourth: UInt8 = 0
+        /// The second child's header.
+        var second: Header?
         /// The tag of the tenth child (0 where there is none).
         var tenth: UInt8 = 0
         /// How many children were read (at most `limit`).
@@ -81,8 +88,6 @@ enum DERShape: Equatable, Sendable {
         var allIntegers = true
         /// The first child's header.
         var first: Header?
-        /// The second child's header.
-        var second: Header?
         /// Whether the value or a child was cut short.
         var truncated = false
     }
@@ -100,6 +105,7 @@ enum DERShape: Equatable, Sendable {
             case 0: result.tags.0 = child.tag; result.first = child
             case 1: result.tags.1 = child.tag; result.second = child
             case 2: result.tags.2 = child.tag
+            case 3: result.fourth = child.tag
             case 9: result.tenth = child.tag
             default: break
             }
@@ -120,6 +126,19 @@ enum DERShape: Equatable, Sendable {
         [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x05],
         [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x0C, 0x01],
     ]
+
+    /// Whether the outline of a SEQUENCE that starts with an INTEGER and a SEQUENCE is a PKCS#10
+    /// CertificationRequestInfo (version, subject Name, SubjectPublicKeyInfo, [0] attributes)
+    /// rather than a v1 TBSCertificate (serial, AlgorithmIdentifier, issuer, validity, …): the
+    /// fourth child is `[0]`, or the second one is a Name (empty, or starting with a SET) where a
+    /// certificate has an AlgorithmIdentifier (starting with an OID).
+    private static func looksLikeRequestInfo(_ bytes: ArraySlice<UInt8>, _ inner: Outline) -> Bool {
+        if inner.count >= 4 { return inner.fourth == 0xA0 }
+        guard let second = inner.second else { return false }
+        // An empty Name is a request's; a second child cut off before its first byte says nothing.
+        guard second.contentStart < second.contentEnd else { return !second.truncated }
+        return bytes[second.contentStart] == 0x31
+    }
 
     /// Classifies `bytes`, which should start with a SEQUENCE.
     static func classify(_ bytes: ArraySlice<UInt8>) -> DERShape {
@@ -144,8 +163,14 @@ enum DERShape: Equatable, Sendable {
             if kids.count >= 2 && kids.tags.1 == 0x04 { return .ecPrivate }
             return .unknown
         case 0x30:
-            let inner = outline(bytes, of: first, limit: 2)
+            let inner = outline(bytes, of: first, limit: 4)
             guard kids.count >= 2 else {
+                // Cut short inside a TBSCertificate or a CertificationRequestInfo: their first
+                // children still tell them apart from keys, whose first SEQUENCE starts with an OID.
+                if inner.tags.0 == 0xA0 { return .certificate }
+                if inner.tags.0 == 0x02 && inner.tags.1 == 0x30 {
+                    return looksLikeRequestInfo(bytes, inner) ? .certificationRequest : .certificate
+                }
                 // Cut short inside the AlgorithmIdentifier: its OID still tells a key from a PBE scheme.
                 guard let oid = inner.first, oid.tag == 0x06 else { return .unknown }
                 let content = bytes[oid.contentStart..<oid.contentEnd]
@@ -153,6 +178,9 @@ enum DERShape: Equatable, Sendable {
             }
             if kids.tags.1 == 0x03 && kids.count == 2 && inner.tags.0 == 0x06 { return .spki }
             if kids.tags.1 == 0x04 && kids.count == 2 && inner.tags.0 == 0x06 { return .encryptedPKCS8 }
+            if kids.tags.1 == 0x30 && inner.tags.0 == 0x02 && inner.tags.1 == 0x30 && looksLikeRequestInfo(bytes, inner) {
+                return .certificationRequest
+            }
             if kids.tags.1 == 0x30 && (inner.tags.0 == 0xA0 || inner.tags.0 == 0x02) { return .certificate }
             return .unknown
         default:

@@ -122,11 +122,11 @@ public enum KeyDecoder {
                 var decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .privateKey(key), encryption: bag.encryption)
                 decoded.attributes = attributes
                 keys.append(decoded)
-            case .certificate(let certificate):
-                let publicKey = try X509Certificate.publicKeyAny(in: certificate[...])
-                var decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .publicKey(publicKey), encryption: bag.encryption)
+            case .certificate(let der):
+                let certificate = try CertificateInfo(derEncoded: der[...])
+                var decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .publicKey(certificate.publicKey), encryption: bag.encryption,
+                                         certificate: certificate)
                 decoded.attributes = attributes
-                decoded.certificateDER = certificate
                 keys.append(decoded)
             case .other:
                 continue
@@ -148,7 +148,7 @@ public enum KeyDecoder {
         switch shape {
         case .unknown:
             throw KeyError(.unrecognizedFormat,
-                              "the input starts like DER (a SEQUENCE) but is not a key structure Coffer knows (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, EncryptedPrivateKeyInfo, X.509 certificate, PKCS#12)")
+                              "the input starts like DER (a SEQUENCE) but is not a key structure Coffer knows (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, EncryptedPrivateKeyInfo, X.509 certificate, PKCS#10 request, PKCS#12)")
         default:
             return try decodeContent(der, shape: shape, encoding: .der, context: context)
         }
@@ -172,9 +172,11 @@ public enum KeyDecoder {
             let (key, info) = try EncryptedPrivateKeyInfo.decodeAny(der, passphrase: passphrase)
             return DecodedKey(format: .pkcs8Encrypted, encoding: encoding, key: .privateKey(key), encryption: info)
         case .certificate:
-            var decoded = DecodedKey(format: .x509Certificate, encoding: encoding, key: .publicKey(try X509Certificate.publicKeyAny(in: der)))
-            decoded.certificateDER = Array(der)
-            return decoded
+            let certificate = try CertificateInfo(derEncoded: der)
+            return DecodedKey(format: .x509Certificate, encoding: encoding, key: .publicKey(certificate.publicKey), certificate: certificate)
+        case .certificationRequest:
+            let request = try CertificationRequest(derEncoded: der)
+            return DecodedKey(format: .pkcs10Request, encoding: encoding, key: .publicKey(request.publicKey), request: request)
         case .ecPrivate:
             return DecodedKey(format: .sec1Private, encoding: encoding, key: .privateKey(.ec(try SEC1PrivateKey.decode(der))))
         case .dsaPrivate:
@@ -201,6 +203,7 @@ public enum KeyDecoder {
         case "PRIVATE KEY": .pkcs8
         case "ENCRYPTED PRIVATE KEY": .encryptedPKCS8
         case "CERTIFICATE", "X509 CERTIFICATE": .certificate
+        case "CERTIFICATE REQUEST", "NEW CERTIFICATE REQUEST": .certificationRequest
         case "EC PRIVATE KEY": .ecPrivate
         case "DSA PRIVATE KEY": .dsaPrivate
         default: nil
@@ -316,7 +319,7 @@ public enum KeyDecoder {
     /// Explains what the input looked like.
     static func unrecognizedReason(_ bytes: [UInt8]) -> String {
         let printable = bytes.prefix(512).allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || isSpace($0) }
-        let kinds = "PEM (-----BEGIN …), DER (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, certificate), OpenSSH (openssh-key-v1, ssh-ed25519 …), RFC 4716 or JWK"
+        let kinds = "PEM (-----BEGIN …), DER (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, certificate, certification request, PKCS#12), OpenSSH (openssh-key-v1, ssh-ed25519 …), RFC 4716 or JWK"
         if printable {
             return "the input is text but not a key format Coffer knows; expected \(kinds)"
         }

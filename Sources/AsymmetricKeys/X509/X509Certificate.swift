@@ -18,7 +18,16 @@ import ASN1Kit
 ///     ... }                                            -- unique IDs, [3] extensions
 /// ```
 /// Only the structure up to the SubjectPublicKeyInfo is checked; the signature is not verified.
+/// ``parse(_:)`` reads the whole certificate (``CertificateInfo``).
 public enum X509Certificate {
+    /// Parses a whole certificate DER: names, validity, extensions, fingerprint, key.
+    ///
+    /// - Throws: ``KeyError`` `.malformed` with the byte offset, `.unsupportedAlgorithm` for a
+    ///   certified key Coffer does not handle.
+    public static func parse(_ der: ArraySlice<UInt8>) throws -> CertificateInfo {
+        try CertificateInfo(derEncoded: der)
+    }
+
     /// The SubjectPublicKeyInfo DER inside a certificate DER (a slice of the input).
     ///
     /// - Throws: ``KeyError`` `.malformed` with the byte offset.

@@ -1,0 +1,51 @@
+// libFuzzer target: X.509 certificates and PKCS#10 certification requests, as raw DER
+// (`CertificateInfo`, `CertificationRequest`) and through detection (`KeyDecoder.decodeAll`, which
+// also reads PEM: `CERTIFICATE`, `CERTIFICATE REQUEST`, `NEW CERTIFICATE REQUEST`, chains).
+//
+// Oracles: no crash; only KeyError is thrown, with an offset inside the input; a certificate that
+// parses has a SHA-256 of the input, a version from 1 to 3, slices (SPKI, TBS, extension values)
+// inside the input, and names, SANs and serial that render; a request that parses renders too.
+import AsymmetricKeys
+import CryptoOpenSSL
+import FuzzSupport
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzX509(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = count > 0 && start != nil ? Array(UnsafeBufferPointer(start: start, count: count)) : []
+    let oracle = KeyErrorOracle(inputCount: bytes.count)
+    let range = bytes.startIndex...bytes.endIndex
+    func inside(_ slice: ArraySlice<UInt8>) -> Bool {
+        range.contains(slice.startIndex) && range.contains(slice.endIndex)
+    }
+    oracle.check("CertificateInfo") {
+        let certificate = try CertificateInfo(derEncoded: bytes[...])
+        guard certificate.certificateSHA256 == Hex.encodeBytes(Digest.hash(.sha256, bytes)) else {
+            fatalError("certificateSHA256 is not the SHA-256 of the input")
+        }
+        guard (1...3).contains(certificate.version) else { fatalError("version \(certificate.version)") }
+        guard inside(certificate.subjectPublicKeyInfo), inside(certificate.tbsCertificate),
+              certificate.extensions.all.allSatisfy({ inside($0.value) }) else {
+            fatalError("a slice of the certificate lies outside the input")
+        }
+        _ = certificate.subject.rfc4514String + certificate.issuer.rfc4514String + certificate.serial
+        _ = certificate.extensions.subjectAltNameStrings
+        _ = certificate.validity(at: 1_800_000_000)
+        _ = try? certificate.isSigned(by: certificate.publicKey)
+    }
+    oracle.check("CertificationRequest") {
+        let request = try CertificationRequest(derEncoded: bytes[...])
+        guard inside(request.subjectPublicKeyInfo), inside(request.certificationRequestInfo) else {
+            fatalError("a slice of the request lies outside the input")
+        }
+        _ = request.subject.rfc4514String
+        _ = request.requestedExtensions.subjectAltNameStrings
+        _ = request.requestedExtensions.extendedKeyUsageNames
+    }
+    oracle.check("KeyDecoder.decodeAll") {
+        for decoded in try KeyDecoder.decodeAll(bytes, source: "fuzz", passphrase: nil) {
+            if let certificate = decoded.certificate { _ = certificate.subject.rfc4514String }
+            if let request = decoded.request { _ = request.subject.rfc4514String }
+        }
+    }
+    return 0
+}
