@@ -7,7 +7,7 @@
 ///
 /// `AESCFBStream` is a value type: a copy is an independent snapshot of the stream state, so a caller
 /// can keep a copy before appending and go back to it when the append fails. Copies share the
-/// immutable AES key schedule (see ``AESBlockEncryptor``), so copying costs no allocation.
+/// immutable AES key schedule (see `AESBlockEncryptor`), so copying costs no allocation.
 ///
 /// The block function is AES-ECB from OpenSSL (`EVP_aes_128_ecb` / `EVP_aes_256_ecb`). Encryption
 /// calls it once per 16-byte block; decryption of whole blocks hands OpenSSL many blocks per call,

@@ -84,7 +84,7 @@ public enum KeyEncoder {
         }
     }
 
-    /// Writes an RSA key; see ``encode(_:as:der:comment:encryption:)-(AsymmetricKey,_,_,_,_)``.
+    /// Writes an RSA key; see ``encode(_:as:der:comment:encryption:options:attributes:)``.
     public static func encode(_ key: RSAKey, as format: KeyOutputFormat, der: Bool, comment: String?, encryption: Encryption?) throws -> [UInt8] {
         let any: AsymmetricKey = switch key {
         case .publicKey(let rsa): .publicKey(.rsa(rsa))

@@ -4,7 +4,7 @@ import CryptoOpenSSL
 ///
 /// The scalar is kept left-padded to the curve's ``ECCurve/coordinateSize`` in wiped storage.
 /// The public point is the one the container stored, checked to lie on the curve; that it equals
-/// d·G is what ``check()`` verifies. A container without the point gets d·G computed.
+/// d·G is what ``PrivateKey/consistencyProblems()`` verifies. A container without the point gets d·G computed.
 public struct ECPrivateKey: Sendable {
     /// The curve.
     public let curve: ECCurve

@@ -7,7 +7,7 @@ import Synchronization
 /// Without a stored public key, the public key is derived from the private one with OpenSSL the
 /// first time it is needed and then kept (deriving is a scalar multiplication; reading a key is not
 /// slowed by it). A container that also stores the public key (OpenSSH, PKCS#8 v2) keeps it as
-/// ``storedPublicKey``; ``check()`` compares it with the derived one.
+/// ``storedPublicKey``; ``PrivateKey/consistencyProblems()`` compares it with the derived one.
 public struct OctetPrivateKey: Sendable {
     /// The algorithm.
     public let algorithm: OctetKeyAlgorithm
@@ -73,7 +73,7 @@ public struct OctetPrivateKey: Sendable {
     }
 
     /// The public key: the one the container stored beside the private key, as `ssh-keygen`
-    /// shows it, or else the derived one. That the two agree is what ``check()`` verifies.
+    /// shows it, or else the derived one. That the two agree is what ``PrivateKey/consistencyProblems()`` verifies.
     public func publicKey() throws -> OctetPublicKey {
         try storedPublicKey ?? derivedPublicKey()
     }
