@@ -117,6 +117,10 @@ enum StoreSalvager {
                 if stamp != 0 && stamp <= now { continue }
                 expireAt = stamp
             }
+            // No MMKV value has an empty payload (the shortest, a varint, is one byte): with
+            // expiration on, a 4-byte value is damage read as a bare trailer. The copy would not
+            // hold it (a write-back drops empty payloads), so neither does the count.
+            if length == 0 { continue }
             survivors.append(KVStoreEntry(
                 key: item.entry.key, payload: Array(UnsafeRawBufferPointer(start: text + item.valueOffset, count: length)),
                 expireAt: expireAt))
