@@ -21,6 +21,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzCurveOpenSSH", ["AsymmetricKeys"]),
     ("FuzzStoreLoad", ["KVStorage"]),
     ("FuzzCMS", ["DownloadPipeline", "AsymmetricKeys"]),
+    ("FuzzPPK", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
 ]
 
 let package = Package(
