@@ -66,9 +66,6 @@ struct PPKFile {
 
     var isEncrypted: Bool { keyDerivation != nil }
 
-    /// The MAC length of the version: SHA-1 for v2, SHA-256 for v3.
-    var macLength: Int { version == 2 ? 20 : 32 }
-
     /// Parses the text of a PPK file.
     ///
     /// - Throws: ``KeyError`` `.unrecognizedFormat` when the file does not start with
