@@ -35,10 +35,16 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // Argon2 (RFC 9106), which OpenSSL 3.0 lacks; wrapped once in CryptoOpenSSL's Argon2.
+        .systemLibrary(
+            name: "CArgon2",
+            pkgConfig: "libargon2",
+            providers: [.apt(["libargon2-dev"])]
+        ),
 
         // Libraries
         .target(name: "ASN1Kit", swiftSettings: strict),
-        .target(name: "CryptoOpenSSL", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "CryptoOpenSSL", dependencies: ["COpenSSL", "CArgon2"], swiftSettings: strict),
         .target(name: "AsymmetricKeys", dependencies: ["ASN1Kit", "CryptoOpenSSL"], swiftSettings: strict),
         .target(name: "KVStorage", dependencies: ["CryptoOpenSSL", "CZlib"], swiftSettings: strict),
         .target(

@@ -25,6 +25,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzJWK", ["AsymmetricKeys"]),
     ("FuzzPKCS12", ["AsymmetricKeys", "CryptoOpenSSL"]),
     ("FuzzX509", ["AsymmetricKeys", "CryptoOpenSSL"]),
+    ("FuzzPPK", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
 ]
 
 let package = Package(

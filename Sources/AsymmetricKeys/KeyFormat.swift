@@ -23,13 +23,16 @@ public enum KeyFormat: String, Sendable, Hashable, CaseIterable {
     case pkcs12 = "pkcs12"
     /// A PKCS#10 certification request (`CERTIFICATE REQUEST`); the key is the requested one.
     case pkcs10Request = "pkcs10-csr"
+    /// PuTTY private key file (`PuTTY-User-Key-File-2:` / `-3:`).
+    case ppk = "ppk"
 }
 
 /// How the container was encoded.
 public enum KeyEncoding: String, Sendable, Hashable, CaseIterable {
     case pem
     case der
-    /// One-line or RFC 4716 text (OpenSSH public keys), or the OpenSSH private key PEM-like armor.
+    /// One-line or RFC 4716 text (OpenSSH public keys), the OpenSSH private key PEM-like armor, or
+    /// a PuTTY key file.
     case text
     /// JSON (JWK).
     case json
@@ -59,16 +62,19 @@ public enum KeyOutputFormat: String, Sendable, Hashable, CaseIterable {
     case jwkPublic = "jwk-public"
     /// A PKCS#12 file holding the key (and, through ``PKCS12File``, its certificates).
     case pkcs12 = "pkcs12"
+    /// PuTTY private key file (`.ppk`), version 3 unless asked for 2.
+    case ppk = "ppk"
 
     /// Whether the format holds a private key.
-    public var isPrivate: Bool { self == .pkcs1 || self == .pkcs8 || self == .sec1 || self == .openssh || self == .jwk || self == .pkcs12 }
+    public var isPrivate: Bool { [.pkcs1, .pkcs8, .sec1, .openssh, .jwk, .pkcs12, .ppk].contains(self) }
 }
 
 /// How an encrypted container was protected, for `inspect`.
 public struct KeyEncryptionInfo: Sendable, Hashable {
     /// The cipher, in OpenSSL/OpenSSH spelling (`aes-256-cbc`, `aes256-ctr`, `des-ede3-cbc`, …).
     public var cipher: String
-    /// The key derivation (`pbkdf2-hmac-sha256`, `scrypt`, `bcrypt-pbkdf`, `evp-bytestokey-md5`, `pbes1-md5`, …).
+    /// The key derivation (`pbkdf2-hmac-sha256`, `scrypt`, `bcrypt-pbkdf`, `evp-bytestokey-md5`, `pbes1-md5`,
+    /// `argon2id`/`argon2i`/`argon2d` and `ppk-v2-sha1` for PuTTY files, …).
     public var kdf: String?
 
     public init(cipher: String, kdf: String?) {
@@ -110,7 +116,7 @@ public struct DecodedKey: Sendable {
     public var key: AsymmetricKey
     /// How it was encrypted, if it was.
     public var encryption: KeyEncryptionInfo?
-    /// The comment (OpenSSH, RFC 4716), if any.
+    /// The comment (OpenSSH, RFC 4716, PPK), if any.
     public var comment: String?
     /// The options before the key of an `authorized_keys` line (`from="…",no-pty`), verbatim.
     public var options: String?

@@ -14,7 +14,10 @@ struct ConvertCommand: ParsableCommand {
             a public key only in public formats. pkcs1 holds RSA keys, sec1 EC keys, the SSH formats no \
             X25519/X448 keys (and openssh no Ed448); pkcs8, spki, jwk, jwk-public and pkcs12 hold every \
             algorithm. A JWK keeps the input's kid, use and alg. pkcs12 stores the key with the \
-            certificates of --certificate under the new passphrase. Private keys are written with mode 0600.
+            certificates of --certificate under the new passphrase. ppk writes a PuTTY private key file \
+            (RSA, EC P-256/384/521, Ed25519, Ed448), version 3 unless --ppk-version 2 asks for the format \
+            of PuTTY before 0.75; --encrypt aes256-cbc encrypts it (v3: Argon2id, 8192 KiB, 16 passes, \
+            1 lane). Private keys are written with mode 0600.
             """
     )
 
@@ -30,10 +33,10 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The output file (default: standard output).")
     var out: String?
 
-    @Option(help: ArgumentHelp("Encrypt the output with this cipher (aes-256-cbc, aes-128-cbc, des-ede3-cbc…; for openssh: aes256-ctr…).", valueName: "cipher"))
+    @Option(help: ArgumentHelp("Encrypt the output with this cipher (aes-256-cbc, aes-128-cbc, des-ede3-cbc…; for openssh: aes256-ctr…; for ppk: aes256-cbc).", valueName: "cipher"))
     var encrypt: String?
 
-    @Option(help: "Comment for OpenSSH and RFC 4716 output (default: the input's comment).")
+    @Option(help: "Comment for OpenSSH, RFC 4716 and PPK output (default: the input's comment).")
     var comment: String?
 
     @Option(name: .customLong("certificate"), help: ArgumentHelp("For --to pkcs12: a certificate file (PEM or DER; every certificate of a PEM chain) to store with the key. Repeatable.", valueName: "file"))
@@ -44,6 +47,9 @@ struct ConvertCommand: ParsableCommand {
 
     @Flag(help: "For --to pkcs12: SHA-1 with 3DES/RC2-40 and a SHA-1 MAC, for old readers (as openssl pkcs12 -legacy).")
     var legacy = false
+
+    @Option(name: .customLong("ppk-version"), help: ArgumentHelp("The PuTTY key file version for --to ppk: 3 (default) or 2 (PuTTY before 0.75).", valueName: "n"))
+    var ppkVersion: Int?
 
     @OptionGroup var passphrase: PassphraseOptions
     @OptionGroup var newPassphrase: NewPassphraseOptions
@@ -59,7 +65,11 @@ struct ConvertCommand: ParsableCommand {
             throw ValidationError("a JWK is plain JSON; --encrypt applies to pkcs1, pkcs8, sec1 and openssh")
         }
         if encrypt != nil && !to.isPrivate {
-            throw ValidationError("--encrypt needs a private output format (pkcs1, pkcs8, sec1, openssh)")
+            throw ValidationError("--encrypt needs a private output format (pkcs1, pkcs8, sec1, openssh, ppk)")
+        }
+        if let ppkVersion {
+            guard to == .ppk else { throw ValidationError("--ppk-version applies to --to ppk only") }
+            guard ppkVersion == 2 || ppkVersion == 3 else { throw ValidationError("--ppk-version must be 2 or 3") }
         }
         if newPassphrase.isGiven && encrypt == nil && to != .pkcs12 {
             throw ValidationError("--new-passphrase-file/--new-passphrase-env need --encrypt CIPHER")
@@ -87,7 +97,8 @@ struct ConvertCommand: ParsableCommand {
             let bytes: [UInt8]
             do {
                 bytes = try KeyEncoder.encode(decoded.key, as: to, der: der, comment: comment ?? decoded.comment, encryption: encryption,
-                                              options: decoded.options, attributes: decoded.attributes)
+                                              options: decoded.options, attributes: decoded.attributes,
+                                              ppkVersion: ppkVersion == 2 ? .v2 : .v3)
             } catch let error as KeyError {
                 throw CommandError("\(name): \(error.reason)")
             }

@@ -190,7 +190,7 @@ struct OpenSSHPrivateKeyMalformedTests {
         var parts = Parts()
         parts.section = Self.section(comment: "abc", padding: [1, 2, 4, 4, 5])
         Self.expectError(parts.bytes, .malformed)
-        parts.section = Self.section(comment: "", padding: [1, 2, 3, 4, 5, 6, 7, 8])
+        parts.section = Self.section(comment: "", padding: [1, 2, 3, 4, 5, 6, 7, 9])
         Self.expectError(parts.bytes, .malformed)
 
         parts = Parts()

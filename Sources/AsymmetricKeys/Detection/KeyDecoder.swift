@@ -5,8 +5,8 @@ import CryptoOpenSSL
 ///
 /// The container is detected from the bytes alone: a PEM label (and, for DER inside PEM, the
 /// structure, which must agree with the label), the outline of raw DER, the `openssh-key-v1\0`
-/// magic, an OpenSSH private key armor, `ssh-rsa …` lines, or an RFC 4716 `---- BEGIN SSH2 PUBLIC
-/// KEY ----` block.
+/// magic, an OpenSSH private key armor, `ssh-rsa …` lines, an RFC 4716 `---- BEGIN SSH2 PUBLIC
+/// KEY ----` block, or a PuTTY key file (`PuTTY-User-Key-File-`).
 public enum KeyDecoder {
     /// Detects the container from the bytes alone and decodes every key in it (a PEM bundle gives
     /// one ``DecodedKey`` per block, an `authorized_keys` file one per line).
@@ -26,6 +26,11 @@ public enum KeyDecoder {
         if bytes.starts(with: opensshMagic) {
             let decoded = try OpenSSHPrivateKey.decodeAny(bytes, passphrase: passphrase)
             return [DecodedKey(format: .opensshPrivate, encoding: .der, key: .privateKey(decoded.key),
+                               encryption: decoded.encryption, comment: decoded.comment)]
+        }
+        if PPKPrivateKey.isPPK(bytes) {
+            let decoded = try PPKPrivateKey.decode(bytes, passphrase: passphrase.map { provider in { @Sendable what in try provider("\(what) in \(source)") } })
+            return [DecodedKey(format: .ppk, encoding: .text, key: .privateKey(decoded.key),
                                encryption: decoded.encryption, comment: decoded.comment)]
         }
         if bytes[firstNonSpace] == UInt8(ascii: "{") {
@@ -319,7 +324,7 @@ public enum KeyDecoder {
     /// Explains what the input looked like.
     static func unrecognizedReason(_ bytes: [UInt8]) -> String {
         let printable = bytes.prefix(512).allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || isSpace($0) }
-        let kinds = "PEM (-----BEGIN …), DER (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, certificate, certification request, PKCS#12), OpenSSH (openssh-key-v1, ssh-ed25519 …), RFC 4716 or JWK"
+        let kinds = "PEM (-----BEGIN …), DER (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, certificate, certification request, PKCS#12), OpenSSH (openssh-key-v1, ssh-ed25519 …), RFC 4716, JWK or PuTTY (PuTTY-User-Key-File-)"
         if printable {
             return "the input is text but not a key format Coffer knows; expected \(kinds)"
         }

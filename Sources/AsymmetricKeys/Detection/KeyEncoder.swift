@@ -32,18 +32,21 @@ public enum KeyEncoder {
     ///   - comment: For OpenSSH and RFC 4716 output; ignored otherwise.
     ///   - options: `authorized_keys` options written before an `openssh-public` line; ignored otherwise.
     ///   - attributes: `kid`, `use`, `alg` and `key_ops` for JWK output; ignored otherwise.
+    ///   - ppkVersion: The PuTTY key file version for `ppk` output (3 by default; 2 for PuTTY before 0.75).
     ///   - encryption: Encrypts a private key: pkcs8 as EncryptedPrivateKeyInfo (PBES2, PBKDF2-HMAC-SHA256,
-    ///     2048 iterations), pkcs1 and sec1 as legacy `Proc-Type`/`DEK-Info` PEM, openssh with bcrypt-pbkdf.
+    ///     2048 iterations), pkcs1 and sec1 as legacy `Proc-Type`/`DEK-Info` PEM, openssh with bcrypt-pbkdf,
+    ///     ppk with AES-256-CBC and Argon2id (v3) or PuTTY's SHA-1 derivation (v2).
     /// - Throws: ``KeyError`` `.cannotConvert` for a public key to a private format, or a key the
-    ///   format cannot hold (PKCS#1 holds RSA, SEC 1 holds EC, SSH holds no X25519/X448 and OpenSSH
+    ///   format cannot hold (PKCS#1 holds RSA, SEC 1 holds EC, SSH and PPK hold no X25519/X448 and OpenSSH
     ///   private keys no Ed448); `.invalidArgument` for DER of a text format, encryption of a
     ///   public format, DER with legacy PEM encryption, or an unknown cipher.
     public static func encode(_ key: AsymmetricKey, as format: KeyOutputFormat, der: Bool, comment: String?, encryption: Encryption?,
-                              options: String? = nil, attributes: KeyAttributes = KeyAttributes()) throws -> [UInt8] {
+                              options: String? = nil, attributes: KeyAttributes = KeyAttributes(),
+                              ppkVersion: PPKPrivateKey.Version = .v3) throws -> [UInt8] {
         if format.isPrivate && !key.isPrivate {
             throw KeyError(.cannotConvert, "a public key cannot be written as \(format.rawValue), which holds a private key")
         }
-        if der && [.openssh, .opensshPublic, .rfc4716, .jwk, .jwkPublic].contains(format) {
+        if der && [.openssh, .opensshPublic, .rfc4716, .jwk, .jwkPublic, .ppk].contains(format) {
             throw KeyError(.invalidArgument, "\(format.rawValue) has no DER form")
         }
         if encryption != nil && !format.isPrivate {
@@ -75,12 +78,12 @@ public enum KeyEncoder {
             let protection: PKCS12File.Protection = ["legacy", "des-ede3-cbc", "des3"].contains(encryption.cipher.lowercased()) ? .legacy : .modern
             return try PKCS12File.encode(key: key.privateKey, certificates: [], passphrase: encryption.passphrase,
                                          friendlyName: attributes.friendlyName, protection: protection)
-        case .pkcs1, .pkcs8, .sec1, .openssh:
+        case .pkcs1, .pkcs8, .sec1, .openssh, .ppk:
             // Checked above: private formats only get here with a private key.
             guard let privateKey = key.privateKey else {
                 throw KeyError(.cannotConvert, "a public key cannot be written as \(format.rawValue)")
             }
-            return try encodePrivate(privateKey, as: format, der: der, comment: comment, encryption: encryption)
+            return try encodePrivate(privateKey, as: format, der: der, comment: comment, encryption: encryption, ppkVersion: ppkVersion)
         }
     }
 
@@ -100,6 +103,7 @@ public enum KeyEncoder {
         case .sec1: algorithm == .ec
         case .opensshPublic, .rfc4716: algorithm != .x25519 && algorithm != .x448
         case .openssh: [.rsa, .ec, .ed25519].contains(algorithm)
+        case .ppk: [.rsa, .ec, .ed25519, .ed448].contains(algorithm)
         case .pkcs8, .spki, .jwk, .jwkPublic, .pkcs12: true
         }
         if !holds { throw cannotHold(algorithm, format) }
@@ -111,6 +115,7 @@ public enum KeyEncoder {
         case .sec1: "EC keys only"
         case .opensshPublic, .rfc4716: "SSH key types (RSA, EC, Ed25519, Ed448), not key-agreement keys"
         case .openssh: "RSA, EC and Ed25519 keys"
+        case .ppk: "RSA, EC (P-256, P-384, P-521), Ed25519 and Ed448 keys"
         case .pkcs8, .spki, .jwk, .jwkPublic, .pkcs12: "every key"
         }
         var error = KeyError(.cannotConvert, "\(format.rawValue) cannot hold an \(algorithm.displayName) key: it holds \(holds); pkcs8 and spki hold every algorithm")
@@ -118,7 +123,8 @@ public enum KeyEncoder {
         return error
     }
 
-    private static func encodePrivate(_ key: PrivateKey, as format: KeyOutputFormat, der: Bool, comment: String?, encryption: Encryption?) throws -> [UInt8] {
+    private static func encodePrivate(_ key: PrivateKey, as format: KeyOutputFormat, der: Bool, comment: String?, encryption: Encryption?,
+                                      ppkVersion: PPKPrivateKey.Version) throws -> [UInt8] {
         switch (format, key) {
         case (.pkcs1, .rsa(let rsa)):
             return try legacyOrPlain(rsa.pkcs1DER, label: "RSA PRIVATE KEY", der: der, encryption: encryption)
@@ -129,6 +135,12 @@ public enum KeyEncoder {
             let cipher = try openSSLCipher(encryption.cipher, allowingDES: false)
             let encrypted = try EncryptedPrivateKeyInfo.encode(key, passphrase: encryption.passphrase, cipher: cipher)
             return der ? encrypted : Array(PEMBlock(label: "ENCRYPTED PRIVATE KEY", bytes: encrypted).pemText.utf8)
+        case (.ppk, _):
+            if let encryption, !encryption.cipherIsDefault, !["aes256-cbc", "aes-256-cbc"].contains(encryption.cipher.lowercased()) {
+                throw KeyError(.invalidArgument, "PPK files are encrypted with aes256-cbc only, not '\(encryption.cipher.prefix(40))'")
+            }
+            let text = try PPKPrivateKey.encode(key, comment: comment, passphrase: encryption?.passphrase, version: ppkVersion)
+            return Array(text.utf8)
         case (.openssh, _):
             let cipher = encryption.map { $0.cipherIsDefault ? "aes256-ctr" : opensshCipherName($0.cipher) } ?? "aes256-ctr"
             let text = try OpenSSHPrivateKey.encode(key, comment: comment, passphrase: encryption?.passphrase, cipher: cipher)

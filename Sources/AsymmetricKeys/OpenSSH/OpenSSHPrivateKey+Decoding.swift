@@ -160,8 +160,12 @@ extension OpenSSHPrivateKey {
         let commentBytes = try reader.readString()
         let paddingOffset = reader.offset
         let padding = reader.remaining
-        guard padding.count < blockSize, padding.enumerated().allSatisfy({ $0.element == UInt8(truncatingIfNeeded: $0.offset + 1) }) else {
-            throw KeyError(.malformed, "OpenSSH private section padding at offset \(paddingOffset) is not 1, 2, 3, … up to the block size",
+        // OpenSSH pads to its cipher's block size (8 when unencrypted) and accepts any run of 1, 2,
+        // 3, … (the section's length is checked against the block size already); puttygen pads
+        // unencrypted keys to 16 bytes with 1 to 16 bytes. Both are read; the run is bounded by the
+        // byte values.
+        guard padding.count < 256, padding.enumerated().allSatisfy({ $0.element == UInt8(truncatingIfNeeded: $0.offset + 1) }) else {
+            throw KeyError(.malformed, "OpenSSH private section padding at offset \(paddingOffset) is not 1, 2, 3, …",
                            offset: paddingOffset)
         }
         return (key, commentBytes.isEmpty ? nil : String(decoding: commentBytes, as: UTF8.self))

@@ -1,0 +1,41 @@
+import Foundation
+
+/// One entry of `Fixtures/keys/ppk/facts.json`: what puttygen reported about a PuTTY key file that
+/// `tools/make-fixtures ppk` made with it.
+public struct PPKFact: Decodable, Sendable, CustomStringConvertible {
+    public var file: String
+    /// The fixture key the file was made from (`rsa2048`, `ed25519-ssh`, …).
+    public var source: String
+    /// `rsa`, `ec`, `ed25519`, `ed448`.
+    public var algorithm: String
+    /// The SSH key type (`ecdsa-sha2-nistp256`).
+    public var keyType: String
+    public var version: Int
+    public var encrypted: Bool
+    public var bits: Int
+    public var fingerprintSHA256: String
+    public var fingerprintMD5: String
+    public var comment: String
+    /// `puttygen -O public-openssh` of the file.
+    public var publicOpenSSH: String
+    /// The OpenSSH private key the file holds, relative to `Fixtures/keys/ppk`.
+    public var privateOpenSSH: String
+    public var cipher: String?
+    /// `argon2id`, `argon2i`, `argon2d` or `ppk-v2-sha1`.
+    public var kdf: String?
+
+    public var description: String { file }
+
+    /// The PPK fixtures' folder.
+    public static let directory = KeyFact.directory.appendingPathComponent("ppk")
+
+    /// Every entry, or none when the file cannot be read (tests then fail on the count).
+    public static let all: [PPKFact] = {
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent("facts.json")),
+              let facts = try? JSONDecoder().decode([PPKFact].self, from: data) else { return [] }
+        return facts
+    }()
+
+    /// The path of the fixture file.
+    public var path: String { Self.directory.appendingPathComponent(file).path }
+}
