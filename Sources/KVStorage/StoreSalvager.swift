@@ -10,8 +10,9 @@
 ///    byte at a time to the next offset where an entry with a printable key parses and is followed
 ///    by another entry that parses, by the end of the region, or by zeros to it; entries from
 ///    there on are marked as found after damage.
-/// 4. Entries are applied in file order (last value wins, tombstones delete), expired values are
-///    dropped, and the result is written as a new store through a crash-safe write-back.
+/// 4. Entries are applied in file order (last value wins, tombstones delete), expired values and
+///    empty payloads are dropped, and the result is written as a new store through a crash-safe
+///    write-back (an encrypted copy in an order that opens: see ``openableOrder(_:expiration:)``).
 enum StoreSalvager {
     struct Recovered {
         var entry: KVStoreSalvageReport.Entry
@@ -125,10 +126,25 @@ enum StoreSalvager {
                 key: item.entry.key, payload: Array(UnsafeRawBufferPointer(start: text + item.valueOffset, count: length)),
                 expireAt: expireAt))
         }
+        if crypt != nil { survivors = openableOrder(survivors, expiration: expiration) }
         let dataPath = try write(survivors, expiration: expiration, like: configuration, toDirectory: directory)
         return KVStoreSalvageReport(
             entries: recovered.map(\.entry), damagedRanges: damaged, regionEnd: end, regionSource: regionSource,
             crcMatches: crcMatches, liveKeys: survivors.count, dataPath: dataPath)
+    }
+
+    /// Survivors in an order an encrypted copy can be opened in. Opening takes a C0 control
+    /// character in a key that starts in the first 16 bytes of an encrypted region as the sign of
+    /// a wrong key or IV (the garbled first CFB block), so keys with control characters (damage
+    /// that parsed, or rare real keys) go after at least 16 bytes of clean entries; without that
+    /// many clean bytes to put first they are left out, since no copy holding them could be opened.
+    static func openableOrder(_ survivors: [KVStoreEntry], expiration: Bool) -> [KVStoreEntry] {
+        func hasControl(_ key: String) -> Bool { key.utf8.contains { $0 < 0x20 || $0 == 0x7F } }
+        let clean = survivors.filter { !hasControl($0.key) }
+        guard clean.count < survivors.count else { return survivors }
+        let trailer = expiration ? 4 : 0
+        let cleanBytes = clean.reduce(0) { $0 + StoreIndex.entrySize(keyLength: $1.key.utf8.count, valueLength: $1.payload.count + trailer) }
+        return cleanBytes >= 16 ? clean + survivors.filter { hasControl($0.key) } : clean
     }
 
     /// The next offset after `start` where an entry with a printable key parses and is followed by

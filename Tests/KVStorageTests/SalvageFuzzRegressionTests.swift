@@ -7,14 +7,21 @@ import Testing
 /// meta length as two little-endian bytes, the meta file, the data file).
 @Suite("Salvage: fuzz regressions")
 struct SalvageFuzzRegressionTests {
-    /// Writes the fuzz input `name` as a store `fuzz` in a new directory.
+    static let key128 = Array("coffer-fixture-key".utf8)
+    static let key256 = Array("coffer-fixture-aes256-key-32byte".utf8)
+
+    /// Writes the fuzz input `name` as a store `fuzz` in a new directory, with the crypt key its
+    /// flags byte names (1: AES-128, 2: AES-256).
     static func store(_ name: String) throws -> (String, KVStoreConfiguration) {
         let input = try TestSupport.read(TestSupport.fixtures.appendingPathComponent("fuzz/" + name).path)
         let metaLength = min(Int(input[1]) | Int(input[2]) << 8, input.count - 3)
         let directory = try TestSupport.temporaryDirectory("salvage-fuzz")
         try TestSupport.write(Array(input[(3 + metaLength)...]), to: directory + "/fuzz")
         try TestSupport.write(Array(input[3..<3 + metaLength]), to: directory + "/fuzz.crc")
-        return (directory, KVStoreConfiguration(directory: directory, id: "fuzz", accessMode: .readOnly, clock: { 1 }))
+        let flags = input[0] & 3
+        return (directory, KVStoreConfiguration(
+            directory: directory, id: "fuzz", cryptKey: flags == 1 ? key128 : flags == 2 ? key256 : nil,
+            cipher: flags == 2 ? .aes256 : .aes128, accessMode: .readOnly, clock: { 1 }))
     }
 
     /// Damage left 4-byte float values in a store with expiration on, read as bare expire trailers
@@ -30,5 +37,26 @@ struct SalvageFuzzRegressionTests {
         #expect(report.liveKeys == 68)
         #expect(!keys.contains("f32_5"), "the float read as a bare trailer is not a value")
         #expect(keys.contains("f64_6") && keys.contains("bytes_80"))
+    }
+
+    /// Garbage that parsed left a key with control characters first in the survivors; written first
+    /// into an encrypted copy, it made the copy look like a wrong-key store to the loader.
+    @Test("crash 36e97fee: a salvaged AES-256 store opens")
+    func encryptedCopyOpens() throws {
+        let (directory, configuration) = try Self.store("salvage-36e97fee.bin")
+        defer { TestSupport.removeDirectory(directory) }
+        let (report, store, target) = try SalvageTests.salvage(configuration)
+        defer { store.close(); TestSupport.removeDirectory(target) }
+        #expect(try store.count() == report.liveKeys)
+        #expect(report.liveKeys > 0)
+    }
+
+    @Test("an encrypted copy puts keys with control characters after 16 bytes of clean entries, or leaves them out")
+    func openableOrder() {
+        func entry(_ key: String, _ size: Int) -> KVStoreEntry { KVStoreEntry(key: key, payload: [UInt8](repeating: 1, count: size), expireAt: nil) }
+        let ordered = StoreSalvager.openableOrder([entry("\u{01}bad", 4), entry("good-key", 12), entry("x", 1)], expiration: false)
+        #expect(ordered.map(\.key) == ["good-key", "x", "\u{01}bad"])
+        let dropped = StoreSalvager.openableOrder([entry("\u{01}bad", 4), entry("k", 1)], expiration: false)
+        #expect(dropped.map(\.key) == ["k"])
     }
 }
