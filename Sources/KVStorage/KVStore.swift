@@ -174,7 +174,8 @@ public final class KVStore: Sendable {
         }
         if ticket > 0 {
             try flusher.waitUntilFlushed(ticket) { () throws(KVStoreError) in
-                try state.withLock { (core: inout StoreCore?) throws(KVStoreError) in try core?.sync() }
+                let target = try state.withLock { (core: inout StoreCore?) throws(KVStoreError) in try core?.syncTarget() }
+                try target?.flush()
             }
         }
         return result

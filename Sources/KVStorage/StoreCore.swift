@@ -503,6 +503,11 @@ final class StoreCore {
         try data.sync()
         try meta.sync()
     }
+
+    /// Both files' descriptors, duplicated, for a flush outside the store's lock.
+    func syncTarget() throws(KVStoreError) -> SyncTarget {
+        try SyncTarget(data: data, meta: meta)
+    }
 }
 
 extension FileLock {

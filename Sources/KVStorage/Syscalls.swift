@@ -81,6 +81,25 @@ enum Syscall {
         }
     }
 
+    /// `fdatasync(2)`: on Linux it also writes back the pages dirtied through a `MAP_SHARED`
+    /// mapping of the file (the same call `msync(MS_SYNC)` makes), without needing the mapping.
+    static func dataSync(_ fd: Int32, path: String) throws(KVStoreError) {
+        while Glibc_fdatasync(fd) != 0 {
+            if errno == EINTR { continue }
+            throw failure("fdatasync", path: path)
+        }
+    }
+
+    /// `dup(2)` with close-on-exec: a second descriptor for the same open file.
+    static func duplicate(_ fd: Int32, path: String) throws(KVStoreError) -> Int32 {
+        while true {
+            let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+            if copy >= 0 { return copy }
+            if errno == EINTR { continue }
+            throw failure("fcntl(F_DUPFD_CLOEXEC)", path: path)
+        }
+    }
+
     /// `fsync(2)` on a directory, so that a `rename` inside it is durable.
     static func syncDirectory(_ path: String) throws(KVStoreError) {
         let fd = try open(path, flags: O_RDONLY | O_DIRECTORY)
@@ -199,5 +218,6 @@ enum Syscall {
 }
 @inline(__always) private func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }
 @inline(__always) private func Glibc_fsync(_ fd: Int32) -> Int32 { fsync(fd) }
+@inline(__always) private func Glibc_fdatasync(_ fd: Int32) -> Int32 { fdatasync(fd) }
 @inline(__always) private func Glibc_rename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 { rename(from, to) }
 @inline(__always) private func Glibc_unlink(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) }

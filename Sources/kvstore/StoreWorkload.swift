@@ -103,13 +103,19 @@ enum StoreWorkload {
         let failure = Mutex<KVStoreError?>(nil)
         let clock = ContinuousClock()
         let start = clock.now
-        DispatchQueue.concurrentPerform(iterations: durabilityThreads) { thread in
-            do throws(KVStoreError) {
-                for index in 0..<perThread { try store.set(Int64(index), forKey: "par-\(thread)-\(index)") }
-            } catch {
-                failure.withLock { $0 = error }
+        // One serial queue per writer: such queues run on their own threads even beyond the core
+        // count (`concurrentPerform` would run at most one writer per core).
+        let writers = DispatchGroup()
+        for thread in 0..<durabilityThreads {
+            DispatchQueue(label: "bench-writer-\(thread)").async(group: writers) {
+                do throws(KVStoreError) {
+                    for index in 0..<perThread { try store.set(Int64(index), forKey: "par-\(thread)-\(index)") }
+                } catch {
+                    failure.withLock { $0 = error }
+                }
             }
         }
+        writers.wait()
         let elapsed = nanoseconds(clock.now - start)
         if let error = failure.withLock({ $0 }) { throw error }
         result.int64SetSystemParallel = elapsed / Double(perThread * durabilityThreads)

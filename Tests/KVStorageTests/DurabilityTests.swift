@@ -75,6 +75,24 @@ struct DurabilityTests {
         #expect(store.flusher.flushCount >= 1 && store.flusher.flushCount <= threads * perThread)
     }
 
+    @Test("a flush runs on duplicated descriptors, so the files may be closed while it is in flight")
+    func flushOutlivesTheFiles() throws {
+        let directory = try TestSupport.temporaryDirectory("durability-dup")
+        defer { TestSupport.removeDirectory(directory) }
+        var target: SyncTarget
+        do {
+            let data = try MappedFile(path: directory + "/data", writable: true, minimumSize: 4096)
+            let meta = try MappedFile(path: directory + "/data.crc", writable: true, minimumSize: 4096)
+            data.bytes.baseAddress.map { UnsafeMutableRawPointer(mutating: $0).storeBytes(of: 0x2A, as: UInt8.self) }
+            target = try SyncTarget(data: data, meta: meta)
+            #expect(target.descriptors.count == 2)
+            #expect(target.descriptors.allSatisfy { $0 != data.descriptor && $0 != meta.descriptor })
+        }
+        // Both mappings and their descriptors are gone; the duplicates still name the files.
+        try target.flush()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/data")).first == 0x2A)
+    }
+
     @Test("child: write, then SIGKILL itself", .enabled(if: ChildProcess.environment(directoryVariable) != nil))
     func killedWriter() throws {
         let directory = try #require(ChildProcess.environment(Self.directoryVariable))
