@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "ASN1Kit", targets: ["ASN1Kit"]),
+        .library(name: "CofferJSON", targets: ["CofferJSON"]),
         .library(name: "CryptoOpenSSL", targets: ["CryptoOpenSSL"]),
         .library(name: "AsymmetricKeys", targets: ["AsymmetricKeys"]),
         .library(name: "KVStorage", targets: ["KVStorage"]),
@@ -44,8 +45,9 @@ let package = Package(
 
         // Libraries
         .target(name: "ASN1Kit", swiftSettings: strict),
+        .target(name: "CofferJSON", swiftSettings: strict),
         .target(name: "CryptoOpenSSL", dependencies: ["COpenSSL", "CArgon2"], swiftSettings: strict),
-        .target(name: "AsymmetricKeys", dependencies: ["ASN1Kit", "CryptoOpenSSL"], swiftSettings: strict),
+        .target(name: "AsymmetricKeys", dependencies: ["ASN1Kit", "CofferJSON", "CryptoOpenSSL"], swiftSettings: strict),
         .target(name: "KVStorage", dependencies: ["CryptoOpenSSL", "CZlib"], swiftSettings: strict),
         .target(
             name: "DownloadPipeline",
@@ -61,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "keytool",
             dependencies: [
-                "ASN1Kit", "AsymmetricKeys", "CryptoOpenSSL", "DownloadPipeline",
+                "ASN1Kit", "AsymmetricKeys", "CofferJSON", "CryptoOpenSSL", "DownloadPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -69,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "kvstore",
             dependencies: [
-                "KVStorage",
+                "ASN1Kit", "CofferJSON", "KVStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -79,6 +81,7 @@ let package = Package(
         // What several test targets need: running programs, deterministic inputs.
         .target(name: "CofferTestSupport", path: "Tests/CofferTestSupport", swiftSettings: strict),
         .testTarget(name: "ASN1KitTests", dependencies: ["ASN1Kit"], swiftSettings: strict),
+        .testTarget(name: "CofferJSONTests", dependencies: ["CofferJSON"], swiftSettings: strict),
         .testTarget(name: "CryptoOpenSSLTests", dependencies: ["CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "AsymmetricKeysTests", dependencies: ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStorageTests", dependencies: ["KVStorage", "CofferTestSupport"], swiftSettings: strict),

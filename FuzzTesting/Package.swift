@@ -22,9 +22,9 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzStoreLoad", ["KVStorage"]),
     ("FuzzStoreSalvage", ["KVStorage"]),
     ("FuzzCMS", ["DownloadPipeline", "AsymmetricKeys"]),
-    ("FuzzJWK", ["AsymmetricKeys"]),
+    ("FuzzJWK", ["AsymmetricKeys", "CofferJSON"]),
     ("FuzzPKCS12", ["AsymmetricKeys", "CryptoOpenSSL"]),
-    ("FuzzX509", ["AsymmetricKeys", "CryptoOpenSSL"]),
+    ("FuzzX509", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
     ("FuzzPPK", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
 ]
 

@@ -70,7 +70,7 @@ public struct RSAPublicKey: Sendable, Hashable {
     }
 
     /// Modulus as lowercase hex without leading zeros.
-    public var modulusHex: String { Hex.encode(modulus) }
+    public var modulusHex: String { Hex.encodeMagnitude(modulus) }
     /// Public exponent as lowercase hex without leading zeros.
-    public var publicExponentHex: String { Hex.encode(publicExponent) }
+    public var publicExponentHex: String { Hex.encodeMagnitude(publicExponent) }
 }

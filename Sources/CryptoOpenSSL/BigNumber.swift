@@ -68,16 +68,16 @@ public struct BigNumber: Sendable, Hashable, Comparable, CustomStringConvertible
     /// Lowercase hexadecimal of the magnitude without leading zeros, `"0"` for zero, with a leading
     /// `-` when negative.
     public var hex: String {
-        let bytes = bigEndianBytes
-        guard !bytes.isEmpty else { return "0" }
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = isNegative ? [UInt8(ascii: "-")] : []
-        text.reserveCapacity(bytes.count * 2 + 1)
-        for (index, byte) in bytes.enumerated() {
-            if index != 0 || byte >> 4 != 0 { text.append(digits[Int(byte >> 4)]) }
-            text.append(digits[Int(byte & 0x0f)])
+        guard let digits = BN_bn2hex(storage.pointer) else {
+            fatalError("\(CryptoError.openSSL("BN_bn2hex", "out of memory"))")
         }
-        return String(decoding: text, as: UTF8.self)
+        defer { CRYPTO_free(digits, #fileID, #line) }
+        // BN_bn2hex writes whole bytes in uppercase ("0A" for 10, "-0A" for -10, "0" for zero).
+        var text = String(cString: digits).lowercased()
+        let sign = text.hasPrefix("-") ? "-" : ""
+        text.removeFirst(sign.count)
+        let trimmed = text.drop(while: { $0 == "0" })
+        return sign + (trimmed.isEmpty ? "0" : String(trimmed))
     }
 
     /// Decimal digits (`BN_bn2dec`).

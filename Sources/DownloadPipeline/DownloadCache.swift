@@ -1,3 +1,4 @@
+import ASN1Kit
 import AsymmetricKeys
 import CryptoOpenSSL
 import Foundation
@@ -73,7 +74,7 @@ public final class DownloadCache: Sendable {
     /// header value is stored in clear as a key).
     static func storeKey(for identity: String) -> String {
         let digest = Digest.hash(.sha256, Array(identity.utf8))
-        return "dl." + Hex.encodeBytes(digest)
+        return "dl." + Hex.encode(digest)
     }
 
     /// The record cached for `identity`, or `nil` (also when the entry cannot be decoded, or its

@@ -1,3 +1,4 @@
+import ASN1Kit
 import AsymmetricKeys
 import Foundation
 
@@ -35,7 +36,7 @@ public struct RequestIdentity: Sendable, Hashable {
         content += headers
         content.append("decryptor=\(decryptor?.identity ?? "none")")
         content.append("response-modifier=\(responseModifier?.identity ?? "none")")
-        if let digest = request.expectedSHA256 { content.append("sha256=\(Hex.encodeBytes(digest))") }
+        if let digest = request.expectedSHA256 { content.append("sha256=\(Hex.encode(digest))") }
         contentKey = content.joined(separator: "\n")
         let destination = switch request.destination {
         case .memory: "memory"

@@ -50,15 +50,7 @@ enum ASN1ValueFormatter {
         return "-" + hex(magnitude)
     }
 
-    private static let digits = Array("0123456789ABCDEF".utf8)
-
     static func hex<C: Collection<UInt8>>(_ bytes: C) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        Hex.encode(bytes, uppercase: true)
     }
 }

@@ -1,3 +1,4 @@
+import ASN1Kit
 import AsymmetricKeys
 
 /// Reads a SHA-256 given as hex (`--sha256`, `sha256=`).

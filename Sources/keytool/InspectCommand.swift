@@ -1,3 +1,4 @@
+import ASN1Kit
 import ArgumentParser
 import AsymmetricKeys
 
@@ -58,7 +59,7 @@ struct InspectCommand: ParsableCommand {
         if case .rsa(let rsa) = publicKey {
             fields += [("publicExponent", rsa.publicExponentHex), ("modulus", rsa.modulusHex)]
         } else {
-            fields.append(("publicKey", Hex.encodeBytes(publicKey.rawBytes)))
+            fields.append(("publicKey", Hex.encode(publicKey.rawBytes)))
         }
         if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
             fields += [("fingerprintSHA256", sha256), ("fingerprintMD5", md5)]
@@ -91,25 +92,25 @@ struct InspectCommand: ParsableCommand {
         switch key {
         case .rsa(let key):
             var fields = [
-                ("privateExponent", Hex.encode(key.privateExponent)),
-                ("prime1", Hex.encode(key.prime1)),
-                ("prime2", Hex.encode(key.prime2)),
-                ("exponent1", Hex.encode(key.exponent1)),
-                ("exponent2", Hex.encode(key.exponent2)),
-                ("coefficient", Hex.encode(key.coefficient)),
+                ("privateExponent", Hex.encodeMagnitude(key.privateExponent)),
+                ("prime1", Hex.encodeMagnitude(key.prime1)),
+                ("prime2", Hex.encodeMagnitude(key.prime2)),
+                ("exponent1", Hex.encodeMagnitude(key.exponent1)),
+                ("exponent2", Hex.encodeMagnitude(key.exponent2)),
+                ("coefficient", Hex.encodeMagnitude(key.coefficient)),
             ]
             for (i, other) in key.otherPrimes.enumerated() {
                 fields += [
-                    ("prime\(i + 3)", Hex.encode(other.prime)),
-                    ("exponent\(i + 3)", Hex.encode(other.exponent)),
-                    ("coefficient\(i + 3)", Hex.encode(other.coefficient)),
+                    ("prime\(i + 3)", Hex.encodeMagnitude(other.prime)),
+                    ("exponent\(i + 3)", Hex.encodeMagnitude(other.exponent)),
+                    ("coefficient\(i + 3)", Hex.encodeMagnitude(other.coefficient)),
                 ]
             }
             return fields
         case .ec(let key):
-            return [("privateKey", key.scalar.withUnsafeBytes { Hex.encodeBytes($0) })]
+            return [("privateKey", key.scalar.withUnsafeBytes { Hex.encode($0) })]
         case .octet(let key):
-            return [("privateKey", key.bytes.withUnsafeBytes { Hex.encodeBytes($0) })]
+            return [("privateKey", key.bytes.withUnsafeBytes { Hex.encode($0) })]
         }
     }
 
@@ -152,7 +153,7 @@ struct InspectCommand: ParsableCommand {
             add("public exponent:", Self.exponentText(rsa.publicExponent))
             add("modulus:", rsa.modulusHex)
         } else {
-            add("public key:", Hex.encodeBytes(publicKey.rawBytes))
+            add("public key:", Hex.encode(publicKey.rawBytes))
         }
         if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
             add("fingerprint:", "\(publicKey.bits) \(sha256)")
@@ -175,8 +176,8 @@ struct InspectCommand: ParsableCommand {
 
     /// `65537 (0x10001)` for exponents that fit 64 bits, hex otherwise.
     static func exponentText(_ magnitude: [UInt8]) -> String {
-        guard magnitude.count <= 8 else { return "0x" + Hex.encode(magnitude) }
+        guard magnitude.count <= 8 else { return "0x" + Hex.encodeMagnitude(magnitude) }
         let value = magnitude.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return "\(value) (0x\(Hex.encode(magnitude)))"
+        return "\(value) (0x\(Hex.encodeMagnitude(magnitude)))"
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferJSON
 import Foundation
 import KVStorage
 
@@ -61,7 +62,7 @@ extension Kvstore {
                 ("int64SetSystemParallel", BenchCommand.format(result.int64SetSystemParallel)),
             ]
             if json {
-                StandardStreams.writeOutput(JSONValue.object(fields.map { ($0.0, .number($0.1)) }).text + "\n")
+                StandardStreams.writeOutput(JSONValue(object: fields.map { ($0.0, .number($0.1)) }).serialized + "\n")
             } else {
                 let units = ["reopenMs": "ms", "reopenCpuMs": "ms", "dataFileBytes": "bytes", "loadRssBytes": "bytes"]
                 // Field names are padded to the longest.

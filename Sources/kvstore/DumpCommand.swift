@@ -1,4 +1,6 @@
+import ASN1Kit
 import ArgumentParser
+import CofferJSON
 import KVStorage
 
 extension Kvstore {
@@ -41,20 +43,20 @@ extension Kvstore {
                 if json {
                     var members: [(String, JSONValue)] = [
                         ("key", .string(entry.key)),
-                        ("raw_hex", .string(HexCoding.encode(entry.payload))),
+                        ("raw_hex", .string(Hex.encode(entry.payload))),
                         ("raw_len", .number(String(entry.payload.count))),
                     ]
                     if let expireAt = entry.expireAt { members.append(("expireAt", .number(String(expireAt)))) }
                     members.append(("guess", guess.json(entry.payload)))
-                    members.append(("decodings", .object(decodings.map { ($0.type.rawValue, $0.value) })))
-                    output += JSONValue.object(members).text + "\n"
+                    members.append(("decodings", JSONValue(object: decodings.map { ($0.type.rawValue, $0.value) })))
+                    output += JSONValue(object: members).serialized + "\n"
                 } else {
-                    var line = "\(JSONValue.string(entry.key).text) (\(entry.payload.count) bytes): \(HexCoding.encode(entry.payload))"
+                    var line = "\(JSONValue.string(entry.key).serialized) (\(entry.payload.count) bytes): \(Hex.encode(entry.payload))"
                     if let expireAt = entry.expireAt, expireAt != 0 { line += " expires at \(expireAt)" }
                     output += line + "\n"
                     output += "  guess: \(guess.text(entry.payload))\n"
                     for decoding in decodings where decoding.type != guess.type {
-                        output += "  \(decoding.type.rawValue): \(decoding.value.text)\n"
+                        output += "  \(decoding.type.rawValue): \(decoding.value.serialized)\n"
                     }
                 }
             }
@@ -75,16 +77,16 @@ extension Kvstore {
                         ("key", .string(entry.key)),
                         ("state", .string(entry.state.rawValue)),
                         ("tombstone", .bool(entry.isTombstone)),
-                        ("raw_hex", .string(HexCoding.encode(entry.payload))),
+                        ("raw_hex", .string(Hex.encode(entry.payload))),
                         ("raw_len", .number(String(entry.payload.count))),
                     ]
                     if let expireAt = entry.expireAt { members.append(("expireAt", .number(String(expireAt)))) }
                     if let guess { members.append(("guess", guess.json(entry.payload))) }
-                    output += JSONValue.object(members).text + "\n"
+                    output += JSONValue(object: members).serialized + "\n"
                 } else {
-                    var line = "@\(entry.offset) \(entry.state.rawValue) \(JSONValue.string(entry.key).text)"
+                    var line = "@\(entry.offset) \(entry.state.rawValue) \(JSONValue.string(entry.key).serialized)"
                     if let guess {
-                        line += " (\(entry.payload.count) bytes): \(HexCoding.encode(entry.payload))"
+                        line += " (\(entry.payload.count) bytes): \(Hex.encode(entry.payload))"
                         line += " guess: \(guess.text(entry.payload))"
                     } else {
                         line += " tombstone"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferJSON
 import KVStorage
 
 extension Kvstore {
@@ -37,7 +38,7 @@ extension Kvstore {
                 let type = ValueType.guess(entry.payload)
                 var members: [(String, JSONValue)] = [("type", .string(type.rawValue)), ("value", type.jsonValue(entry.payload) ?? .null)]
                 if let expireAt = entry.expireAt, expireAt != 0 { members.append(("expireAt", .number(String(expireAt)))) }
-                output += "  " + JSONValue.string(entry.key).text + ": " + JSONValue.object(members).text
+                output += "  " + JSONValue.string(entry.key).serialized + ": " + JSONValue(object: members).serialized
                 output += index == entries.count - 1 ? "\n" : ",\n"
             }
             return output + "}\n"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferJSON
 import KVStorage
 
 extension Kvstore {
@@ -35,8 +36,8 @@ extension Kvstore {
             let type = self.type ?? ValueType.guess(payload)
             if json {
                 guard let value = type.jsonValue(payload) else { throw mismatch(type, payload.count) }
-                let object = JSONValue.object([("key", .string(key)), ("type", .string(type.rawValue)), ("value", value)])
-                StandardStreams.writeOutput(object.text + "\n")
+                let object = JSONValue(object: [("key", .string(key)), ("type", .string(type.rawValue)), ("value", value)])
+                StandardStreams.writeOutput(object.serialized + "\n")
             } else {
                 guard let text = type.decode(payload) else { throw mismatch(type, payload.count) }
                 StandardStreams.writeOutput(text + "\n")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferJSON
 import Foundation
 import KVStorage
 
@@ -24,7 +25,7 @@ extension Kvstore {
             let bytes = try ImportCommand.read(file)
             let document: JSONValue
             do {
-                document = try JSONValue.parse(bytes)
+                document = try JSONParser.parse(bytes, options: .storeDocuments)
             } catch {
                 throw KvstoreToolError(.malformedJSON, "malformed JSON at byte offset \(error.offset): \(error.reason)", path: file, operation: "import")
             }
@@ -33,9 +34,10 @@ extension Kvstore {
             }
             var plain: [KVStoreEntry] = []
             var expiring: [(entry: KVStoreEntry, expireAt: UInt32)] = []
-            for (key, value) in members {
+            for member in members {
+                let key = member.name
                 guard !key.isEmpty else { throw KvstoreToolError(.invalidValue, "an empty key cannot be stored", path: file, operation: "import") }
-                let (payload, expireAt) = try ImportCommand.payload(of: value, key: key)
+                let (payload, expireAt) = try ImportCommand.payload(of: member.value, key: key)
                 if let expireAt { expiring.append((KVStoreEntry(key: key, payload: payload), expireAt)) } else { plain.append(KVStoreEntry(key: key, payload: payload)) }
             }
             let store = try root.globals.openForWriting()

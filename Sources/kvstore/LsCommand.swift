@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferJSON
 import KVStorage
 
 extension Kvstore {
@@ -39,7 +40,7 @@ extension Kvstore {
                     members.append(("probablyEncrypted", .bool(listing.probablyEncrypted)))
                     members.append(("expiration", .bool(listing.expirationEnabled)))
                     if let problem = listing.problem { members.append(("problem", .string(problem))) }
-                    output += JSONValue.object(members).text + "\n"
+                    output += JSONValue(object: members).serialized + "\n"
                 } else {
                     var line = "\(listing.relativePath)  \(listing.fileSize) bytes  "
                     line += listing.liveKeys.map { "\($0) key\($0 == 1 ? "" : "s")" } ?? "- keys"

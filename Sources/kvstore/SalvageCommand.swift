@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferJSON
 import KVStorage
 
 extension Kvstore {
@@ -40,7 +41,7 @@ extension Kvstore {
             }
             let afterDamage = report.entries.filter(\.afterDamage).count
             if json {
-                let object = JSONValue.object([
+                let object = JSONValue(object: [
                     ("dataPath", .string(report.dataPath)),
                     ("liveKeys", .number(String(report.liveKeys))),
                     ("crcMatches", .bool(report.crcMatches)),
@@ -51,14 +52,14 @@ extension Kvstore {
                         .array([.number(String($0.lowerBound)), .number(String($0.upperBound))])
                     })),
                     ("entries", .array(report.entries.map { entry in
-                        .object([
+                        JSONValue(object: [
                             ("offset", .number(String(entry.offset))), ("size", .number(String(entry.size))),
                             ("key", .string(entry.key)), ("tombstone", .bool(entry.isTombstone)),
                             ("afterDamage", .bool(entry.afterDamage)),
                         ])
                     })),
                 ])
-                StandardStreams.writeOutput(object.text + "\n")
+                StandardStreams.writeOutput(object.serialized + "\n")
                 return
             }
             var output = "salvaged \(report.liveKeys) live keys to \(report.dataPath)\n"

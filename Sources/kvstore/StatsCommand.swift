@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferJSON
 import KVStorage
 
 extension Kvstore {
@@ -54,7 +55,7 @@ extension Kvstore {
         }
 
         static func json(_ stats: KVStoreStatistics, path: String) -> String {
-            JSONValue.object([
+            JSONValue(object: [
                 ("path", .string(path)),
                 ("fileSize", .number(String(stats.fileSize))),
                 ("usedSize", .number(String(stats.usedSize))),
@@ -69,7 +70,7 @@ extension Kvstore {
                 ("metaVersion", .number(String(stats.metaVersion))),
                 ("encryption", .string(encryption(stats.cipher))),
                 ("expiration", .bool(stats.expirationEnabled)),
-            ]).text
+            ]).serialized
         }
     }
 }

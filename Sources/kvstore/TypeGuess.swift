@@ -1,3 +1,5 @@
+import CofferJSON
+
 /// The most plausible type of a payload whose type MMKV did not record, with how plausible it is.
 ///
 /// The type is ``ValueType/guess(_:)``'s choice; the confidence (0 to at most 0.95, never 1: the
@@ -62,7 +64,7 @@ struct TypeGuess {
 
     /// The guess as JSON: type, value, confidence and reason.
     func json(_ payload: [UInt8]) -> JSONValue {
-        .object([
+        JSONValue(object: [
             ("type", .string(type.rawValue)), ("value", type.jsonValue(payload) ?? .null),
             ("confidence", .number(Self.format(confidence))), ("reason", .string(reason)),
         ])
@@ -70,7 +72,7 @@ struct TypeGuess {
 
     /// The guess as text: `type value (confidence C: reason)`, worded as a guess.
     func text(_ payload: [UInt8]) -> String {
-        "\(type.rawValue) \((type.jsonValue(payload) ?? .null).text) (confidence \(Self.format(confidence)): \(reason))"
+        "\(type.rawValue) \((type.jsonValue(payload) ?? .null).serialized) (confidence \(Self.format(confidence)): \(reason))"
     }
 
     private static func format(_ value: Double) -> String {

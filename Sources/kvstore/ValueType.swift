@@ -1,4 +1,6 @@
+import ASN1Kit
 import ArgumentParser
+import CofferJSON
 import KVStorage
 
 /// The value types `kvstore` reads and writes, each stored exactly as MMKV stores it (see
@@ -24,10 +26,10 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
         switch self {
         case .string: return KVStoreValueCodec.encode(text)
         case .bytes:
-            guard let bytes = HexCoding.decode(text) else { throw invalid("an even-length hex string") }
+            guard let bytes = Hex.decode(text) else { throw invalid("an even-length hex string") }
             return KVStoreValueCodec.encode(bytes: bytes)
         case .raw:
-            guard let bytes = HexCoding.decode(text), !bytes.isEmpty else { throw invalid("a non-empty even-length hex string") }
+            guard let bytes = Hex.decode(text), !bytes.isEmpty else { throw invalid("a non-empty even-length hex string") }
             return bytes
         case .int32:
             guard let value = Int32(text) else { throw invalid("a decimal int32") }
@@ -54,7 +56,7 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
             guard let value = Double(text) else { throw invalid("a double") }
             return KVStoreValueCodec.encode(value)
         case .strings:
-            guard case let .array(elements)? = try? JSONValue.parse(Array(text.utf8)) else {
+            guard case let .array(elements)? = try? JSONParser.parse(Array(text.utf8), options: .storeDocuments) else {
                 throw invalid("a JSON array of strings")
             }
             var strings: [String] = []
@@ -74,8 +76,8 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
         payload.withUnsafeBytes { buffer -> String? in
             switch self {
             case .string: return KVStoreValueCodec.decodeString(buffer)
-            case .bytes: return KVStoreValueCodec.decodeBytesSlice(buffer).map { HexCoding.encode($0) }
-            case .raw: return HexCoding.encode(payload)
+            case .bytes: return KVStoreValueCodec.decodeBytesSlice(buffer).map { Hex.encode($0) }
+            case .raw: return Hex.encode(payload)
             case .int32: return KVStoreValueCodec.decodeInt32(buffer).map { String($0) }
             case .uint32: return KVStoreValueCodec.decodeUInt32(buffer).map { String($0) }
             case .int64: return KVStoreValueCodec.decodeInt64(buffer).map { String($0) }
@@ -84,7 +86,7 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
             case .float: return KVStoreValueCodec.decodeFloat(buffer).map { ValueType.shortest($0.description) }
             case .double: return KVStoreValueCodec.decodeDouble(buffer).map { ValueType.shortest($0.description) }
             case .strings:
-                return KVStoreValueCodec.decodeStrings(buffer).map { JSONValue.array($0.map { .string($0) }).text }
+                return KVStoreValueCodec.decodeStrings(buffer).map { JSONValue.array($0.map { .string($0) }).serialized }
             }
         }
     }
@@ -98,7 +100,7 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
         case .bool: return .bool(text == "true")
         case .float, .double:
             return text.allSatisfy({ "0123456789.-+e".contains($0) }) ? .number(text) : .string(text)
-        case .strings: return try? JSONValue.parse(Array(text.utf8))
+        case .strings: return try? JSONParser.parse(Array(text.utf8), options: .storeDocuments)
         case .string, .bytes, .raw: return .string(text)
         }
     }
@@ -109,7 +111,7 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
         case let .string(text): return text
         case let .number(literal) where self != .string && self != .bytes && self != .raw: return literal
         case let .bool(flag) where self == .bool: return flag ? "true" : "false"
-        case .array where self == .strings: return value.text
+        case .array where self == .strings: return value.serialized
         default:
             throw KvstoreToolError(.invalidValue, "the value given for type \(rawValue) has the wrong JSON type", key: key, operation: "import")
         }

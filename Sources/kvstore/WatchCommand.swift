@@ -1,3 +1,4 @@
+import CofferJSON
 import ArgumentParser
 import Dispatch
 import KVStorage
@@ -58,7 +59,7 @@ extension Kvstore {
                     if let key = change.key { members.append(("key", .string(key))) }
                     members.append(("kind", .string(change.kind.rawValue)))
                     members.append(("byOtherProcess", .bool(change.byOtherProcess)))
-                    StandardStreams.writeOutput(JSONValue.object(members).text + "\n")
+                    StandardStreams.writeOutput(JSONValue(object: members).serialized + "\n")
                 }
                 finished.signal()
             }

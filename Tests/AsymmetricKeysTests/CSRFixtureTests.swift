@@ -25,7 +25,7 @@ struct CSRFixtureTests {
         #expect(request.subject.rfc4514String == fact.subject)
         #expect(request.signatureAlgorithm.name == fact.signatureAlgorithm)
         #expect(request.signatureValid == fact.signatureValid)
-        #expect(Hex.encodeBytes(request.subjectPublicKeyInfo) == fact.publicKey)
+        #expect(Hex.encode(request.subjectPublicKeyInfo) == fact.publicKey)
         #expect(try decoded.key.publicKey() == request.publicKey)
         let facts = fact.requestedExtensions ?? [:]
         let extensions = request.requestedExtensions

@@ -1,3 +1,4 @@
+import ASN1Kit
 import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
@@ -30,7 +31,7 @@ struct CurveKeyFixtureTests {
         #expect(decoded.encryption?.cipher == fact.cipher)
         #expect(publicKey.algorithm.rawValue == fact.algorithm)
         #expect(publicKey.curve?.rawValue == fact.curve)
-        #expect(Hex.encodeBytes(publicKey.rawBytes) == fact.publicKey)
+        #expect(Hex.encode(publicKey.rawBytes) == fact.publicKey)
         if let bits = fact.bits { #expect(publicKey.bits == bits) }
         #expect(publicKey.fingerprintSHA256 == fact.fingerprintSHA256 || fact.fingerprintSHA256 == nil)
         #expect(publicKey.fingerprintMD5 == fact.fingerprintMD5 || fact.fingerprintMD5 == nil)

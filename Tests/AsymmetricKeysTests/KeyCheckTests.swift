@@ -142,7 +142,7 @@ struct KeyCheckTests {
         let problems = try key.consistencyProblems()
         #expect(!problems.isEmpty)
         for number in [key.privateExponent, key.prime1, key.prime2, key.modulus] {
-            let hex = Hex.encode(number)
+            let hex = Hex.encodeMagnitude(number)
             #expect(problems.allSatisfy { !$0.contains(hex.prefix(16)) })
         }
     }

@@ -1,3 +1,4 @@
+import ASN1Kit
 @testable import AsymmetricKeys
 import CofferTestSupport
 import CryptoOpenSSL
@@ -24,7 +25,7 @@ struct PPKMalformedTests {
         return "PuTTY-User-Key-File-3: \(algorithm)\nEncryption: none\nComment: \(comment)\n"
             + "Public-Lines: \(publicText.split(separator: "\n").count)\n\(publicText)"
             + "Private-Lines: \(privateText.split(separator: "\n").count)\n\(privateText)"
-            + "Private-MAC: \(Hex.encodeBytes(mac))\n"
+            + "Private-MAC: \(Hex.encode(mac))\n"
     }
 
     @Test("a damaged MAC on an unencrypted file is malformed and names the MAC line")

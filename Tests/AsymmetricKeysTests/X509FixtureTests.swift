@@ -37,7 +37,7 @@ struct X509FixtureTests {
         #expect(certificate.notAfter.description == fact.notAfter)
         #expect(certificate.certificateSHA256 == fact.certificateSHA256)
         #expect(certificate.signatureAlgorithm.name == fact.signatureAlgorithm)
-        #expect(Hex.encodeBytes(certificate.subjectPublicKeyInfo) == fact.publicKey)
+        #expect(Hex.encode(certificate.subjectPublicKeyInfo) == fact.publicKey)
         let facts = fact.extensions ?? [:]
         let extensions = certificate.extensions
         #expect(extensions.subjectAltNameStrings == Fact.subjectAltNames(facts["subjectAltName"]))

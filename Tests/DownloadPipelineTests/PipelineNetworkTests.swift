@@ -78,7 +78,7 @@ struct PipelineNetworkTests {
             request.expectedSHA256 = wrong
             await #expect { try await env.downloader.result(for: request) } throws: {
                 let error = $0 as? DownloadError
-                return error?.code == .integrity && error?.actualDigest == Hex.encodeBytes(Self.sha256(plain))
+                return error?.code == .integrity && error?.actualDigest == Hex.encode(Self.sha256(plain))
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
             request.expectedSHA256 = Self.sha256(plain)

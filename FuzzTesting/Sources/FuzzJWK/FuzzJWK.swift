@@ -1,19 +1,28 @@
-// libFuzzer target: JWK and JWK Set text, through the strict JSON parser and JSONWebKey.
+// libFuzzer target: JWK and JWK Set text, through the shared JSON parser (CofferJSON, with the key
+// files' strict options and kvstore's lenient ones) and JSONWebKey.
 //
-// Oracles: no crash; only KeyError is thrown, with an offset inside the input; parsed JSON
-// re-serializes to text that parses to the same value; every key read writes back as a JWK that reads
-// as the same key with the same attributes.
+// Oracles: no crash; only KeyError (or JSONParseError) is thrown, with an offset inside the input;
+// parsed JSON re-serializes to text that parses to the same value; every key read writes back as a
+// JWK that reads as the same key with the same attributes.
 import AsymmetricKeys
+import CofferJSON
 import FuzzSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJWK(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = count > 0 && start != nil ? Array(UnsafeBufferPointer(start: start, count: count)) : []
     let oracle = KeyErrorOracle(inputCount: bytes.count)
-    oracle.check("JSONParser") {
-        let value = try JSONParser.parse(bytes)
-        guard (try? JSONParser.parse(Array(value.serialized.utf8)))?.withoutOffsets == value.withoutOffsets else {
-            fatalError("parsed JSON does not survive serialization")
+    for options in [JSONParser.Options(), JSONParser.Options(maximumDepth: 64, allowsDuplicateMembers: true)] {
+        oracle.check("JSONParser") {
+            let value: JSONValue
+            do {
+                value = try JSONParser.parse(bytes, options: options)
+            } catch {
+                throw KeyError(.malformed, error.description, offset: error.offset)
+            }
+            guard (try? JSONParser.parse(Array(value.serialized.utf8), options: options))?.withoutOffsets == value.withoutOffsets else {
+                fatalError("parsed JSON does not survive serialization")
+            }
         }
     }
     oracle.check("JSONWebKey") {

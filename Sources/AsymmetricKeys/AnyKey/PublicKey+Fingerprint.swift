@@ -13,7 +13,7 @@ extension PublicKey {
     /// `ssh-keygen -l -E md5` prints it; `nil` for X25519 and X448.
     public var fingerprintMD5: String? {
         guard let blob = try? OpenSSHPublicKey.wireBlob(self) else { return nil }
-        return "MD5:" + Digest.hash(.md5, blob).map { Hex.encodeBytes([$0]) }.joined(separator: ":")
+        return "MD5:" + Digest.hash(.md5, blob).map { Hex.encode([$0]) }.joined(separator: ":")
     }
 
     /// The base64 of SHA-256 over the SubjectPublicKeyInfo DER: the `pin-sha256` of HPKP

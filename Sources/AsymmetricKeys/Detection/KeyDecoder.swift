@@ -328,6 +328,6 @@ public enum KeyDecoder {
         if printable {
             return "the input is text but not a key format Coffer knows; expected \(kinds)"
         }
-        return "the input (\(bytes.count) bytes, first byte 0x\(Hex.encodeBytes([bytes[0]]))) is not a key format Coffer knows; expected \(kinds)"
+        return "the input (\(bytes.count) bytes, first byte 0x\(Hex.encode([bytes[0]]))) is not a key format Coffer knows; expected \(kinds)"
     }
 }

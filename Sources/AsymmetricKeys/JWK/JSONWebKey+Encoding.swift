@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferJSON
 import CryptoOpenSSL
 
 extension JSONWebKey {

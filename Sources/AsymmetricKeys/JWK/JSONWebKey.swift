@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferJSON
 import CryptoOpenSSL
 
 /// A key as a JSON Web Key (RFC 7517) with the members of RFC 7518 §6 (RSA, EC) and RFC 8037
@@ -32,7 +33,12 @@ public struct JSONWebKey: Sendable {
         guard bytes.count <= maximumInputSize else {
             throw KeyError(.malformed, "the JWK text is \(bytes.count) bytes; at most \(maximumInputSize) are read")
         }
-        let json = try JSONParser.parse(bytes)
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(bytes)
+        } catch {
+            throw KeyError(.malformed, error.description, offset: error.offset)
+        }
         guard let members = json.members else {
             throw KeyError(.malformed, "a JWK is a JSON object; this text holds \(json.kind)", offset: 0)
         }

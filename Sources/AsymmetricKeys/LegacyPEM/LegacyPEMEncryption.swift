@@ -95,7 +95,7 @@ public enum LegacyPEMEncryption {
             let body = try Cipher.encrypt(cipher, key: key, iv: iv, plain)
             return PEMBlock(label: label, headers: [
                 PEMBlock.Header(name: "Proc-Type", value: "4,ENCRYPTED"),
-                PEMBlock.Header(name: "DEK-Info", value: "\(name),\(Hex.encodeBytes(iv).uppercased())"),
+                PEMBlock.Header(name: "DEK-Info", value: "\(name),\(Hex.encode(iv).uppercased())"),
             ], bytes: body)
         } catch let error as CryptoError {
             throw KeyError(.operationFailed, "encrypting the PEM key failed: \(error.reason)", cause: error)

@@ -1,3 +1,4 @@
+import ASN1Kit
 import CryptoOpenSSL
 
 extension RSAPublicKey {
@@ -12,6 +13,6 @@ extension RSAPublicKey {
     /// `ssh-keygen -l -E md5` prints it.
     public var fingerprintMD5: String {
         let digest = Digest.hash(.md5, OpenSSHPublicKey.wireBlob(self))
-        return "MD5:" + digest.map { Hex.encodeBytes([$0]) }.joined(separator: ":")
+        return "MD5:" + digest.map { Hex.encode([$0]) }.joined(separator: ":")
     }
 }

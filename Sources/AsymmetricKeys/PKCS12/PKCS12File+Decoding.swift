@@ -221,7 +221,7 @@ extension PKCS12File {
                     attributes.friendlyName = try first.string(as: .bmpString)
                 case .localKeyID:
                     try first.require(.octetString)
-                    attributes.localKeyID = Hex.encodeBytes(first.content)
+                    attributes.localKeyID = Hex.encode(first.content)
                 default:
                     break
                 }

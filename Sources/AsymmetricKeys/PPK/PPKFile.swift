@@ -1,3 +1,4 @@
+import ASN1Kit
 import CryptoOpenSSL
 
 /// The text layer of a PuTTY private key file, read line by line without any cryptography:

@@ -1,3 +1,4 @@
+import ASN1Kit
 import CryptoOpenSSL
 
 extension PPKPrivateKey {
@@ -49,7 +50,7 @@ extension PPKPrivateKey {
                     Argon2-Memory: \(argon2.memoryKiB)
                     Argon2-Passes: \(argon2.passes)
                     Argon2-Parallelism: \(argon2.parallelism)
-                    Argon2-Salt: \(Hex.encodeBytes(salt))
+                    Argon2-Salt: \(Hex.encode(salt))
 
                     """
             }
@@ -81,7 +82,7 @@ extension PPKPrivateKey {
         text += "Public-Lines: \(lineCount(publicBlob.count))\n" + publicText
         text += keyDerivationLines
         text += "Private-Lines: \(lineCount(storedCount))\n" + privateText
-        text += "Private-MAC: \(Hex.encodeBytes(mac))\n"
+        text += "Private-MAC: \(Hex.encode(mac))\n"
         return text
     }
 

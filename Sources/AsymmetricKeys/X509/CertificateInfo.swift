@@ -110,7 +110,7 @@ public struct CertificateInfo: Sendable {
             tbsCertificate = parsed.tbs
             self.signature = Array(signature.bytes)
             derEncoded = der[inputStart..<certificateEnd]
-            certificateSHA256 = Hex.encodeBytes(Digest.hash(.sha256, Array(derEncoded)))
+            certificateSHA256 = Hex.encode(Digest.hash(.sha256, Array(derEncoded)))
         } catch let error as ASN1Error {
             throw KeyError.malformed("X.509 certificate", error)
         } catch let error as KeyError where error.code == .malformed && !error.reason.hasPrefix("X.509") {
@@ -195,7 +195,7 @@ public struct CertificateInfo: Sendable {
         guard let first = serialNumber.first else { return "00" }
         if first & 0x80 == 0 {
             let magnitude = serialNumber.count > 1 && first == 0 ? serialNumber.dropFirst() : serialNumber[...]
-            return Hex.encodeBytes(magnitude)
+            return Hex.encode(magnitude)
         }
         // Two's complement negation: invert and add one.
         var magnitude = serialNumber.map { ~$0 }
@@ -203,7 +203,7 @@ public struct CertificateInfo: Sendable {
             magnitude[index] &+= 1
             if magnitude[index] != 0 { break }
         }
-        return "-" + Hex.encodeBytes(magnitude.drop(while: { $0 == 0 }))
+        return "-" + Hex.encode(magnitude.drop(while: { $0 == 0 }))
     }
 
     /// Where an instant (seconds since 1970-01-01T00:00:00Z) falls: before `notBefore`, within the

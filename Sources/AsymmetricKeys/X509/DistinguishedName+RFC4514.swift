@@ -117,11 +117,11 @@ extension DistinguishedName.Attribute {
     }
 
     static func hexByte(_ byte: UInt8) -> String {
-        Hex.encodeBytes([byte]).uppercased()
+        Hex.encode([byte]).uppercased()
     }
 
     /// `#` and the uppercase hex of a DER value.
     static func dump(_ der: [UInt8]) -> String {
-        "#" + Hex.encodeBytes(der).uppercased()
+        "#" + Hex.encode(der).uppercased()
     }
 }

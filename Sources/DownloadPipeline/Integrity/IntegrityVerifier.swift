@@ -1,3 +1,4 @@
+import ASN1Kit
 import AsymmetricKeys
 import CryptoOpenSSL
 
@@ -34,7 +35,7 @@ final class IntegrityVerifier {
             report(expectation, passed)
             guard passed else {
                 throw DownloadError.integrity(url: url, algorithm: expectation.algorithmName, source: expectation.source,
-                                              expected: Hex.encodeBytes(expectation.digest), actual: Hex.encodeBytes(actual))
+                                              expected: Hex.encode(expectation.digest), actual: Hex.encode(actual))
             }
         }
     }

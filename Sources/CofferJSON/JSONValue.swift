@@ -1,6 +1,7 @@
-/// A JSON value as JWK and JWKS files hold it (RFC 8259), with object members in file order.
+/// A JSON value (RFC 8259) with object members in document order.
 ///
-/// Numbers keep their text: JWK members are strings, and a number is only ever compared or echoed.
+/// Numbers keep their literal text, so 64-bit integers and shortest-form floats pass through
+/// without a lossy `Double` in between; a caller converts them when it needs a value.
 public enum JSONValue: Sendable, Hashable {
     case object([Member])
     case array([JSONValue])
@@ -21,6 +22,11 @@ public enum JSONValue: Sendable, Hashable {
             self.value = value
             self.offset = offset
         }
+    }
+
+    /// An object from `(name, value)` pairs, in their order.
+    public init(object pairs: [(String, JSONValue)]) {
+        self = .object(pairs.map { Member($0.0, $0.1) })
     }
 
     /// The members, if this is an object.

@@ -1,6 +1,7 @@
 extension JSONValue {
     /// Compact JSON text: no whitespace, members in their order, strings escaped as RFC 8259
-    /// requires and nothing more (so that RFC 7638 thumbprints hash the canonical form).
+    /// requires plus DEL (so that RFC 7638 thumbprints hash the canonical form, and text printed to
+    /// a terminal carries no control character).
     public var serialized: String {
         var out = ""
         write(to: &out)
@@ -39,7 +40,8 @@ extension JSONValue {
         return out
     }
 
-    private static func quote(_ text: String, into out: inout String) {
+    /// Appends `text` as a JSON string literal to `out`.
+    public static func quote(_ text: String, into out: inout String) {
         out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -50,7 +52,7 @@ extension JSONValue {
             case "\t": out += "\\t"
             case "\u{08}": out += "\\b"
             case "\u{0C}": out += "\\f"
-            case let s where s.value < 0x20:
+            case let s where s.value < 0x20 || s.value == 0x7F:
                 let hex = String(s.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

@@ -1,18 +1,29 @@
-/// A strict JSON parser (RFC 8259) for key files.
+/// A strict JSON parser (RFC 8259) over bytes.
 ///
-/// Stricter than a general-purpose decoder where keys need it: an object with the same member name
-/// twice is an error (RFC 7517 §4 requires a JWK's names to be unique), nesting is bounded, and the
-/// text must be valid UTF-8. Errors are ``KeyError`` `.malformed` with the byte offset.
+/// Nesting is bounded (``Options/maximumDepth``), the text must be valid UTF-8, numbers must have
+/// RFC 8259's shape, and by default an object with the same member name twice is an error (RFC 7517
+/// §4 requires a JWK's names to be unique). Errors are ``JSONParseError`` with the byte offset.
 public struct JSONParser {
-    /// The deepest nesting accepted.
-    public static let maximumDepth = 32
+    /// What the parser accepts beyond RFC 8259's grammar.
+    public struct Options: Sendable {
+        /// The deepest nesting of objects and arrays accepted.
+        public var maximumDepth: Int
+        /// Whether an object may name a member twice (both are kept, in order).
+        public var allowsDuplicateMembers: Bool
+
+        public init(maximumDepth: Int = 32, allowsDuplicateMembers: Bool = false) {
+            self.maximumDepth = maximumDepth
+            self.allowsDuplicateMembers = allowsDuplicateMembers
+        }
+    }
 
     private let bytes: [UInt8]
+    private let options: Options
     private var index: Int
 
     /// Parses one JSON value; only whitespace may follow it.
-    public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
-        var parser = JSONParser(bytes: bytes, index: 0)
+    public static func parse(_ bytes: [UInt8], options: Options = Options()) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, options: options)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -20,21 +31,21 @@ public struct JSONParser {
         return value
     }
 
-    private init(bytes: [UInt8], index: Int) {
+    private init(bytes: [UInt8], options: Options) {
         self.bytes = bytes
-        self.index = index
+        self.options = options
+        self.index = 0
     }
 
-    private func error(_ reason: String, at offset: Int? = nil) -> KeyError {
-        let at = offset ?? index
-        return KeyError(.malformed, "JSON is malformed at offset \(at): \(reason)", offset: at)
+    private func error(_ reason: String, at offset: Int? = nil) -> JSONParseError {
+        JSONParseError(offset: offset ?? index, reason: reason)
     }
 
     private mutating func skipSpace() {
         while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
     }
 
-    private mutating func value(depth: Int) throws -> JSONValue {
+    private mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
         guard index < bytes.count else { throw error("the text ends where a value was expected") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
@@ -48,7 +59,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func literal(_ word: String) throws {
+    private mutating func literal(_ word: String) throws(JSONParseError) {
         let utf8 = Array(word.utf8)
         guard bytes.count - index >= utf8.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
             throw error("expected '\(word)'")
@@ -56,8 +67,8 @@ public struct JSONParser {
         index += utf8.count
     }
 
-    private mutating func object(depth: Int) throws -> JSONValue {
-        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+    private mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard depth <= options.maximumDepth else { throw error("nesting deeper than \(options.maximumDepth) levels") }
         index += 1
         var members: [JSONValue.Member] = []
         var names = Set<String>()
@@ -71,7 +82,7 @@ public struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name (a string)") }
             let nameOffset = index
             let name = try string()
-            guard names.insert(name).inserted else {
+            guard names.insert(name).inserted || options.allowsDuplicateMembers else {
                 throw error("member \"\(Self.clipped(name))\" appears twice in one object", at: nameOffset)
             }
             skipSpace()
@@ -87,8 +98,8 @@ public struct JSONParser {
         }
     }
 
-    private mutating func array(depth: Int) throws -> JSONValue {
-        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+    private mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
+        guard depth <= options.maximumDepth else { throw error("nesting deeper than \(options.maximumDepth) levels") }
         index += 1
         var elements: [JSONValue] = []
         skipSpace()
@@ -107,7 +118,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func number() throws -> String {
+    private mutating func number() throws(JSONParseError) -> String {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         func digits() -> Int {
@@ -131,12 +142,12 @@ public struct JSONParser {
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
-    private mutating func string() throws -> String {
+    private mutating func string() throws(JSONParseError) -> String {
         let start = index
         index += 1
         var scalars = String.UnicodeScalarView()
         var run = index
-        func flushRun(_ end: Int) throws {
+        func flushRun(_ end: Int) throws(JSONParseError) {
             guard run < end else { return }
             guard let text = String(validating: bytes[run..<end], as: UTF8.self) else {
                 throw error("a string is not valid UTF-8", at: run)
@@ -163,7 +174,7 @@ public struct JSONParser {
     }
 
     /// Reads one escape sequence at `index` (the backslash).
-    private mutating func escape() throws -> Unicode.Scalar {
+    private mutating func escape() throws(JSONParseError) -> Unicode.Scalar {
         let start = index
         index += 1
         guard index < bytes.count else { throw error("the text ends inside an escape", at: start) }
@@ -196,7 +207,7 @@ public struct JSONParser {
         }
     }
 
-    private mutating func hex4(start: Int) throws -> UInt32 {
+    private mutating func hex4(start: Int) throws(JSONParseError) -> UInt32 {
         guard bytes.count - index >= 4 else { throw error("a \\u escape needs four hex digits", at: start) }
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -214,11 +225,13 @@ public struct JSONParser {
         return value
     }
 
+    /// A byte as a character when printable ASCII, else as hex.
     static func printable(_ byte: UInt8) -> String {
         byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "0x" + String(byte, radix: 16)
     }
 
-    static func clipped(_ text: String) -> String {
+    /// `text` cut to 40 characters for an error message.
+    public static func clipped(_ text: String) -> String {
         text.count > 40 ? String(text.prefix(40)) + "…" : text
     }
 }
