@@ -1,8 +1,7 @@
 extension Base64 {
     /// Encodes bytes as base64url (RFC 4648 §5) without padding, as JOSE (RFC 7515 §2) writes it.
     public static func encodeURL<C: Collection<UInt8>>(_ bytes: C) -> String {
-        var text = Array(encode(bytes).utf8)
-        while text.last == UInt8(ascii: "=") { text.removeLast() }
+        var text = Array(encode(bytes, padding: false).utf8)
         for i in text.indices {
             switch text[i] {
             case UInt8(ascii: "+"): text[i] = UInt8(ascii: "-")

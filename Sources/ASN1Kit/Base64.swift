@@ -33,10 +33,27 @@ public enum Base64 {
         return table
     }()
 
-    /// Encodes bytes as base64 text with padding, without line breaks.
-    public static func encode<C: Collection<UInt8>>(_ bytes: C) -> String {
-        if let text = bytes.withContiguousStorageIfAvailable({ encode(buffer: $0) }) { return text }
-        return Array(bytes).withUnsafeBufferPointer { encode(buffer: $0) }
+    /// Encodes bytes as base64 text: by default with `=` padding on one line; with `lineWidth`,
+    /// broken into lines of that many characters, each ending in `\n` (PEM, OpenSSH and RFC 4716
+    /// bodies); without `padding`, the trailing `=` left out (SSH fingerprints).
+    public static func encode<C: Collection<UInt8>>(_ bytes: C, lineWidth: Int? = nil, padding: Bool = true) -> String {
+        var text = bytes.withContiguousStorageIfAvailable({ encode(buffer: $0) })
+            ?? Array(bytes).withUnsafeBufferPointer { encode(buffer: $0) }
+        if !padding {
+            while text.utf8.last == UInt8(ascii: "=") { text.removeLast() }
+        }
+        guard let lineWidth, lineWidth > 0 else { return text }
+        let body = Array(text.utf8)
+        var lines: [UInt8] = []
+        lines.reserveCapacity(body.count + body.count / lineWidth + 1)
+        var start = 0
+        while start < body.count {
+            let end = min(start + lineWidth, body.count)
+            lines += body[start..<end]
+            lines.append(UInt8(ascii: "\n"))
+            start = end
+        }
+        return String(decoding: lines, as: UTF8.self)
     }
 
     static func encode(buffer input: UnsafeBufferPointer<UInt8>) -> String {

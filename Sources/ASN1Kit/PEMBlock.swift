@@ -37,13 +37,7 @@ public struct PEMBlock: Sendable, Hashable {
         var text = "-----BEGIN \(label)-----\n"
         for header in headers { text += "\(header.name): \(header.value)\n" }
         if !headers.isEmpty { text += "\n" }
-        let body = Array(Base64.encode(bytes).utf8)
-        var start = 0
-        while start < body.count {
-            let end = min(start + 64, body.count)
-            text += String(decoding: body[start..<end], as: UTF8.self) + "\n"
-            start = end
-        }
+        text += Base64.encode(bytes, lineWidth: 64)
         text += "-----END \(label)-----\n"
         return text
     }

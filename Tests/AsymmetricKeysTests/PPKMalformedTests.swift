@@ -20,8 +20,8 @@ struct PPKMalformedTests {
     static func plainFile(algorithm: String, publicBlob: [UInt8], privateBlob: [UInt8], comment: String = "") throws -> String {
         let mac = try PPKPrivateKey.mac(version: 3, algorithm: Array(algorithm.utf8), encryption: Array("none".utf8), comment: Array(comment.utf8),
                                         publicBlob: publicBlob, privateBlob: privateBlob, key: SecureBytes([]))
-        let publicText = SSHBase64.encode(publicBlob, lineWidth: 64)
-        let privateText = SSHBase64.encode(privateBlob, lineWidth: 64)
+        let publicText = Base64.encode(publicBlob, lineWidth: 64)
+        let privateText = Base64.encode(privateBlob, lineWidth: 64)
         return "PuTTY-User-Key-File-3: \(algorithm)\nEncryption: none\nComment: \(comment)\n"
             + "Public-Lines: \(publicText.split(separator: "\n").count)\n\(publicText)"
             + "Private-Lines: \(privateText.split(separator: "\n").count)\n\(privateText)"

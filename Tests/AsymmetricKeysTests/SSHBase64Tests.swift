@@ -2,29 +2,24 @@ import ASN1Kit
 import Testing
 @testable import AsymmetricKeys
 
+/// Reading SSH base64: ASN1Kit's decoder with errors as ``KeyError`` (writing is ASN1Kit's
+/// `Base64.encode(_:lineWidth:padding:)`, tested in ASN1KitTests).
 @Suite("SSH base64")
 struct SSHBase64Tests {
     @Test("RFC 4648 §10 test vectors")
     func vectors() throws {
         let vectors = [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")]
         for (plain, encoded) in vectors {
-            #expect(SSHBase64.encode(Array(plain.utf8)) == encoded)
             #expect(try SSHBase64.decode(Array(encoded.utf8)[...], baseOffset: 0, what: "t") == Array(plain.utf8))
-            #expect(SSHBase64.encode(Array(plain.utf8), padding: false) == encoded.replacingOccurrences(of: "=", with: ""))
         }
     }
 
-    @Test("agrees with ASN1Kit's Base64 on random data, wrapped or not")
-    func agreesWithASN1Kit() throws {
+    @Test("reads what the wrapped encoder writes, on random data")
+    func readsWrapped() throws {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<300 {
             let bytes = (0..<Int.random(in: 0..<300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            let reference = Base64.encode(bytes)
-            #expect(SSHBase64.encode(bytes) == reference)
-            let wrapped = SSHBase64.encode(bytes, lineWidth: 70)
-            #expect(wrapped.split(separator: "\n").allSatisfy { $0.count <= 70 })
-            #expect(wrapped.replacingOccurrences(of: "\n", with: "") == reference)
-            #expect(bytes.isEmpty ? wrapped.isEmpty : wrapped.hasSuffix("\n"))
+            let wrapped = Base64.encode(bytes, lineWidth: 70)
             #expect(try SSHBase64.decode(Array(wrapped.utf8)[...], baseOffset: 0, what: "t") == bytes)
         }
     }

@@ -6,7 +6,7 @@ extension PublicKey {
     /// `ssh-keygen -l -E sha256` prints it; `nil` for X25519 and X448, which SSH keys never hold.
     public var fingerprintSHA256: String? {
         guard let blob = try? OpenSSHPublicKey.wireBlob(self) else { return nil }
-        return "SHA256:" + SSHBase64.encode(Digest.hash(.sha256, blob), padding: false)
+        return "SHA256:" + Base64.encode(Digest.hash(.sha256, blob), padding: false)
     }
 
     /// `MD5:` and the MD5 of the SSH key blob as colon-separated lowercase hex pairs — exactly as

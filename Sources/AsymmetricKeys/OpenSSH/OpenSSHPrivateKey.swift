@@ -1,3 +1,4 @@
+import ASN1Kit
 import CryptoOpenSSL
 
 /// OpenSSH private keys (`openssh-key-v1`, the format of `ssh-keygen` since OpenSSH 7.8), read and
@@ -109,7 +110,7 @@ public enum OpenSSHPrivateKey {
     /// - Throws: also ``KeyError`` `.cannotConvert` for X25519, X448 and Ed448 keys.
     public static func encode(_ key: PrivateKey, comment: String?, passphrase: SecureBytes?, cipher: String = "aes256-ctr", rounds: Int = 16) throws -> String {
         let blob = try encodeBlob(key, comment: comment, passphrase: passphrase, cipher: cipher, rounds: rounds)
-        let text = "-----BEGIN \(label)-----\n" + SSHBase64.encode(blob, lineWidth: lineWidth)
+        let text = "-----BEGIN \(label)-----\n" + Base64.encode(blob, lineWidth: lineWidth)
         return text + "-----END \(label)-----\n"
     }
 

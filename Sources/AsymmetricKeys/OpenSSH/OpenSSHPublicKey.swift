@@ -1,3 +1,5 @@
+import ASN1Kit
+
 /// OpenSSH public keys: the one-line `ssh-ed25519 AAAA… comment` format of `id_*.pub` and
 /// `authorized_keys`, and the key blob inside it.
 ///
@@ -89,7 +91,7 @@ public enum OpenSSHPublicKey {
     }
 
     private static func line(_ type: String, _ blob: [UInt8], comment: String?) -> String {
-        var line = type + " " + SSHBase64.encode(blob)
+        var line = type + " " + Base64.encode(blob)
         if let comment, !comment.isEmpty {
             let flattened = String(comment.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
             line += " " + flattened

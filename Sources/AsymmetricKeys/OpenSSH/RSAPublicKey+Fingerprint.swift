@@ -6,7 +6,7 @@ extension RSAPublicKey {
     /// `ssh-keygen -l -E sha256` prints it.
     public var fingerprintSHA256: String {
         let digest = Digest.hash(.sha256, OpenSSHPublicKey.wireBlob(self))
-        return "SHA256:" + SSHBase64.encode(digest, padding: false)
+        return "SHA256:" + Base64.encode(digest, padding: false)
     }
 
     /// `MD5:` and the MD5 of the SSH key blob as colon-separated lowercase hex pairs — exactly as

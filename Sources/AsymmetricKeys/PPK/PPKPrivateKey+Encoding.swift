@@ -71,11 +71,11 @@ extension PPKPrivateKey {
             let ciphertext = try KeyError.fromOpenSSL("encrypting the PPK private key") {
                 try Cipher.encrypt(.aes256CBC, key: cipherKey, iv: keys.iv, plaintext, padding: false)
             }
-            privateText = SSHBase64.encode(ciphertext, lineWidth: lineWidth)
+            privateText = Base64.encode(ciphertext, lineWidth: lineWidth)
         } else {
-            privateText = SSHBase64.encode(plaintext, lineWidth: lineWidth)
+            privateText = Base64.encode(plaintext, lineWidth: lineWidth)
         }
-        let publicText = SSHBase64.encode(publicBlob, lineWidth: lineWidth)
+        let publicText = Base64.encode(publicBlob, lineWidth: lineWidth)
         var text = "PuTTY-User-Key-File-\(version.rawValue): \(String(decoding: algorithm, as: UTF8.self))\n"
         text += "Encryption: \(String(decoding: encryption, as: UTF8.self))\n"
         text += "Comment: \(String(commentText))\n"

@@ -1,3 +1,5 @@
+import ASN1Kit
+
 /// The SSH public key file format of RFC 4716 (`ssh-keygen -e -m RFC4716`).
 ///
 /// ```
@@ -103,7 +105,7 @@ public enum RFC4716PublicKey {
         if let comment, !comment.isEmpty {
             text += commentLines(comment)
         }
-        text += SSHBase64.encode(blob, lineWidth: bodyWidth)
+        text += Base64.encode(blob, lineWidth: bodyWidth)
         return text + endMarker + "\n"
     }
 

@@ -1,3 +1,5 @@
+import ASN1Kit
+
 /// Takes the base64 body out of a PEM block as it streams (RFC 7468): skips anything before the
 /// `-----BEGIN label-----` line, decodes the body line by line, stops at the `-----END` line.
 struct PEMStreamUnwrapper {
@@ -51,7 +53,7 @@ struct PEMStreamUnwrapper {
                 }
                 let newline = rest.firstIndex(of: UInt8(ascii: "\n"))
                 let piece = rest[..<(newline.map { $0 + 1 } ?? rest.endIndex)]
-                try decoder.decode(piece, into: &output)
+                try decoder.decodePayload(piece, into: &output)
                 offset += piece.count
                 rest = rest[piece.endIndex...]
                 state = .body(atLineStart: newline != nil)
@@ -92,7 +94,7 @@ struct PEMStreamUnwrapper {
             guard text.hasPrefix("-----END ") else {
                 throw DecryptionError(.malformedPayload, "PEM: malformed line in the body before offset \(offset)", offset: offset)
             }
-            try decoder.finish(into: &output)
+            try decoder.finishPayload(into: &output)
             state = .done
         default:
             break

@@ -1,3 +1,4 @@
+import ASN1Kit
 import Synchronization
 
 /// Decodes base64 chunk by chunk in front of another stream.
@@ -20,7 +21,7 @@ final class Base64DecodingStream: DecryptionStream {
         let (decoded, decodeError) = state.withLock { state -> ([UInt8], (any Error)?) in
             state.scratch.removeAll(keepingCapacity: true)
             do {
-                try state.decoder.decode(chunk, into: &state.scratch)
+                try state.decoder.decodePayload(chunk, into: &state.scratch)
                 return (state.scratch, nil)
             } catch {
                 return (state.scratch, error)
@@ -34,7 +35,7 @@ final class Base64DecodingStream: DecryptionStream {
     func finish() throws -> [UInt8] {
         let (decoded, total) = try state.withLock { state -> ([UInt8], Int) in
             var rest: [UInt8] = []
-            try state.decoder.finish(into: &rest)
+            try state.decoder.finishPayload(into: &rest)
             return (rest, state.decoder.produced)
         }
         guard total > 0 else {

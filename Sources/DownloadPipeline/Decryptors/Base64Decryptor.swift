@@ -1,3 +1,5 @@
+import ASN1Kit
+
 /// Strips a base64 wrapper, then hands the bytes to another decryptor.
 ///
 /// Accepts what servers actually send: the standard and the URL-safe alphabets, padding or none,
@@ -27,8 +29,8 @@ public struct Base64Decryptor: Decryptor {
     static func decode(_ text: [UInt8]) throws -> [UInt8] {
         var decoder = Base64StreamDecoder(mode: .lenient)
         var output: [UInt8] = []
-        try decoder.decode(text[...], into: &output)
-        try decoder.finish(into: &output)
+        try decoder.decodePayload(text[...], into: &output)
+        try decoder.finishPayload(into: &output)
         guard !output.isEmpty else {
             throw DecryptionError(.malformedPayload, "base64: the body of \(text.count) bytes holds no base64 data")
         }

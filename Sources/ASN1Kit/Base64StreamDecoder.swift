@@ -1,8 +1,9 @@
 /// Decodes base64 (RFC 4648 §4 and §5) incrementally, chunk by chunk, keeping at most one partial
-/// group of four characters between calls.
-struct Base64StreamDecoder {
+/// group of four characters between calls: for bodies that arrive in pieces (downloads, PEM streams).
+/// ``Base64`` decodes a whole text at once.
+public struct Base64StreamDecoder: Sendable {
     /// Which characters are accepted.
-    enum Mode {
+    public enum Mode: Sendable {
         /// Wrappers from the wild: the standard and the URL-safe alphabets (mixed), padding optional,
         /// padding that ends a block and lets a new one start (per-block base64), and every byte
         /// outside the alphabets (whitespace, quotes, commas, ...) skipped.
@@ -32,24 +33,26 @@ struct Base64StreamDecoder {
     private static let lenientTable = table(urlSafe: true)
     private static let pemTable = table(urlSafe: false)
 
-    let mode: Mode
+    /// What the decoder accepts.
+    public let mode: Mode
     private var accumulator: UInt32 = 0
     private var count = 0
     private var paddingSeen = false
     /// Characters consumed so far, for error offsets.
-    private(set) var offset = 0
+    public private(set) var offset = 0
     /// Bytes produced so far.
-    private(set) var produced = 0
+    public private(set) var produced = 0
 
-    init(mode: Mode) {
+    public init(mode: Mode) {
         self.mode = mode
     }
 
     /// Decodes `chunk`, appending whole bytes to `output`.
     ///
-    /// - Throws: ``DecryptionError`` `.malformedPayload` for a character a PEM body may not hold, a
-    ///   misplaced `=`, or a group of one character (bits that make no byte).
-    mutating func decode(_ chunk: ArraySlice<UInt8>, into output: inout [UInt8]) throws {
+    /// - Throws: ``ASN1Error`` `.invalidBase64` for a character a PEM body may not hold, a misplaced
+    ///   `=`, or a group of one character (bits that make no byte), with the offset counted from
+    ///   the first chunk.
+    public mutating func decode(_ chunk: ArraySlice<UInt8>, into output: inout [UInt8]) throws(ASN1Error) {
         output.reserveCapacity(output.count + chunk.count / 4 * 3 + 3)
         let table = mode == .lenient ? Self.lenientTable : Self.pemTable
         for byte in chunk {
@@ -58,7 +61,7 @@ struct Base64StreamDecoder {
             if value < 64 {
                 if paddingSeen {
                     guard mode == .lenient else {
-                        throw DecryptionError(.malformedPayload, "base64: data after the '=' padding at offset \(offset)", offset: offset)
+                        throw ASN1Error(.invalidBase64, at: offset, "base64: data after the '=' padding at offset \(offset)")
                     }
                     paddingSeen = false
                 }
@@ -76,7 +79,7 @@ struct Base64StreamDecoder {
                 if count == 0 {
                     // A second (or stray) '=' after a finished group.
                     guard paddingSeen || mode == .lenient else {
-                        throw DecryptionError(.malformedPayload, "base64: misplaced '=' at offset \(offset)", offset: offset)
+                        throw ASN1Error(.invalidBase64, at: offset, "base64: misplaced '=' at offset \(offset)")
                     }
                     continue
                 }
@@ -85,21 +88,21 @@ struct Base64StreamDecoder {
             } else if value == Self.whitespace || mode == .lenient {
                 continue
             } else {
-                throw DecryptionError(.malformedPayload, "base64: invalid character at offset \(offset)", offset: offset)
+                throw ASN1Error(.invalidBase64, at: offset, "base64: invalid character at offset \(offset)")
             }
         }
     }
 
     /// Ends the input: a trailing group of two or three characters without padding is accepted.
     ///
-    /// - Throws: ``DecryptionError`` `.malformedPayload` for a group of one character.
-    mutating func finish(into output: inout [UInt8]) throws {
+    /// - Throws: ``ASN1Error`` `.invalidBase64` for a group of one character.
+    public mutating func finish(into output: inout [UInt8]) throws(ASN1Error) {
         if count > 0 { try flushGroup(at: offset, into: &output) }
     }
 
     /// Writes the one or two bytes of a short group (two or three characters) ended by padding or
     /// by the end of the input.
-    private mutating func flushGroup(at offset: Int, into output: inout [UInt8]) throws {
+    private mutating func flushGroup(at offset: Int, into output: inout [UInt8]) throws(ASN1Error) {
         switch count {
         case 2:
             output.append(UInt8(truncatingIfNeeded: accumulator >> 4))
@@ -109,7 +112,7 @@ struct Base64StreamDecoder {
             output.append(UInt8(truncatingIfNeeded: accumulator >> 2))
             produced += 2
         default:
-            throw DecryptionError(.malformedPayload, "base64: a lone character ends a group at offset \(offset); its bits make no byte", offset: offset)
+            throw ASN1Error(.invalidBase64, at: offset, "base64: a lone character ends a group at offset \(offset); its bits make no byte")
         }
         count = 0
         accumulator = 0
