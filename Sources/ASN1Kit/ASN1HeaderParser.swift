@@ -69,9 +69,29 @@ enum ASN1HeaderParser {
     /// Every form X.690 allows, with the rules' checks and an error for anything else.
     @usableFromInline @inline(never)
     static func parseAnyForm(_ bytes: ArraySlice<UInt8>, at start: Int, origin: Int, rules: ASN1ParsingOptions.Rules) throws -> Header {
+        switch try decode(bytes, at: start, origin: origin, rules: rules, incremental: false) {
+        case .header(let header): return header
+        case .needMoreBytes: preconditionFailure("a whole-input parse never asks for more bytes")
+        }
+    }
+
+    /// What ``decode(_:at:origin:rules:incremental:)`` found.
+    enum Outcome {
+        case header(Header)
+        /// Incremental mode only: the input ends inside the header; at least this many more bytes
+        /// are needed before it can be decoded.
+        case needMoreBytes(Int)
+    }
+
+    /// Decodes the header at `start`. With `incremental` false the input is whole: a header cut
+    /// off is `.truncated` and a length past the end is `.lengthOverrun`. With `incremental` true
+    /// (a stream) a header cut off asks for more bytes and the content may still be to come.
+    static func decode(_ bytes: ArraySlice<UInt8>, at start: Int, origin: Int, rules: ASN1ParsingOptions.Rules,
+                       incremental: Bool) throws(ASN1Error) -> Outcome {
         let end = bytes.endIndex
         let offset = start - origin
         guard start < end else {
+            if incremental { return .needMoreBytes(2) }
             throw ASN1Error(.truncated, at: offset, "input ends at offset \(offset) where an identifier was expected")
         }
         let first = bytes[start]
@@ -85,6 +105,7 @@ enum ASN1HeaderParser {
             var count = 0
             while true {
                 guard index < end else {
+                    if incremental { return .needMoreBytes(2) }
                     throw ASN1Error(.truncated, at: offset, "identifier at offset \(offset) is cut off by the end of the input")
                 }
                 let byte = bytes[index]
@@ -106,6 +127,7 @@ enum ASN1HeaderParser {
         let tag = ASN1Tag(tagClass, number, constructed: constructed)
 
         guard index < end else {
+            if incremental { return .needMoreBytes(1) }
             throw ASN1Error(.truncated, at: offset, "input ends at offset \(index - origin) where the length of \(tag.name) at offset \(offset) was expected")
         }
         let lengthByte = bytes[index]
@@ -129,6 +151,7 @@ enum ASN1HeaderParser {
                 throw ASN1Error(.invalidLength, at: offset, "length of \(tag.name) at offset \(offset) has \(count) octets, more than this reader supports")
             }
             guard end - index >= count else {
+                if incremental { return .needMoreBytes(count - (end - index)) }
                 throw ASN1Error(.truncated, at: offset, "length of \(tag.name) at offset \(offset) is cut off by the end of the input")
             }
             var value: UInt64 = 0
@@ -147,10 +170,10 @@ enum ASN1HeaderParser {
             }
             contentLength = Int(value)
         }
-        if let length = contentLength, length > end - index {
+        if !incremental, let length = contentLength, length > end - index {
             throw ASN1Error(.lengthOverrun, at: offset,
                             "length \(length) at offset \(offset) runs past the end of the input (\(end - index) bytes available)")
         }
-        return Header(tag: tag, headerLength: index - start, contentLength: contentLength)
+        return .header(Header(tag: tag, headerLength: index - start, contentLength: contentLength))
     }
 }

@@ -33,8 +33,19 @@ import AsymmetricKeys
 ///
 /// Everything before the encrypted content (at most ``maximumHeaderSize`` bytes) and everything
 /// after it (the attributes and the MAC) is buffered; the content itself never is: each piece is
-/// decrypted as soon as it arrives. The framing is lenient BER (see ``BERHeader``).
+/// decrypted as soon as it arrives.
+///
+/// The framing is lenient BER on purpose, read with ASN1Kit's incremental header reader
+/// (`ASN1StreamHeader`): `openssl cms -encrypt -stream` (and any streaming CMS writer) uses the
+/// indefinite length form for ContentInfo, the enveloped data and the encrypted content, and cuts
+/// the content into a constructed OCTET STRING. Complete inner values are parsed with `DERReader`
+/// in `ASN1ParsingOptions.lenientBER` mode for the same reason.
 struct CMSStreamParser {
+    /// One value's identifier and length octets: `length` is `nil` for the indefinite form.
+    typealias Header = (tag: ASN1Tag, headerLength: Int, length: Int?)
+
+    /// The largest declared length accepted (2 TiB), far above any real download.
+    static let maximumValueLength = Int(Int32.max) * 1024
     /// The most bytes buffered while looking for the encrypted content or reading what follows it.
     static let maximumHeaderSize = 1 << 20
     /// How many bytes of input are moved into the buffer at a time in the structured phases.
@@ -430,8 +441,20 @@ struct CMSStreamParser {
 
     /// The header at the cursor, checked against the enclosing definite length; `nil` when it has
     /// not fully arrived.
-    private func peekHeader() throws -> BERHeader? {
-        guard let header = try BERHeader.parse(buffer[...], at: cursor, absoluteOffset: position) else { return nil }
+    private func peekHeader() throws -> Header? {
+        let header: Header
+        do {
+            // Offsets in ASN1Kit's messages count from the start of the payload.
+            switch try ASN1StreamHeader.parse(buffer[...], at: cursor, origin: cursor - position, rules: .lenientBER) {
+            case .needMoreBytes: return nil
+            case .complete(let tag, let headerLength, let length): header = (tag, headerLength, length)
+            }
+        } catch {
+            throw DecryptionError(.malformedPayload, "CMS: \(error.reason)", offset: position)
+        }
+        if let length = header.length, length > Self.maximumValueLength {
+            throw DecryptionError(.malformedPayload, "CMS: length \(length) at offset \(position) is too large", offset: position)
+        }
         if let end = frames.last?.end {
             let valueEnd = position + header.headerLength + (header.length ?? 0)
             guard valueEnd <= end else {
@@ -441,7 +464,7 @@ struct CMSStreamParser {
         return header
     }
 
-    private func expect(_ header: BERHeader, _ tag: ASN1Tag, _ name: String) throws {
+    private func expect(_ header: Header, _ tag: ASN1Tag, _ name: String) throws {
         guard header.tag == tag else {
             throw DecryptionError(.malformedPayload, "CMS: expected \(name) (\(tag.name)) at offset \(position), found \(header.tag.name)", offset: position)
         }
