@@ -76,6 +76,7 @@ enum ASN1HeaderParser {
     }
 
     /// What ``decode(_:at:origin:rules:incremental:)`` found.
+    @usableFromInline
     enum Outcome {
         case header(Header)
         /// Incremental mode only: the input ends inside the header; at least this many more bytes
@@ -86,6 +87,7 @@ enum ASN1HeaderParser {
     /// Decodes the header at `start`. With `incremental` false the input is whole: a header cut
     /// off is `.truncated` and a length past the end is `.lengthOverrun`. With `incremental` true
     /// (a stream) a header cut off asks for more bytes and the content may still be to come.
+    @usableFromInline @inline(never)
     static func decode(_ bytes: ArraySlice<UInt8>, at start: Int, origin: Int, rules: ASN1ParsingOptions.Rules,
                        incremental: Bool) throws(ASN1Error) -> Outcome {
         let end = bytes.endIndex

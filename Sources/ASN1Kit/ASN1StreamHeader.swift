@@ -13,10 +13,16 @@ public enum ASN1StreamHeader: Sendable, Hashable {
     ///
     /// - Throws: ``ASN1Error`` for a header no more bytes can fix, under `rules` (the same checks
     ///   as ``DERReader``'s).
+    @inlinable
     public static func parse(_ bytes: ArraySlice<UInt8>, at start: Int, origin: Int, rules: ASN1ParsingOptions.Rules) throws(ASN1Error) -> ASN1StreamHeader {
+        // The common form (low tag, short minimal length, content present) means the same under
+        // every rule set; anything else takes the full decoder.
+        if let header = ASN1HeaderParser.parseCommonForm(bytes, at: start) {
+            return .complete(tag: header.tag, headerLength: header.headerLength, contentLength: header.contentLength)
+        }
         switch try ASN1HeaderParser.decode(bytes, at: start, origin: origin, rules: rules, incremental: true) {
-        case .header(let header): .complete(tag: header.tag, headerLength: header.headerLength, contentLength: header.contentLength)
-        case .needMoreBytes(let count): .needMoreBytes(count)
+        case .header(let header): return .complete(tag: header.tag, headerLength: header.headerLength, contentLength: header.contentLength)
+        case .needMoreBytes(let count): return .needMoreBytes(count)
         }
     }
 }

@@ -1,3 +1,5 @@
+import ASN1Kit
+
 /// What a DER value looks like from its outline alone: the tags of the top-level SEQUENCE's
 /// children, and of the first child's children.
 ///
@@ -46,28 +48,15 @@ enum DERShape: Equatable, Sendable {
         var truncated: Bool
     }
 
+    /// ASN1Kit's incremental header reader under lenient BER; `nil` for a high tag number, the
+    /// indefinite form, a header cut off, or one no bytes could fix.
     private static func header(_ bytes: ArraySlice<UInt8>, at index: Int) -> Header? {
-        guard index < bytes.endIndex else { return nil }
-        let tag = bytes[index]
-        guard tag & 0x1F != 0x1F else { return nil }
-        var i = index + 1
-        guard i < bytes.endIndex else { return nil }
-        let first = bytes[i]
-        i += 1
-        var length = 0
-        if first < 0x80 {
-            length = Int(first)
-        } else {
-            let count = Int(first & 0x7F)
-            guard count >= 1, count <= 4 else { return nil }
-            for _ in 0..<count {
-                guard i < bytes.endIndex else { return nil }
-                length = length << 8 | Int(bytes[i])
-                i += 1
-            }
-        }
-        let available = bytes.endIndex - i
-        return Header(tag: tag, contentStart: i, contentEnd: i + min(length, available), truncated: length > available)
+        guard index < bytes.endIndex, bytes[index] & 0x1F != 0x1F,
+              case .complete(_, let headerLength, let length?)? = try? ASN1StreamHeader.parse(bytes, at: index, origin: bytes.startIndex, rules: .lenientBER)
+        else { return nil }
+        let start = index + headerLength
+        let available = bytes.endIndex - start
+        return Header(tag: bytes[index], contentStart: start, contentEnd: start + min(length, available), truncated: length > available)
     }
 
     /// The outline of a constructed value's children, gathered without allocating.
