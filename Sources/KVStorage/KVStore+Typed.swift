@@ -75,10 +75,7 @@ extension KVStore {
     private func setFixed(
         count: Int, forKey key: String, expireAfter: UInt32?, _ writePayload: (UnsafeMutableRawPointer) -> Void
     ) throws(KVStoreError) {
-        try write { core throws(KVStoreError) in
-            let expireAt = core.expiration || expireAfter != nil ? try core.expireAt(after: expireAfter, key: key) : 0
-            try core.append(key: key, payloadCount: count, expireAt: expireAt, writePayload: writePayload)
-        }
+        try write { core throws(KVStoreError) in try core.setValue(forKey: key, count: count, expireAfter: expireAfter, writePayload) }
     }
 
     // MARK: Getters
@@ -137,14 +134,6 @@ extension KVStore {
     private func decode<T: Sendable>(
         _ key: String, _ type: String, _ decoder: (UnsafeRawBufferPointer) -> T?
     ) throws(KVStoreError) -> T? {
-        try read { core throws(KVStoreError) in
-            try core.withPayload(key) { payload throws(KVStoreError) -> T in
-                guard let value = decoder(payload) else {
-                    throw KVStoreError(
-                        .typeMismatch, "the \(payload.count)-byte value is not a valid \(type)", key: key, operation: "get")
-                }
-                return value
-            }
-        }
+        try read { core throws(KVStoreError) in try core.value(forKey: key, as: type, decoder) }
     }
 }

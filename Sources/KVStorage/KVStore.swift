@@ -221,23 +221,12 @@ public final class KVStore: Sendable {
     /// - Parameter expireAfter: Seconds until the value expires (0 = never); `nil` uses the
     ///   configuration's default. Requires expiration to be enabled.
     public func setRaw(_ payload: [UInt8], forKey key: String, expireAfter: UInt32? = nil) throws(KVStoreError) {
-        guard !payload.isEmpty else {
-            throw KVStoreError(.invalidArgument, "a value payload cannot be empty (an empty string is the byte 00)", key: key, operation: "set")
-        }
-        try write { core throws(KVStoreError) in
-            let expireAt = try core.expireAt(after: expireAfter, key: key)
-            try core.append(key: key, payloadCount: payload.count, expireAt: expireAt) { target in
-                payload.withUnsafeBytes { target.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            }
-        }
+        try write { core throws(KVStoreError) in try core.setRawValue(payload, forKey: key, expireAfter: expireAfter) }
     }
 
     /// Removes `key` by appending a tombstone (nothing is written when the key is absent).
     public func remove(_ key: String) throws(KVStoreError) {
-        try write { core throws(KVStoreError) in
-            guard core.entry(for: key) != nil else { return }
-            try core.append(key: key, payloadCount: 0, expireAt: 0) { _ in }
-        }
+        try write { core throws(KVStoreError) in try core.removeValue(forKey: key) }
     }
 
     /// Removes several keys at once with a full write-back (no tombstones), as MMKV does.

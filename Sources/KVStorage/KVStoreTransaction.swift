@@ -13,38 +13,23 @@ public struct KVStoreTransaction {
 
     /// Stores a raw payload under `key` (see ``KVStoreValueCodec``).
     public func setRaw(_ payload: [UInt8], forKey key: String, expireAfter: UInt32? = nil) throws(KVStoreError) {
-        guard !payload.isEmpty else {
-            throw KVStoreError(.invalidArgument, "a value payload cannot be empty", key: key, operation: "set")
-        }
-        let expireAt = core.expiration || expireAfter != nil ? try core.expireAt(after: expireAfter, key: key) : 0
-        try core.append(key: key, payloadCount: payload.count, expireAt: expireAt) { target in
-            payload.withUnsafeBytes { target.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        }
+        try core.setRawValue(payload, forKey: key, expireAfter: expireAfter)
     }
 
     /// The int64 stored under `key`, or `nil`.
     public func int64(forKey key: String) throws(KVStoreError) -> Int64? {
-        try core.withPayload(key) { payload throws(KVStoreError) -> Int64 in
-            guard let value = KVStoreValueCodec.decodeInt64(payload) else {
-                throw KVStoreError(.typeMismatch, "the value is not a valid int64", key: key, operation: "get")
-            }
-            return value
-        }
+        try core.value(forKey: key, as: "int64") { KVStoreValueCodec.decodeInt64($0) }
     }
 
     /// Stores an int64 under `key`.
     public func set(_ value: Int64, forKey key: String) throws(KVStoreError) {
-        try setRaw(KVStoreValueCodec.encode(value), forKey: key)
+        let varint = UInt64(bitPattern: value)
+        try core.setValue(forKey: key, count: Varint.size(varint), expireAfter: nil) { Varint.write(varint, to: $0) }
     }
 
     /// The string stored under `key`, or `nil`.
     public func string(forKey key: String) throws(KVStoreError) -> String? {
-        try core.withPayload(key) { payload throws(KVStoreError) -> String in
-            guard let value = KVStoreValueCodec.decodeString(payload) else {
-                throw KVStoreError(.typeMismatch, "the value is not a valid string", key: key, operation: "get")
-            }
-            return value
-        }
+        try core.value(forKey: key, as: "string") { KVStoreValueCodec.decodeString($0) }
     }
 
     /// Stores a string under `key`.
@@ -54,8 +39,7 @@ public struct KVStoreTransaction {
 
     /// Removes `key` (a tombstone).
     public func remove(_ key: String) throws(KVStoreError) {
-        guard core.entry(for: key) != nil else { return }
-        try core.append(key: key, payloadCount: 0, expireAt: 0) { _ in }
+        try core.removeValue(forKey: key)
     }
 }
 
