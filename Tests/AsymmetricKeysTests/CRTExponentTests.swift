@@ -3,9 +3,17 @@ import CryptoOpenSSL
 @testable import AsymmetricKeys
 import Testing
 
-@Suite("CRT exponents for OpenSSH keys (Algorithm D)")
+/// The CRT exponents OpenSSH and PuTTY keys leave out, from OpenSSL (`RSACRTExponents`).
+@Suite("CRT exponents for OpenSSH and PuTTY keys")
 struct CRTExponentTests {
-    /// OpenSSL's answer: d mod (p − 1) through BN_mod.
+    /// d mod (p − 1) through `RSACRTExponents`.
+    func exponent(_ d: [UInt8], _ p: [UInt8]) -> [UInt8] {
+        let both = RSACRTExponents.compute(privateExponent: d, prime1: p, prime2: p)
+        #expect(both.exponent1 == both.exponent2)
+        return both.exponent1
+    }
+
+    /// The plain `BN_mod` answer (no constant-time flags): d mod (p − 1).
     func reference(_ d: [UInt8], _ p: [UInt8]) -> [UInt8] {
         let result = (BigNumber(bigEndian: d) % (BigNumber(bigEndian: p) - BigNumber.one)).bigEndianBytes
         return result.isEmpty ? [0] : result
@@ -21,7 +29,7 @@ struct CRTExponentTests {
                     var p = bytes.bytes(pLength)
                     if p.allSatisfy({ $0 <= 1 }) { p[p.count - 1] = 3 }
                     if p.first == 0 && p.dropFirst().allSatisfy({ $0 <= 1 }) { p[0] = 1 }
-                    #expect(CRTExponent.compute(privateExponent: d, prime: p) == reference(d, p), "d \(d.count) bytes, p \(p.count) bytes")
+                    #expect(exponent(d, p) == reference(d, p), "d \(d.count) bytes, p \(p.count) bytes")
                 }
             }
         }
@@ -32,16 +40,17 @@ struct CRTExponentTests {
         let d = [UInt8](repeating: 0xFF, count: 256)
         for p in [[UInt8](repeating: 0xFF, count: 128), [0x01] + [UInt8](repeating: 0, count: 127) + [0x01],
                   [0x80] + [UInt8](repeating: 0, count: 127), [0x02], [0x03], d, d + [0x01]] {
-            #expect(CRTExponent.compute(privateExponent: d, prime: p) == reference(d, p))
+            #expect(exponent(d, p) == reference(d, p))
         }
-        #expect(CRTExponent.compute(privateExponent: [0x00], prime: [0x05]) == [0])
-        #expect(CRTExponent.compute(privateExponent: [0x08], prime: [0x05]) == [0])
+        #expect(exponent([0x00], [0x05]) == [0])
+        #expect(exponent([0x08], [0x05]) == [0])
     }
 
     @Test("equals the exponents openssl wrote for the fixture keys", arguments: PKCS1Tests.names)
     func fixtures(name: String) throws {
         let key = try RSAPrivateKey(pkcs1DER: DERFixtures.bytes("\(name).pkcs1.der"))
-        #expect(CRTExponent.compute(privateExponent: key.privateExponent, prime: key.prime1) == key.exponent1)
-        #expect(CRTExponent.compute(privateExponent: key.privateExponent, prime: key.prime2) == key.exponent2)
+        let computed = RSACRTExponents.compute(privateExponent: key.privateExponent, prime1: key.prime1, prime2: key.prime2)
+        #expect(computed.exponent1 == key.exponent1)
+        #expect(computed.exponent2 == key.exponent2)
     }
 }

@@ -201,8 +201,7 @@ extension OpenSSHPrivateKey {
         guard isAboveOne(pBytes) else { throw KeyError(.malformed, "OpenSSH private key prime p at offset \(pOffset) is not above 1", offset: pOffset) }
         guard isAboveOne(qBytes) else { throw KeyError(.malformed, "OpenSSH private key prime q at offset \(qOffset) is not above 1", offset: qOffset) }
         // OpenSSH does not store the CRT exponents; PKCS#1 needs them.
-        var dP = CRTExponent.compute(privateExponent: dBytes, prime: pBytes)
-        var dQ = CRTExponent.compute(privateExponent: dBytes, prime: qBytes)
+        var (dP, dQ) = RSACRTExponents.compute(privateExponent: dBytes, prime1: pBytes, prime2: qBytes)
         defer {
             Wipe.array(&dP)
             Wipe.array(&dQ)

@@ -72,8 +72,7 @@ enum PPKPrivateBlob {
         guard bigP * bigQ == n else { throw reader.mismatch(at: pOffset) }
         let lambda = (bigP - .one).lcm(bigQ - .one)
         guard (e * BigNumber(bigEndian: d)) % lambda == .one else { throw reader.mismatch(at: dOffset) }
-        var dP = CRTExponent.compute(privateExponent: d, prime: p)
-        var dQ = CRTExponent.compute(privateExponent: d, prime: q)
+        var (dP, dQ) = RSACRTExponents.compute(privateExponent: d, prime1: p, prime2: q)
         defer {
             Wipe.array(&dP)
             Wipe.array(&dQ)
