@@ -5,7 +5,7 @@
 //   swift build --scratch-path .build-examples
 //   .build-examples/debug/UsingCoffer ../..      # the argument is the repository root (for Fixtures/)
 //
-// It uses ASN1Kit, CryptoOpenSSL, AsymmetricKeys and KVStorage; DownloadPipeline (which brings in
+// It uses ASN1Kit, CofferJSON, CryptoOpenSSL, AsymmetricKeys and KVStorage; DownloadPipeline (which brings in
 // AsyncHTTPClient) is left out to keep the build small.
 import PackageDescription
 
@@ -21,6 +21,7 @@ let package = Package(
             name: "UsingCoffer",
             dependencies: [
                 .product(name: "ASN1Kit", package: "Coffer"),
+                .product(name: "CofferJSON", package: "Coffer"),
                 .product(name: "CryptoOpenSSL", package: "Coffer"),
                 .product(name: "AsymmetricKeys", package: "Coffer"),
                 .product(name: "KVStorage", package: "Coffer"),

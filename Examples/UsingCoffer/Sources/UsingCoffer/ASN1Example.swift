@@ -11,7 +11,7 @@ func asn1Example(derFile: String) throws {
         try sequence.writeString("Coffer")
     }
     let der = writer.finish()
-    print("DER:", der.map { String(format: "%02x", $0) }.joined())
+    print("DER:", Hex.encode(der))
 
     // Read it back: strict DER, every byte accounted for.
     var reader = DERReader(der)

@@ -10,6 +10,9 @@ try keyExample(keyFile: root + "/Fixtures/keys/ec-p256.pkcs8-aes256-sha256.pem",
 print("\n== ASN1Kit")
 try asn1Example(derFile: root + "/Fixtures/asn1/rsa2048-pkcs1.der")
 
+print("\n== CofferJSON")
+try jsonExample()
+
 print("\n== CryptoOpenSSL")
 try cryptoExample()
 
