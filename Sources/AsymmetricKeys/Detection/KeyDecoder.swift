@@ -172,9 +172,9 @@ public enum KeyDecoder {
             return DecodedKey(format: .pkcs8, encoding: encoding, key: .privateKey(try PKCS8PrivateKey.decodeAny(der)))
         case .encryptedPKCS8:
             // Parse first, so that a malformed or unsupported structure is reported without a prompt.
-            _ = try EncryptedPrivateKeyInfo.parse(der)
+            let parts = try EncryptedPrivateKeyInfo.parse(der)
             let passphrase = try context.passphrase(for: "encrypted PKCS#8 key")
-            let (key, info) = try EncryptedPrivateKeyInfo.decodeAny(der, passphrase: passphrase)
+            let (key, info) = try EncryptedPrivateKeyInfo.decodeAny(parts, passphrase: passphrase)
             return DecodedKey(format: .pkcs8Encrypted, encoding: encoding, key: .privateKey(key), encryption: info)
         case .certificate:
             let certificate = try CertificateInfo(derEncoded: der)

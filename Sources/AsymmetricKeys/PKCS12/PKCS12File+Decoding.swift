@@ -184,8 +184,8 @@ extension PKCS12File {
         case .pkcs12KeyBag:
             return PKCS12Bag(content: .privateKey(try PKCS8PrivateKey.decodeAny(value)), type: "keyBag", attributes: attributes, encryption: encryption)
         case .pkcs12ShroudedKeyBag:
-            _ = try EncryptedPrivateKeyInfo.parse(value)
-            let (key, info) = try EncryptedPrivateKeyInfo.decodeAny(value, passphrase: try passphrase())
+            let parts = try EncryptedPrivateKeyInfo.parse(value)
+            let (key, info) = try EncryptedPrivateKeyInfo.decodeAny(parts, passphrase: try passphrase())
             return PKCS12Bag(content: .privateKey(key), type: "pkcs8ShroudedKeyBag", attributes: attributes, encryption: info)
         case .pkcs12CertBag:
             var reader = DERReader(value)

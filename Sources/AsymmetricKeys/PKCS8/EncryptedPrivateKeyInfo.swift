@@ -88,7 +88,12 @@ public enum EncryptedPrivateKeyInfo {
     /// Decrypts an EncryptedPrivateKeyInfo DER holding a key of any algorithm Coffer handles; see
     /// ``decode(_:passphrase:)``.
     public static func decodeAny(_ der: ArraySlice<UInt8>, passphrase: SecureBytes) throws -> (key: PrivateKey, encryption: KeyEncryptionInfo) {
-        let parts = try parse(der)
+        try decodeAny(parse(der), passphrase: passphrase)
+    }
+
+    /// Decrypts already parsed parts (see ``parse(_:)``): callers that check the structure before
+    /// asking for a passphrase parse it once.
+    static func decodeAny(_ parts: Parts, passphrase: SecureBytes) throws -> (key: PrivateKey, encryption: KeyEncryptionInfo) {
         var plaintext = try parts.algorithm.decrypt(parts.encryptedData, passphrase: passphrase, what: "encrypted PKCS#8 key")
         defer { Wipe.array(&plaintext) }
         do {
