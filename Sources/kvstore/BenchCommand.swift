@@ -1,7 +1,14 @@
 import ArgumentParser
 import CofferJSON
-import Foundation
 import KVStorage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension Kvstore {
     /// `kvstore bench [--count N] [--json]`: the standard store workload on a scratch store.
@@ -37,7 +44,7 @@ extension Kvstore {
 
         func run() throws {
             let directory = try BenchCommand.makeScratchDirectory()
-            defer { try? FileManager.default.removeItem(atPath: directory) }
+            defer { SystemIO.removeTree(directory) }
             var configuration = try root.globals.configuration(.readWrite)
             configuration.directory = directory
             configuration.id = "bench"
@@ -68,7 +75,7 @@ extension Kvstore {
                 // Field names are padded to the longest.
                 var text = "kvstore bench, \(count) operations per step\n"
                 for (name, value) in fields {
-                    text += name.padding(toLength: 24, withPad: " ", startingAt: 0) + value + " " + (units[name] ?? "ns/op") + "\n"
+                    text += name + String(repeating: " ", count: max(0, 24 - name.count)) + value + " " + (units[name] ?? "ns/op") + "\n"
                 }
                 StandardStreams.writeOutput(text)
             }
@@ -81,7 +88,9 @@ extension Kvstore {
         }
 
         static func makeScratchDirectory() throws(KvstoreToolError) -> String {
-            let base = NSTemporaryDirectory() + "kvstore-bench-XXXXXX"
+            var temporary = SystemIO.environment("TMPDIR") ?? "/tmp"
+            if !temporary.hasSuffix("/") { temporary += "/" }
+            let base = temporary + "kvstore-bench-XXXXXX"
             var template = Array(base.utf8CString)
             let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
             guard made != nil else {
@@ -93,23 +102,12 @@ extension Kvstore {
         /// Runs `kvstore _measure-load` on the scratch store in a fresh process and returns the
         /// resident memory it gained by opening the store, or `nil`.
         static func measureLoadRSS(directory: String, globals: GlobalOptions) -> Int? {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             var arguments = ["--dir", directory, "--id", "bench"]
             if let file = globals.cryptKeyFile { arguments += ["--crypt-key-file", file] }
             if let variable = globals.cryptKeyEnv { arguments += ["--crypt-key-env", variable] }
             if globals.aes256 { arguments.append("--aes256") }
-            process.arguments = arguments + ["_measure-load"]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { return nil }
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0,
-                let value = Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-            else { return nil }
-            return value
+            guard let (status, output) = SystemIO.runSelf(arguments + ["_measure-load"]), status == 0 else { return nil }
+            return Int(String(decoding: output.filter { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: " ") }, as: UTF8.self))
         }
     }
 

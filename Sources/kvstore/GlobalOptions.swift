@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import KVStorage
 
 /// The options every `kvstore` command shares: where the store is and how it is encrypted and shared.
@@ -36,7 +35,7 @@ struct GlobalOptions: ParsableArguments {
     /// The store directory: `--dir`, else `$KVSTORE_DIR`, else `./mmkv`.
     var directory: String {
         if let dir { return dir }
-        if let env = ProcessInfo.processInfo.environment["KVSTORE_DIR"], !env.isEmpty { return env }
+        if let env = SystemIO.environment("KVSTORE_DIR"), !env.isEmpty { return env }
         return "./mmkv"
     }
 
@@ -74,7 +73,7 @@ struct GlobalOptions: ParsableArguments {
     /// Opens the store read-only, or returns `nil` when its files do not exist.
     func openForReading() throws(KvstoreToolError) -> KVStore? {
         let configuration = try configuration(.readOnly)
-        guard FileManager.default.fileExists(atPath: configuration.dataPath) else { return nil }
+        guard SystemIO.fileExists(configuration.dataPath) else { return nil }
         do {
             return try KVStore(configuration)
         } catch where error.code == .notFound {
@@ -101,14 +100,14 @@ enum CryptKeySource {
     static func load(file: String?, environment: String?, option: String) throws(KvstoreToolError) -> [UInt8]? {
         var key: [UInt8]
         if let file {
-            guard let contents = FileManager.default.contents(atPath: file) else {
+            guard let contents = SystemIO.readFile(file) else {
                 throw KvstoreToolError(.input, "cannot read the crypt key file", path: file, operation: "\(option)-file")
             }
             key = [UInt8](contents)
             if key.last == 0x0A { key.removeLast() }
             if key.last == 0x0D { key.removeLast() }
         } else if let environment {
-            guard let value = ProcessInfo.processInfo.environment[environment] else {
+            guard let value = SystemIO.environment(environment) else {
                 throw KvstoreToolError(.input, "the environment variable \(environment) is not set", operation: "\(option)-env")
             }
             key = Array(value.utf8)

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CofferJSON
-import Foundation
 import KVStorage
 
 extension Kvstore {
@@ -86,8 +85,7 @@ extension Kvstore {
         }
 
         static func read(_ file: String) throws(KvstoreToolError) -> [UInt8] {
-            if file == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
-            guard let contents = FileManager.default.contents(atPath: file) else {
+            guard let contents = file == "-" ? SystemIO.readStandardInput() : SystemIO.readFile(file) else {
                 throw KvstoreToolError(.input, "cannot read the import file", path: file, operation: "import")
             }
             return [UInt8](contents)

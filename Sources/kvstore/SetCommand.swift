@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import KVStorage
 
 extension Kvstore {
@@ -63,7 +62,7 @@ extension Kvstore {
 
         private func payload() throws(KvstoreToolError) -> [UInt8] {
             guard let valueFile else { return try type.encode(value ?? "", key: key) }
-            guard let contents = FileManager.default.contents(atPath: valueFile) else {
+            guard let contents = SystemIO.readFile(valueFile) else {
                 throw KvstoreToolError(.input, "cannot read the value file", key: key, path: valueFile, operation: "set")
             }
             switch type {
