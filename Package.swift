@@ -28,7 +28,7 @@ let package = Package(
         // System libraries
         .systemLibrary(
             name: "COpenSSL",
-            pkgConfig: "openssl",
+            pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
         .systemLibrary(
