@@ -1,8 +1,8 @@
 internal import COpenSSL
 
 /// The RSA CRT exponents d mod (p − 1) and d mod (q − 1), which OpenSSH and PuTTY private keys
-/// leave out and PKCS#1 needs, computed by OpenSSL (`BN_mod` on numbers flagged
-/// `BN_FLG_CONSTTIME`, so the division takes OpenSSL's constant-time path).
+/// leave out and PKCS#1 needs, computed by OpenSSL: the remainder of `BN_div` (what `BN_mod` is) on
+/// numbers flagged `BN_FLG_CONSTTIME`, so the division takes OpenSSL's constant-time path.
 ///
 /// Both exponents come from one call that shares one `BN_CTX` and one conversion of d; every
 /// intermediate `BIGNUM` is cleared when freed.
@@ -27,7 +27,7 @@ public enum RSACRTExponents {
         defer { BN_clear_free(result) }
         BN_set_flags(result, BN_FLG_CONSTTIME)
         guard BN_div(nil, result, exponent, divisor, context) == 1 else {
-            fatalError("\(CryptoError.openSSL("BN_mod", "big number division failed"))")
+            fatalError("\(CryptoError.openSSL("BN_div", "big number division failed"))")
         }
         let count = Int((BN_num_bits(result) + 7) / 8)
         guard count > 0 else { return [0] }
