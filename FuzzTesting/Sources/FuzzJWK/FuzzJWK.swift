@@ -15,7 +15,7 @@ public func fuzzJWK(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     for options in [JSONParser.Options(), JSONParser.Options(maximumDepth: 64, allowsDuplicateMembers: true)] {
         oracle.check("JSONParser") {
             let value: JSONValue
-            do {
+            do throws(JSONParseError) {
                 value = try JSONParser.parse(bytes, options: options)
             } catch {
                 throw KeyError(.malformed, error.description, offset: error.offset)
