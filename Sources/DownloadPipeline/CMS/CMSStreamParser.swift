@@ -46,6 +46,7 @@ struct CMSStreamParser {
 
     /// The largest declared length accepted (2 TiB), far above any real download.
     static let maximumValueLength = Int(Int32.max) * 1024
+
     /// The most bytes buffered while looking for the encrypted content or reading what follows it.
     static let maximumHeaderSize = 1 << 20
     /// How many bytes of input are moved into the buffer at a time in the structured phases.
