@@ -119,3 +119,22 @@ extension RSAPublicKey {
     /// The SubjectPublicKeyInfo DER of this key.
     public var spkiDER: [UInt8] { SubjectPublicKeyInfo.encode(self) }
 }
+
+extension SubjectPublicKeyInfo {
+    /// Reads the SubjectPublicKeyInfo embedded at `reader`'s position (in a certificate or a
+    /// certification request) and decodes its key. `inputStart` is the index of the enclosing
+    /// input's first byte: a key error names the SPKI's offset and reports offsets in the input.
+    ///
+    /// - Returns: the key and the SPKI's DER, a slice of the input.
+    static func readEmbedded(from reader: inout DERReader, inputStart: Int) throws -> (key: PublicKey, der: ArraySlice<UInt8>) {
+        let before = reader.remaining
+        _ = try reader.readElement(.sequence)
+        let der = before[before.startIndex..<reader.remaining.startIndex]
+        do {
+            return (try decodeAny(der), der)
+        } catch let error as KeyError {
+            let start = der.startIndex - inputStart
+            throw error.nested(at: start, "the SubjectPublicKeyInfo at offset \(start)")
+        }
+    }
+}

@@ -149,16 +149,7 @@ public struct CertificateInfo: Sendable {
                 (try CertificateInfo.readTime(&validity), try CertificateInfo.readTime(&validity))
             }
             let subject = try DistinguishedName.read(from: &tbs)
-            let spkiStart = tbs.remaining
-            _ = try tbs.readElement(.sequence)
-            let spki = spkiStart[spkiStart.startIndex..<tbs.remaining.startIndex]
-            let publicKey: PublicKey
-            do {
-                publicKey = try SubjectPublicKeyInfo.decodeAny(spki)
-            } catch let error as KeyError {
-                let start = spki.startIndex - inputStart
-                throw error.nested(at: start, "the SubjectPublicKeyInfo at offset \(start)")
-            }
+            let (publicKey, spki) = try SubjectPublicKeyInfo.readEmbedded(from: &tbs, inputStart: inputStart)
             for number: UInt64 in [1, 2] {
                 let offset = tbs.offset
                 if try tbs.readOptionalElement(.context(number, constructed: false)) != nil, version == nil {

@@ -97,16 +97,7 @@ public struct CertificationRequest: Sendable {
             throw KeyError(.malformed, "the version at offset \(versionOffset) is not v1 (0)", offset: versionOffset)
         }
         let subject = try DistinguishedName.read(from: &cri)
-        let spkiStart = cri.remaining
-        _ = try cri.readElement(.sequence)
-        let spki = spkiStart[spkiStart.startIndex..<cri.remaining.startIndex]
-        let key: PublicKey
-        do {
-            key = try SubjectPublicKeyInfo.decodeAny(spki)
-        } catch let error as KeyError {
-            let start = spki.startIndex - inputStart
-            throw error.nested(at: start, "the SubjectPublicKeyInfo at offset \(start)")
-        }
+        let (key, spki) = try SubjectPublicKeyInfo.readEmbedded(from: &cri, inputStart: inputStart)
         var extensions = CertificateExtensions()
         var types: [ASN1ObjectIdentifier] = []
         _ = try cri.readSetOf(tag: .context(0, constructed: true)) { set in
