@@ -42,11 +42,18 @@ let package = Package(
             dependencies: [.product(name: "AsymmetricKeys", package: "Coffer")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Input layout, scratch files and oracle of the store targets.
+        .target(
+            name: "FuzzStoreSupport",
+            dependencies: [.product(name: "KVStorage", package: "Coffer")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ] + fuzzTargets.map { target in
         .executableTarget(
             name: target.name,
             dependencies: target.products.map { .product(name: $0, package: "Coffer") }
-                + (target.products.contains("AsymmetricKeys") ? ["FuzzSupport"] : []),
+                + (target.products.contains("AsymmetricKeys") ? ["FuzzSupport"] : [])
+                + (target.products.contains("KVStorage") ? ["FuzzStoreSupport"] : []),
             swiftSettings: [.swiftLanguageMode(.v6)]
         )
     }
