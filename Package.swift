@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "KVStorage", targets: ["KVStorage"]),
         .library(name: "DownloadPipeline", targets: ["DownloadPipeline"]),
         .executable(name: "keytool", targets: ["keytool"]),
+        .executable(name: "keytool-fetch", targets: ["keytool-fetch"]),
         .executable(name: "kvstore", targets: ["kvstore"]),
     ],
     dependencies: [
@@ -59,11 +60,30 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // Command-line tools
+        // Command-line tools. None links Foundation except keytool-fetch, which needs the HTTP
+        // client: `keytool fetch` runs it, so the other keytool commands start without it.
+        // What the tools share, package-internal: libc I/O, and keytool's key loading and passphrases.
+        .target(name: "CommandLineSupport", swiftSettings: strict),
+        .target(
+            name: "KeytoolSupport",
+            dependencies: [
+                "AsymmetricKeys", "CommandLineSupport", "CryptoOpenSSL",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "keytool",
             dependencies: [
-                "ASN1Kit", "AsymmetricKeys", "CofferJSON", "CryptoOpenSSL", "DownloadPipeline",
+                "ASN1Kit", "AsymmetricKeys", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "KeytoolSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "keytool-fetch",
+            dependencies: [
+                "AsymmetricKeys", "DownloadPipeline", "KeytoolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -71,7 +91,7 @@ let package = Package(
         .executableTarget(
             name: "kvstore",
             dependencies: [
-                "ASN1Kit", "CofferJSON", "KVStorage",
+                "ASN1Kit", "CofferJSON", "CommandLineSupport", "KVStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -94,7 +114,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "KeytoolTests", dependencies: ["keytool", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "KeytoolTests", dependencies: ["keytool", "keytool-fetch", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "KvstoreTests", dependencies: ["kvstore", "KVStorage", "CofferTestSupport"], swiftSettings: strict),
     ]
 )

@@ -19,4 +19,9 @@ public enum SecureMemory {
         OPENSSL_cleanse(base, buffer.count)
         #endif
     }
+
+    /// Overwrites every byte of `bytes` with zero, in place (the array keeps its count).
+    public static func zero(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { zero($0) }
+    }
 }

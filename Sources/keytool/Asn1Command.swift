@@ -1,5 +1,6 @@
 import ASN1Kit
 import ArgumentParser
+import KeytoolSupport
 
 /// `keytool asn1 FILE|- [--json] [--ber]`: the DER tree, like `openssl asn1parse -i`.
 struct Asn1Command: ParsableCommand {
@@ -68,8 +69,8 @@ struct Asn1Command: ParsableCommand {
         let indent = String(repeating: " ", count: node.depth)
         var name = node.tag.name
         name += String(repeating: " ", count: max(0, 18 - name.count))
-        var line = "\(pad(String(node.offset), 5)):d=\(node.depth)  hl=\(node.headerLength) l=\(pad(String(node.length), 4)) \(form): \(indent)\(name)"
-        if node.element.isIndefiniteLength { line = line.replacingOccurrences(of: "l=\(pad(String(node.length), 4))", with: "l=inf ") }
+        let length = node.element.isIndefiniteLength ? "inf " : pad(String(node.length), 4)
+        var line = "\(pad(String(node.offset), 5)):d=\(node.depth)  hl=\(node.headerLength) l=\(length) \(form): \(indent)\(name)"
         if let value = ASN1ValueFormatter.value(of: node.element) { line += ":" + value }
         return line
     }

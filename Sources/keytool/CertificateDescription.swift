@@ -1,5 +1,5 @@
 import AsymmetricKeys
-import Foundation
+import CommandLineSupport
 
 /// What `keytool inspect` shows of an X.509 certificate or a PKCS#10 request, before the key's
 /// own fields: JSON fields and labelled text lines.
@@ -7,7 +7,7 @@ struct CertificateDescription {
     /// The instant validity is judged at (seconds since 1970).
     var now: Int64
 
-    init(now: Int64 = Int64(Date().timeIntervalSince1970)) {
+    init(now: Int64 = SystemIO.secondsSinceEpoch()) {
         self.now = now
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsymmetricKeys
+import KeytoolSupport
 
 /// `keytool check FILE`: consistency of a private key.
 struct CheckCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsymmetricKeys
+import KeytoolSupport
 
 /// `keytool decrypt --key K [--padding …] [--public] IN OUT`.
 struct DecryptCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AsymmetricKeys
 import CryptoOpenSSL
+import KeytoolSupport
 
 /// `keytool derive --key K --peer P [--out F]`: the shared secret of a key agreement.
 struct DeriveCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsymmetricKeys
+import KeytoolSupport
 
 /// `keytool encrypt --key K [--padding …] IN OUT`: RSA over data of any length.
 struct EncryptCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsymmetricKeys
+import KeytoolSupport
 
 /// `keytool fingerprint FILE [--hash sha256|md5]`: one line per key, as `ssh-keygen -l`.
 struct FingerprintCommand: ParsableCommand {

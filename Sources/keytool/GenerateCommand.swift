@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsymmetricKeys
+import KeytoolSupport
 
 extension KeyAlgorithmName: ExpressibleByArgument {}
 

@@ -1,6 +1,7 @@
 import ASN1Kit
 import ArgumentParser
 import AsymmetricKeys
+import KeytoolSupport
 
 /// `keytool inspect FILE [--json] [--show-private]`: what the key is.
 struct InspectCommand: ParsableCommand {

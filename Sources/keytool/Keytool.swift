@@ -1,7 +1,6 @@
 import ArgumentParser
 
 /// `keytool`: inspects, converts, fingerprints, matches, checks, generates and uses keys.
-@main
 struct Keytool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keytool",
@@ -14,7 +13,23 @@ struct Keytool: ParsableCommand {
         subcommands: [
             InspectCommand.self, ConvertCommand.self, FingerprintCommand.self, CheckCommand.self,
             GenerateCommand.self, EncryptCommand.self, DecryptCommand.self, SignCommand.self, VerifyCommand.self, DeriveCommand.self,
-            MatchCommand.self, Asn1Command.self, FetchCommand.self,
+            MatchCommand.self, Asn1Command.self, FetchLauncher.self,
         ]
     )
+}
+
+/// The entry point: `keytool fetch …` and `keytool help fetch` go to `keytool-fetch` before any
+/// parsing (so its own options and help are the ones that apply); everything else to ``Keytool``.
+@main
+enum KeytoolMain {
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "fetch" {
+            FetchLauncher.launch(Array(arguments.dropFirst()))
+        }
+        if arguments.count == 2, arguments[0] == "help", arguments[1] == "fetch" {
+            FetchLauncher.launch(["--help"])
+        }
+        Keytool.main()
+    }
 }

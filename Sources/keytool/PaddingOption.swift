@@ -1,6 +1,7 @@
 import ArgumentParser
 import AsymmetricKeys
 import CryptoOpenSSL
+import KeytoolSupport
 
 /// `--padding` for `encrypt` / `decrypt`.
 enum EncryptionPaddingOption: String, ExpressibleByArgument, CaseIterable {

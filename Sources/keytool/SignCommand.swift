@@ -1,6 +1,7 @@
 import ArgumentParser
 import CryptoOpenSSL
 import AsymmetricKeys
+import KeytoolSupport
 
 /// `keytool sign --key K [--padding pkcs1|pss] [--hash …] [--signature-format der|raw] [--out SIG] FILE`.
 struct SignCommand: ParsableCommand {

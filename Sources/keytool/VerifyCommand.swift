@@ -1,7 +1,7 @@
 import ArgumentParser
 import CryptoOpenSSL
-import Foundation
 import AsymmetricKeys
+import KeytoolSupport
 
 /// `keytool verify --key K [--padding …] [--hash …] --signature SIG FILE`.
 struct VerifyCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CofferJSON
+import CommandLineSupport
 import KVStorage
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import KVStorage
+import CommandLineSupport
 
 /// The options every `kvstore` command shares: where the store is and how it is encrypted and shared.
 /// Crypt keys come from a file or an environment variable, never from the command line.

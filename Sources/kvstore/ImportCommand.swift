@@ -1,6 +1,7 @@
 import ArgumentParser
 import CofferJSON
 import KVStorage
+import CommandLineSupport
 
 extension Kvstore {
     /// `kvstore import FILE|-`: sets every key of a JSON object.

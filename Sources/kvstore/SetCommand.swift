@@ -1,5 +1,6 @@
 import ArgumentParser
 import KVStorage
+import CommandLineSupport
 
 extension Kvstore {
     /// `kvstore set KEY VALUE [--type T] [--expire SECONDS]`, or `--value-file F` instead of VALUE.

@@ -393,7 +393,7 @@ struct CMSStreamParser {
         let fingerprint = key.publicKey.fingerprintSHA256
         for recipient in recipients {
             guard var contentKey = recipient.unwrap(with: key) else { continue }
-            defer { wipe(&contentKey) }
+            defer { SecureMemory.zero(&contentKey) }
             guard contentKey.count == encryption.cipher.keySize else { continue }
             do {
                 cipher = try CipherStream(cipher: encryption.cipher, key: contentKey, iv: encryption.iv, decrypting: true)
@@ -403,10 +403,6 @@ struct CMSStreamParser {
             return
         }
         throw DecryptionError(.wrongKey, "CMS: none of the \(recipients.count) key-transport recipient(s) decrypts with the key \(fingerprint)")
-    }
-
-    private func wipe(_ bytes: inout [UInt8]) {
-        for index in bytes.indices { bytes[index] = 0 }
     }
 
     /// Decrypts `bytes` straight into `output` after its `outputCount` bytes.

@@ -1,27 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
-import CryptoOpenSSL
-import Foundation
 import AsymmetricKeys
+import CommandLineSupport
+import CryptoOpenSSL
 
 /// `--passphrase-file F` / `--passphrase-env VAR` for reading encrypted keys; without either, a
 /// no-echo prompt when stdin is a terminal. Never a plain argument.
-struct PassphraseOptions: ParsableArguments {
+package struct PassphraseOptions: ParsableArguments {
+    package init() {}
+
     @Option(name: .customLong("passphrase-file"), help: ArgumentHelp("Read the passphrase from the first line of this file.", valueName: "file"))
-    var file: String?
+    package var file: String?
 
     @Option(name: .customLong("passphrase-env"), help: ArgumentHelp("Read the passphrase from this environment variable.", valueName: "var"))
-    var environment: String?
+    package var environment: String?
 
     @Option(name: .customLong("max-kdf-iterations"), help: ArgumentHelp("Refuse keys whose KDF asks for more iterations (PBKDF2, PKCS#12; default 10000000).", valueName: "n"))
-    var maxKDFIterations: Int?
+    package var maxKDFIterations: Int?
 
     @Option(name: .customLong("max-kdf-memory"), help: ArgumentHelp("Refuse keys whose KDF asks for more memory, in MiB (scrypt, Argon2; default 1024).", valueName: "MiB"))
-    var maxKDFMemory: UInt64?
+    package var maxKDFMemory: UInt64?
 
     @Option(name: .customLong("max-kdf-passes"), help: ArgumentHelp("Refuse keys whose KDF asks for more passes (Argon2; default 1000).", valueName: "n"))
-    var maxKDFPasses: Int?
+    package var maxKDFPasses: Int?
 
-    func validate() throws {
+    package func validate() throws {
         if file != nil && environment != nil {
             throw ValidationError("give either --passphrase-file or --passphrase-env, not both")
         }
@@ -31,7 +38,7 @@ struct PassphraseOptions: ParsableArguments {
     }
 
     /// The caps on what a file may ask a KDF to do, from the flags and the defaults.
-    var kdfLimits: KDFLimits {
+    package var kdfLimits: KDFLimits {
         var limits = KDFLimits.default
         if let maxKDFIterations { limits.maximumIterations = maxKDFIterations }
         if let maxKDFMemory { limits.maximumMemory = maxKDFMemory << 20 }
@@ -40,7 +47,7 @@ struct PassphraseOptions: ParsableArguments {
     }
 
     /// A provider that asks for the passphrase only when a key turns out to be encrypted.
-    var provider: PassphraseProvider {
+    package var provider: PassphraseProvider {
         let file = file
         let environment = environment
         return { purpose in
@@ -51,23 +58,25 @@ struct PassphraseOptions: ParsableArguments {
 
 /// `--new-passphrase-file F` / `--new-passphrase-env VAR` for writing encrypted keys; without
 /// either, a no-echo prompt (asked twice) when stdin is a terminal.
-struct NewPassphraseOptions: ParsableArguments {
+package struct NewPassphraseOptions: ParsableArguments {
+    package init() {}
+
     @Option(name: .customLong("new-passphrase-file"), help: ArgumentHelp("Read the new passphrase from the first line of this file.", valueName: "file"))
-    var file: String?
+    package var file: String?
 
     @Option(name: .customLong("new-passphrase-env"), help: ArgumentHelp("Read the new passphrase from this environment variable.", valueName: "var"))
-    var environment: String?
+    package var environment: String?
 
-    func validate() throws {
+    package func validate() throws {
         if file != nil && environment != nil {
             throw ValidationError("give either --new-passphrase-file or --new-passphrase-env, not both")
         }
     }
 
-    var isGiven: Bool { file != nil || environment != nil }
+    package var isGiven: Bool { file != nil || environment != nil }
 
     /// The new passphrase; throws when none can be had.
-    func read() throws -> SecureBytes {
+    package func read() throws -> SecureBytes {
         guard let passphrase = try PassphraseSource.read(file: file, environment: environment, flagPrefix: "new-passphrase",
                                                          prompt: "New passphrase: ", confirm: true) else {
             throw CommandError("encryption needs a new passphrase: give --new-passphrase-file or --new-passphrase-env")
@@ -78,21 +87,20 @@ struct NewPassphraseOptions: ParsableArguments {
 }
 
 /// Where passphrases come from.
-enum PassphraseSource {
-    static func read(file: String?, environment: String?, flagPrefix: String, prompt: String, confirm: Bool) throws -> SecureBytes? {
+package enum PassphraseSource {
+    package static func read(file: String?, environment: String?, flagPrefix: String, prompt: String, confirm: Bool) throws -> SecureBytes? {
         if let file {
-            guard let data = FileManager.default.contents(atPath: file) else {
+            guard var bytes = SystemIO.readFile(file) else {
                 throw CommandError("\(file): cannot read the passphrase file (--\(flagPrefix)-file)")
             }
-            var bytes = [UInt8](data)
-            defer { wipe(&bytes) }
+            defer { SecureMemory.zero(&bytes) }
             // The first line, like openssl's file: source.
-            if let newline = bytes.firstIndex(of: 0x0A) { bytes.removeSubrange(newline...) }
-            if bytes.last == 0x0D { bytes.removeLast() }
-            return SecureBytes(bytes)
+            var end = bytes.firstIndex(of: 0x0A) ?? bytes.count
+            if end > 0 && bytes[end - 1] == 0x0D { end -= 1 }
+            return bytes.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[..<end])) }
         }
         if let environment {
-            guard let value = ProcessInfo.processInfo.environment[environment] else {
+            guard let value = SystemIO.environment(environment) else {
                 throw CommandError("environment variable \(environment) is not set (--\(flagPrefix)-env)")
             }
             return SecureBytes(Array(value.utf8))
@@ -101,12 +109,8 @@ enum PassphraseSource {
         guard let first = try TerminalPrompt.readSecret(prompt) else { return nil }
         if confirm {
             guard let again = try TerminalPrompt.readSecret("Repeat the passphrase: ") else { return nil }
-            guard constantTimeEquals(first.bytes, again.bytes) else { throw CommandError("the passphrases do not match") }
+            guard first == again else { throw CommandError("the passphrases do not match") }
         }
         return first
-    }
-
-    static func wipe(_ bytes: inout [UInt8]) {
-        for i in bytes.indices { bytes[i] = 0 }
     }
 }

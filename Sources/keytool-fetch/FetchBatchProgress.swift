@@ -1,6 +1,7 @@
 import DownloadPipeline
 import Foundation
 import Synchronization
+import KeytoolSupport
 
 /// Progress bars for `keytool fetch --batch` on a terminal: one line per active transfer, redrawn
 /// in place on standard error (the cursor moves back up over the block before each redraw). A

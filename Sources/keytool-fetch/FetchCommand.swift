@@ -3,14 +3,19 @@ import DownloadPipeline
 import Foundation
 import AsymmetricKeys
 import Synchronization
+import KeytoolSupport
 
 /// `keytool fetch URL --key K [--scheme S] [--base64] [--header 'Name: value']… [-o OUT]
 /// [--cache DIR] [--resume] [--retry N] [--sha256 HEX]`, or `keytool fetch --batch FILE
 /// --output-dir DIR [--parallel N] [--fail-fast | --keep-going] …`: the download pipeline from the
 /// command line.
+///
+/// Its own program, `keytool-fetch`, which `keytool fetch` runs in its place: the HTTP client and
+/// Foundation it needs stay out of `keytool`, so every other command starts without them.
+@main
 struct FetchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "fetch",
+        commandName: "keytool fetch",
         abstract: "Download a payload, decrypt it and write it (the download pipeline).",
         discussion: """
             Schemes: auto (default: CMS when the payload is a CMS ContentInfo, otherwise an error \

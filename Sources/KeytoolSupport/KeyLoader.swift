@@ -3,9 +3,9 @@ import CryptoOpenSSL
 import AsymmetricKeys
 
 /// Reads keys for the commands, turning library errors into messages that name the file.
-enum KeyLoader {
+package enum KeyLoader {
     /// Every key in FILE or `-`.
-    static func loadAll(_ path: String, passphrase: PassphraseOptions) throws -> (input: InputFile, keys: [DecodedKey]) {
+    package static func loadAll(_ path: String, passphrase: PassphraseOptions) throws -> (input: InputFile, keys: [DecodedKey]) {
         let input = try InputFile.read(path)
         do {
             let keys = try KDFLimits.$current.withValue(passphrase.kdfLimits) {
@@ -18,7 +18,7 @@ enum KeyLoader {
     }
 
     /// The single key in FILE or `-`.
-    static func load(_ path: String, passphrase: PassphraseOptions) throws -> DecodedKey {
+    package static func load(_ path: String, passphrase: PassphraseOptions) throws -> DecodedKey {
         let (input, keys) = try loadAll(path, passphrase: passphrase)
         // A PKCS#12 file with one private key and its certificates stands for that key.
         let privateKeys = keys.filter { $0.format == .pkcs12 && $0.key.isPrivate }
@@ -32,7 +32,7 @@ enum KeyLoader {
     }
 
     /// The private key in FILE, or a clear error when it holds a public key.
-    static func loadPrivate(_ path: String, passphrase: PassphraseOptions) throws -> PrivateKey {
+    package static func loadPrivate(_ path: String, passphrase: PassphraseOptions) throws -> PrivateKey {
         let decoded = try load(path, passphrase: passphrase)
         guard let key = decoded.key.privateKey else {
             throw CommandError("\(displayName(path)): holds a public key (\(decoded.format.rawValue)); this needs a private key")
@@ -41,7 +41,7 @@ enum KeyLoader {
     }
 
     /// The RSA key in FILE, or a clear error naming the algorithm it holds instead.
-    static func loadRSA(_ path: String, passphrase: PassphraseOptions, for operation: String) throws -> RSAKey {
+    package static func loadRSA(_ path: String, passphrase: PassphraseOptions, for operation: String) throws -> RSAKey {
         let decoded = try load(path, passphrase: passphrase)
         do {
             return try decoded.key.requireRSA(for: operation)
@@ -51,7 +51,7 @@ enum KeyLoader {
     }
 
     /// The RSA private key in FILE, or a clear error for a public key or another algorithm.
-    static func loadPrivateRSA(_ path: String, passphrase: PassphraseOptions, for operation: String) throws -> RSAPrivateKey {
+    package static func loadPrivateRSA(_ path: String, passphrase: PassphraseOptions, for operation: String) throws -> RSAPrivateKey {
         guard let key = try loadRSA(path, passphrase: passphrase, for: operation).privateKey else {
             throw CommandError("\(displayName(path)): holds a public key; \(operation) needs a private key")
         }
@@ -59,12 +59,12 @@ enum KeyLoader {
     }
 
     /// The name of FILE in messages.
-    static func displayName(_ path: String) -> String {
+    package static func displayName(_ path: String) -> String {
         path == "-" ? "stdin" : path
     }
 
     /// `FILE: reason`, with a hint for the passphrase cases.
-    static func message(_ error: KeyError, file: String) -> String {
+    package static func message(_ error: KeyError, file: String) -> String {
         switch error.code {
         case .passphraseRequired:
             "\(file): \(error.reason); give --passphrase-file or --passphrase-env"

@@ -1,4 +1,5 @@
 import Foundation
+import KeytoolSupport
 
 /// One line of a `keytool fetch --batch` file: `URL [sha256=HEX] [out=NAME]`.
 struct FetchBatchEntry: Sendable, Equatable {

@@ -1,9 +1,9 @@
 import ArgumentParser
-import Foundation
+import CommandLineSupport
 
 /// Runs a command body and turns any failure into `keytool: error: …` on stderr and exit status 1
 /// (usage errors from ArgumentParser keep their own status, 64).
-func reportingFailures(_ body: () throws -> Void) throws {
+package func reportingFailures(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let exit as ExitCode {
@@ -17,12 +17,12 @@ func reportingFailures(_ body: () throws -> Void) throws {
 }
 
 /// Writes `keytool: error: message` to stderr.
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data("keytool: error: \(message)\n".utf8))
+package func printError(_ message: String) {
+    SystemIO.writeStandardError("keytool: error: \(message)\n")
 }
 
 /// A failure with a message that already says everything (and names the file).
-struct CommandError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct CommandError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeytoolSupport
 
 /// `--fail-fast` / `--keep-going` for `keytool fetch --batch`.
 enum FetchBatchPolicy: String, EnumerableFlag, Sendable {

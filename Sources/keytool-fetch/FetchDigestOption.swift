@@ -1,5 +1,6 @@
 import ASN1Kit
 import AsymmetricKeys
+import KeytoolSupport
 
 /// Reads a SHA-256 given as hex (`--sha256`, `sha256=`).
 enum FetchDigestOption {

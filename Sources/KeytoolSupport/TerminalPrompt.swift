@@ -1,10 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CryptoOpenSSL
-import Foundation
 
 /// Reads a line from the controlling terminal with echo turned off.
-enum TerminalPrompt {
+package enum TerminalPrompt {
     /// Prompts on /dev/tty and reads one line without echo; `nil` when there is no terminal.
-    static func readSecret(_ prompt: String) throws -> SecureBytes? {
+    package static func readSecret(_ prompt: String) throws -> SecureBytes? {
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -18,8 +22,10 @@ enum TerminalPrompt {
             _ = tcsetattr(fd, TCSAFLUSH, &saved)
             _ = write(fd, "\n", 1)
         }
+        // Room for the longest accepted line up front: growing would leave copies behind.
         var line: [UInt8] = []
-        defer { PassphraseSource.wipe(&line) }
+        line.reserveCapacity(4097)
+        defer { SecureMemory.zero(&line) }
         var byte: UInt8 = 0
         while true {
             let count = read(fd, &byte, 1)

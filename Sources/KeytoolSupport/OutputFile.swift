@@ -1,12 +1,19 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CommandLineSupport
 
 /// Writes command output to a file (private keys with mode 0600) or to stdout.
-enum OutputFile {
+package enum OutputFile {
     /// Writes `bytes` to `path`, or to stdout when `path` is nil or `-`. A file is created with
     /// `mode` (0600 for anything secret) and an existing file is truncated and given that mode.
-    static func write(_ bytes: [UInt8], to path: String?, mode: mode_t = 0o644) throws {
+    package static func write(_ bytes: [UInt8], to path: String?, mode: mode_t = 0o644) throws {
         guard let path, path != "-" else {
-            FileHandle.standardOutput.write(Data(bytes))
+            guard SystemIO.writeStandardOutput(bytes) else {
+                throw CommandError("standard output: write failed: \(String(cString: strerror(errno)))")
+            }
             return
         }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
@@ -15,7 +22,7 @@ enum OutputFile {
         guard fchmod(fd, mode) == 0 else { throw CommandError("\(path): cannot set mode: \(String(cString: strerror(errno)))") }
         var written = 0
         while written < bytes.count {
-            let result = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            let result = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + written, $0.count - written) }
             if result < 0 {
                 if errno == EINTR { continue }
                 throw CommandError("\(path): write failed: \(String(cString: strerror(errno)))")
@@ -24,4 +31,9 @@ enum OutputFile {
         }
         guard fsync(fd) == 0 else { throw CommandError("\(path): fsync failed: \(String(cString: strerror(errno)))") }
     }
+}
+
+/// libc's `write(2)`, named apart from ``OutputFile/write(_:to:mode:)``.
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(fd, buffer, count)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeytoolSupport
 
 /// Reads a batch file: one `URL [sha256=HEX] [out=NAME]` per line; blank lines and lines starting
 /// with `#` are skipped. `out` defaults to the URL's last path component; names are plain file

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DownloadPipeline
 import Foundation
+import KeytoolSupport
 
 extension FetchCommand {
     /// `--batch FILE`: every line's download into `--output-dir`, `--parallel` at a time, with one
