@@ -280,7 +280,7 @@ public enum KeyDecoder {
         do {
             key = try plaintext.withUnsafeBytes { buffer in
                 var der = Array(buffer)
-                defer { Wipe.array(&der) }
+                defer { SecureMemory.zero(&der) }
                 switch expected {
                 case .pkcs1Private: return .rsa(try RSAPrivateKey(pkcs1DER: der[...]))
                 case .ecPrivate: return .ec(try SEC1PrivateKey.decode(der[...]))

@@ -170,9 +170,9 @@ public enum KeyEncoder {
     private static func output(_ der: SecureBytes, label: String, der asDER: Bool) -> [UInt8] {
         var bytes = der.bytes
         if asDER { return bytes }
-        defer { Wipe.array(&bytes) }
+        defer { SecureMemory.zero(&bytes) }
         var block = PEMBlock(label: label, bytes: bytes)
-        defer { Wipe.array(&block.bytes) }
+        defer { SecureMemory.zero(&block.bytes) }
         return Array(block.pemText.utf8)
     }
 

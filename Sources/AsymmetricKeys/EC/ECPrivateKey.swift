@@ -35,7 +35,7 @@ public struct ECPrivateKey: Sendable {
             throw KeyError(.malformed, "the \(curve.rawValue) private key has \(magnitude.count) bytes; at most \(curve.coordinateSize) fit the curve")
         }
         var padded = [UInt8](repeating: 0, count: curve.coordinateSize - magnitude.count) + magnitude
-        defer { Wipe.array(&padded) }
+        defer { SecureMemory.zero(&padded) }
         let secret = SecureBytes(padded)
         self.curve = curve
         self.scalar = secret

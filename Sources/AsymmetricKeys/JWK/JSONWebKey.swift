@@ -100,7 +100,7 @@ public struct JSONWebKey: Sendable {
                            offset: reader.objectOffset)
         }
         var secrets = try ["d", "p", "q", "dp", "dq", "qi"].map { try reader.requiredUnsigned($0) }
-        defer { for i in secrets.indices { Wipe.array(&secrets[i]) } }
+        defer { for i in secrets.indices { SecureMemory.zero(&secrets[i]) } }
         var others: [RSAPrivateKey.OtherPrime] = []
         if let oth = reader.member("oth") {
             guard case .array(let elements) = oth.value, !elements.isEmpty, elements.count <= 14 else {
@@ -134,7 +134,7 @@ public struct JSONWebKey: Sendable {
         let publicKey = try reader.wrapping("x") { try ECPublicKey(curve: curve, point: [0x04] + x + y) }
         guard reader.has("d") else { return .publicKey(.ec(publicKey)) }
         var scalar = try reader.requiredBytes("d", length: curve.coordinateSize)
-        defer { Wipe.array(&scalar) }
+        defer { SecureMemory.zero(&scalar) }
         let derived = try reader.wrapping("d") { try ECPrivateKey(curve: curve, scalar: scalar, publicKey: nil) }
         guard derived.publicKey == publicKey else {
             throw KeyError(.inconsistentKey, "the JWK's \"x\" and \"y\" are not the public point of its \"d\" (\(curve.rawValue))",
@@ -153,7 +153,7 @@ public struct JSONWebKey: Sendable {
         let publicKey = try reader.wrapping("x") { try OctetPublicKey(algorithm: algorithm, bytes: x) }
         guard reader.has("d") else { return .publicKey(.octet(publicKey)) }
         var secret = try reader.requiredBytes("d", length: algorithm.keyLength)
-        defer { Wipe.array(&secret) }
+        defer { SecureMemory.zero(&secret) }
         let key = try reader.wrapping("d") { try OctetPrivateKey(algorithm: algorithm, bytes: secret, storedPublicKey: publicKey) }
         guard try key.derivedPublicKey() == publicKey else {
             throw KeyError(.inconsistentKey, "the JWK's \"x\" is not the public key of its \"d\" (\(algorithm.displayName))", offset: reader.offset(of: "d"))

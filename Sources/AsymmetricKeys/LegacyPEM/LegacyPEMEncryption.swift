@@ -66,9 +66,9 @@ public enum LegacyPEMEncryption {
         }
         do {
             var (key, _) = try KDF.evpBytesToKey(digest: .md5, password: passphrase, salt: Array(iv[0..<8]), keyLength: cipher.keySize, ivLength: 0)
-            defer { Wipe.array(&key) }
+            defer { SecureMemory.zero(&key) }
             var plaintext = try Cipher.decrypt(cipher, key: key, iv: iv, block.bytes)
-            defer { Wipe.array(&plaintext) }
+            defer { SecureMemory.zero(&plaintext) }
             return SecureBytes(plaintext)
         } catch let error as CryptoError where error.code == .badDecrypt {
             throw KeyError.wrongPassphrase("encrypted PEM key", cause: error)
@@ -89,9 +89,9 @@ public enum LegacyPEMEncryption {
         do {
             let iv = try SecureRandom.bytes(cipher.ivSize)
             var (key, _) = try KDF.evpBytesToKey(digest: .md5, password: passphrase, salt: Array(iv[0..<8]), keyLength: cipher.keySize, ivLength: 0)
-            defer { Wipe.array(&key) }
+            defer { SecureMemory.zero(&key) }
             var plain = der.bytes
-            defer { Wipe.array(&plain) }
+            defer { SecureMemory.zero(&plain) }
             let body = try Cipher.encrypt(cipher, key: key, iv: iv, plain)
             return PEMBlock(label: label, headers: [
                 PEMBlock.Header(name: "Proc-Type", value: "4,ENCRYPTED"),

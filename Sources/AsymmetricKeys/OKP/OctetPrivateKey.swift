@@ -34,7 +34,7 @@ public struct OctetPrivateKey: Sendable {
             throw KeyError(.malformed, "the public key stored with the \(algorithm.displayName) private key is \(storedPublicKey.algorithm.displayName)")
         }
         var copy = Array(bytes)
-        defer { Wipe.array(&copy) }
+        defer { SecureMemory.zero(&copy) }
         self.algorithm = algorithm
         self.bytes = SecureBytes(copy)
         self.storedPublicKey = storedPublicKey

@@ -52,8 +52,8 @@ public enum BcryptPBKDF {
             var output = [UInt8](repeating: 0, count: 32)
             var roundOutput = [UInt8](repeating: 0, count: 32)
             defer {
-                Wipe.array(&output)
-                Wipe.array(&roundOutput)
+                SecureMemory.zero(&output)
+                SecureMemory.zero(&roundOutput)
             }
             var remaining = keyLength
             var block = 1
@@ -70,7 +70,7 @@ public enum BcryptPBKDF {
                     sha2pass.withUnsafeBytes { hash(password: $0, salt: sha2salt, into: &roundOutput) }
                     for index in 0..<32 { output[index] ^= roundOutput[index] }
                 }
-                Wipe.array(&sha2salt)
+                SecureMemory.zero(&sha2salt)
                 var written = 0
                 for index in 0..<min(amount, remaining) {
                     let destination = index * stride + block - 1
@@ -106,6 +106,6 @@ public enum BcryptPBKDF {
             output[4 * index + 2] = UInt8(truncatingIfNeeded: word >> 16)
             output[4 * index + 3] = UInt8(truncatingIfNeeded: word >> 24)
         }
-        for index in 0..<8 { words[index] = 0 }
+        words.withUnsafeMutableBytes { SecureMemory.zero($0) }
     }
 }

@@ -60,7 +60,7 @@ enum OpenSSHCipher: String, CaseIterable, Sendable {
         guard let symmetric else { return data }
         var key = keyAndIV.withUnsafeBytes { Array($0[0..<keyLength]) }
         let iv = keyAndIV.withUnsafeBytes { Array($0[keyLength..<(keyLength + ivLength)]) }
-        defer { Wipe.array(&key) }
+        defer { SecureMemory.zero(&key) }
         do {
             if symmetric.isAuthenticated {
                 return try Cipher.openGCM(symmetric, key: key, iv: iv, data, tag: tag)
@@ -79,7 +79,7 @@ enum OpenSSHCipher: String, CaseIterable, Sendable {
         guard let symmetric else { return (data, []) }
         var key = keyAndIV.withUnsafeBytes { Array($0[0..<keyLength]) }
         let iv = keyAndIV.withUnsafeBytes { Array($0[keyLength..<(keyLength + ivLength)]) }
-        defer { Wipe.array(&key) }
+        defer { SecureMemory.zero(&key) }
         do {
             if symmetric.isAuthenticated {
                 return try Cipher.sealGCM(symmetric, key: key, iv: iv, data, tagLength: 16)

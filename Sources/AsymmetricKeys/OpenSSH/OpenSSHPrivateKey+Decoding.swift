@@ -127,7 +127,7 @@ extension OpenSSHPrivateKey {
                                                      keyLength: cipher.keyLength + cipher.ivLength)
             plaintext = try cipher.decrypt(Array(envelope.section), tag: Array(envelope.tag), keyAndIV: keyAndIV)
         }
-        defer { Wipe.array(&plaintext) }
+        defer { SecureMemory.zero(&plaintext) }
         let (key, comment) = try decodePrivateSection(plaintext[...], publicKey: envelope.publicKey, encrypted: cipher != .none,
                                                       blockSize: cipher.blockSize)
         return (key, comment, envelope.encryption)
@@ -193,18 +193,18 @@ extension OpenSSHPrivateKey {
         var qBytes = Array(q)
         var qInvBytes = iqmp.isEmpty ? [0] : Array(iqmp)
         defer {
-            Wipe.array(&dBytes)
-            Wipe.array(&pBytes)
-            Wipe.array(&qBytes)
-            Wipe.array(&qInvBytes)
+            SecureMemory.zero(&dBytes)
+            SecureMemory.zero(&pBytes)
+            SecureMemory.zero(&qBytes)
+            SecureMemory.zero(&qInvBytes)
         }
         guard isAboveOne(pBytes) else { throw KeyError(.malformed, "OpenSSH private key prime p at offset \(pOffset) is not above 1", offset: pOffset) }
         guard isAboveOne(qBytes) else { throw KeyError(.malformed, "OpenSSH private key prime q at offset \(qOffset) is not above 1", offset: qOffset) }
         // OpenSSH does not store the CRT exponents; PKCS#1 needs them.
         var (dP, dQ) = RSACRTExponents.compute(privateExponent: dBytes, prime1: pBytes, prime2: qBytes)
         defer {
-            Wipe.array(&dP)
-            Wipe.array(&dQ)
+            SecureMemory.zero(&dP)
+            SecureMemory.zero(&dQ)
         }
         return try RSAPrivateKey(modulus: Array(n), publicExponent: Array(e), privateExponent: dBytes,
                                  prime1: pBytes, prime2: qBytes, exponent1: dP,

@@ -29,7 +29,7 @@ extension OpenSSHPrivateKey {
         }
 
         var section = try privateSection(key, comment: comment, checkInt: try SecureRandom.bytes(4), blockSize: cipher.blockSize)
-        defer { Wipe.array(&section) }
+        defer { SecureMemory.zero(&section) }
 
         var kdfOptions = SSHWireWriter()
         var ciphertext = section   // shares the buffer that the defer above wipes
@@ -66,7 +66,7 @@ extension OpenSSHPrivateKey {
         case .rsa(let rsa):
             var numbers = [rsa.modulus, rsa.publicExponent, rsa.privateExponent, rsa.coefficient, rsa.prime1, rsa.prime2]
             for number in numbers { writer.writeMPInt(magnitude: number) }
-            for index in numbers.indices { Wipe.array(&numbers[index]) }
+            for index in numbers.indices { SecureMemory.zero(&numbers[index]) }
         case .ec(let ec):
             writer.writeString(ec.curve.sshIdentifier)
             writer.writeString(ec.publicKey.point)

@@ -36,7 +36,7 @@ extension PKCS12File {
     /// The MAC over the AuthenticatedSafe, with the key from the PKCS#12 KDF (ID 3).
     static func verifyMAC(_ mac: MACData, over content: ArraySlice<UInt8>, passphrase: SecureBytes) throws {
         var password = PKCS12KeyDerivation.bmpPassword(passphrase)
-        defer { Wipe.array(&password) }
+        defer { SecureMemory.zero(&password) }
         // An empty passphrase is also tried as "no password" (no terminator), as OpenSSL does.
         var candidates = [password]
         if passphrase.count == 0 { candidates.append([]) }
@@ -45,7 +45,7 @@ extension PKCS12File {
                 try PKCS12KeyDerivation.derive(password: candidate, salt: mac.salt, id: .mac, iterations: mac.iterations, length: mac.digest.outputSize,
                                                digest: mac.digest)
             }
-            defer { Wipe.array(&key) }
+            defer { SecureMemory.zero(&key) }
             let computed = try KeyError.fromOpenSSL("PKCS#12 MAC") { try HMAC.authenticationCode(mac.digest, key: key, data: Array(content)) }
             if constantTimeEquals(computed, mac.value) { return }
         }
@@ -102,7 +102,7 @@ extension PKCS12File {
                             }
                             let what = "the encrypted SafeContents (ContentInfo \(index) at offset \(base + infoOffset) of the file)"
                             var plaintext = try algorithm.decrypt(ciphertext, passphrase: try passphrase(), what: "PKCS#12 " + what)
-                            defer { Wipe.array(&plaintext) }
+                            defer { SecureMemory.zero(&plaintext) }
                             do {
                                 try readSafeContents(plaintext[...], context: " in \(what), decrypted", depth: 0, encryption: algorithm.info,
                                                      state: &state, passphrase: passphrase)

@@ -86,9 +86,9 @@ extension PKCS12File {
             let digest: DigestAlgorithm = protection == .modern ? .sha256 : .sha1
             let salt = try SecureRandom.bytes(8)
             var password = PKCS12KeyDerivation.bmpPassword(passphrase)
-            defer { Wipe.array(&password) }
+            defer { SecureMemory.zero(&password) }
             var macKey = try PKCS12KeyDerivation.derive(password: password, salt: salt, id: .mac, iterations: iterations, length: digest.outputSize, digest: digest)
-            defer { Wipe.array(&macKey) }
+            defer { SecureMemory.zero(&macKey) }
             let mac = try HMAC.authenticationCode(digest, key: macKey, data: content)
             var writer = DERWriter(capacity: content.count + 256)
             writer.writeSequence { pfx in

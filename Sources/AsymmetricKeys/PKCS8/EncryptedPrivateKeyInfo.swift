@@ -95,7 +95,7 @@ public enum EncryptedPrivateKeyInfo {
     /// asking for a passphrase parse it once.
     static func decodeAny(_ parts: Parts, passphrase: SecureBytes) throws -> (key: PrivateKey, encryption: KeyEncryptionInfo) {
         var plaintext = try parts.algorithm.decrypt(parts.encryptedData, passphrase: passphrase, what: "encrypted PKCS#8 key")
-        defer { Wipe.array(&plaintext) }
+        defer { SecureMemory.zero(&plaintext) }
         do {
             return (try PKCS8PrivateKey.decodeAny(plaintext[...]), parts.algorithm.info)
         } catch let error as KeyError where error.code == .malformed {
@@ -144,7 +144,7 @@ public enum EncryptedPrivateKeyInfo {
     /// Encrypts `key` under `algorithm` (PBES2 or a PKCS#12 PBE scheme, with its salt chosen).
     static func encode(_ key: PrivateKey, passphrase: SecureBytes, algorithm: PBEAlgorithm) throws -> [UInt8] {
         var plainBytes = PKCS8PrivateKey.encode(key).bytes
-        defer { Wipe.array(&plainBytes) }
+        defer { SecureMemory.zero(&plainBytes) }
         let ciphertext = try algorithm.encrypt(plainBytes, passphrase: passphrase)
         var writer = DERWriter(capacity: ciphertext.count + 128)
         try writer.writeSequence { seq in

@@ -10,7 +10,7 @@ extension PBEAlgorithm {
         let (key, iv) = try deriveKeyAndIV(passphrase)
         do {
             var keyBytes = key.bytes
-            defer { Wipe.array(&keyBytes) }
+            defer { SecureMemory.zero(&keyBytes) }
             return try Cipher.decrypt(cipher, key: keyBytes, iv: iv, Array(ciphertext))
         } catch let error as CryptoError where error.code == .badDecrypt {
             throw KeyError.wrongPassphrase(what, cause: error)
@@ -24,7 +24,7 @@ extension PBEAlgorithm {
         let (key, iv) = try deriveKeyAndIV(passphrase)
         do {
             var keyBytes = key.bytes
-            defer { Wipe.array(&keyBytes) }
+            defer { SecureMemory.zero(&keyBytes) }
             return try Cipher.encrypt(cipher, key: keyBytes, iv: iv, plaintext)
         } catch let error as CryptoError {
             throw KeyError(.operationFailed, "encrypting with \(PBEAlgorithm.cipherName(cipher)) failed: \(error.reason)", cause: error)

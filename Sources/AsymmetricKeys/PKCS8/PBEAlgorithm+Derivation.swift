@@ -10,24 +10,24 @@ extension PBEAlgorithm {
             switch derivation {
             case .pbkdf2(let salt, let iterations, let prf):
                 var key = try KDF.pbkdf2(password: passphrase, salt: salt, iterations: iterations, digest: prf, keyLength: cipher.keySize)
-                defer { Wipe.array(&key) }
+                defer { SecureMemory.zero(&key) }
                 return (SecureBytes(key), iv ?? [])
             case .scrypt(let salt, let n, let r, let p):
                 var key = try KDF.scrypt(password: passphrase, salt: salt, n: n, r: r, p: p, keyLength: cipher.keySize,
                                          maxMemory: max(PBEAlgorithm.scryptMaxMemory, KDFLimits.current.maximumMemory.multipliedReportingOverflow(by: 2).partialValue))
-                defer { Wipe.array(&key) }
+                defer { SecureMemory.zero(&key) }
                 return (SecureBytes(key), iv ?? [])
             case .pbkdf1(let salt, let iterations, let digest):
                 var password = passphrase.bytes
-                defer { Wipe.array(&password) }
+                defer { SecureMemory.zero(&password) }
                 var derived = PBEAlgorithm.pbkdf1(password: password, salt: salt, iterations: iterations, digest: digest)
-                defer { Wipe.array(&derived) }
+                defer { SecureMemory.zero(&derived) }
                 return (SecureBytes(Array(derived[0..<8])), Array(derived[8..<16]))
             case .pkcs12(let salt, let iterations):
                 var password = PKCS12KeyDerivation.bmpPassword(passphrase)
-                defer { Wipe.array(&password) }
+                defer { SecureMemory.zero(&password) }
                 var key = try PKCS12KeyDerivation.derive(password: password, salt: salt, id: .key, iterations: iterations, length: cipher.keySize)
-                defer { Wipe.array(&key) }
+                defer { SecureMemory.zero(&key) }
                 let iv = try PKCS12KeyDerivation.derive(password: password, salt: salt, id: .iv, iterations: iterations, length: cipher.ivSize)
                 return (SecureBytes(key), iv)
             }
@@ -40,10 +40,10 @@ extension PBEAlgorithm {
     static func pbkdf1(password: [UInt8], salt: [UInt8], iterations: Int, digest: DigestAlgorithm) -> [UInt8] {
         var input = password + salt
         var t = Digest.hash(digest, input)
-        Wipe.array(&input)
+        SecureMemory.zero(&input)
         for _ in 1..<max(iterations, 1) {
             let next = Digest.hash(digest, t)
-            Wipe.array(&t)
+            SecureMemory.zero(&t)
             t = next
         }
         return t

@@ -15,14 +15,14 @@ enum PKCS12KeyDerivation {
     /// that are not UTF-8 are taken as Latin-1, one code unit each.
     static func bmpPassword(_ passphrase: SecureBytes) -> [UInt8] {
         var utf8 = passphrase.bytes
-        defer { Wipe.array(&utf8) }
+        defer { SecureMemory.zero(&utf8) }
         var units: [UInt16] = []
         if let text = String(validating: utf8, as: UTF8.self) {
             units = Array(text.utf16)
         } else {
             units = utf8.map { UInt16($0) }
         }
-        defer { units.withUnsafeMutableBufferPointer { for i in $0.indices { $0[i] = 0 } } }
+        defer { units.withUnsafeMutableBytes { SecureMemory.zero($0) } }
         var out: [UInt8] = []
         out.reserveCapacity(units.count * 2 + 2)
         for unit in units {

@@ -221,7 +221,7 @@ public enum PKCS8PrivateKey {
                 var writer = DERWriter(capacity: raw.count + 4)
                 writer.writeOctetString(raw)
                 var der = writer.finish()
-                defer { Wipe.array(&der) }
+                defer { SecureMemory.zero(&der) }
                 return SecureBytes(der)
             }
             return wrap(inner) { KeyAlgorithm.writeOctet(octet.algorithm, to: &$0) }
@@ -238,7 +238,7 @@ public enum PKCS8PrivateKey {
                 seq.writeOctetString(innerBytes)
             }
             var der = writer.finish()
-            defer { Wipe.array(&der) }
+            defer { SecureMemory.zero(&der) }
             return SecureBytes(der)
         }
     }

@@ -41,14 +41,14 @@ struct PPKKeyDerivation {
                 var first = sha1(prefix: [0, 0, 0, 0], passphrase)
                 var second = sha1(prefix: [0, 0, 0, 1], passphrase)
                 defer {
-                    Wipe.array(&first)
-                    Wipe.array(&second)
+                    SecureMemory.zero(&first)
+                    SecureMemory.zero(&second)
                 }
                 out.copyBytes(from: first)
                 UnsafeMutableRawBufferPointer(rebasing: out[20...]).copyBytes(from: second.prefix(12))
             }
             var macKey = sha1(prefix: macKeyLabel, passphrase)
-            defer { Wipe.array(&macKey) }
+            defer { SecureMemory.zero(&macKey) }
             return PPKKeyDerivation(cipherKey: cipherKey, iv: [UInt8](repeating: 0, count: 16), macKey: SecureBytes(macKey))
         case .argon2(let variant, let memoryKiB, let passes, let parallelism, let salt):
             let output = try KeyError.fromOpenSSL("PPK Argon2 key derivation") {

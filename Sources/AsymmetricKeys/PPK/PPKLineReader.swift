@@ -1,3 +1,5 @@
+import CryptoOpenSSL
+
 /// Reads a PPK file line by line (LF, CR LF or CR endings), counting lines from 1 and keeping
 /// each line's byte offset for errors. ``next(expecting:)`` moves on only when a line is there.
 struct PPKLineReader {
@@ -85,7 +87,7 @@ struct PPKLineReader {
     /// not allowed (PuTTY writes none).
     mutating func base64(count: Int, section: String, header: Line) throws -> [UInt8] {
         var text: [UInt8] = []
-        defer { Wipe.array(&text) }
+        defer { SecureMemory.zero(&text) }
         var starts: [(index: Int, line: Line)] = []
         for _ in 0..<count {
             let line = try next(expecting: "line \(starts.count + 1) of the \(count) lines of the \(section)")

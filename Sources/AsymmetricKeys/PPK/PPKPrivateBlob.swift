@@ -57,10 +57,10 @@ enum PPKPrivateBlob {
         var q = Array(try reader.readPositiveMPInt("q"))
         var iqmp = Array(try reader.readPositiveMPInt("iqmp"))
         defer {
-            Wipe.array(&d)
-            Wipe.array(&p)
-            Wipe.array(&q)
-            Wipe.array(&iqmp)
+            SecureMemory.zero(&d)
+            SecureMemory.zero(&p)
+            SecureMemory.zero(&q)
+            SecureMemory.zero(&iqmp)
         }
         guard !d.isEmpty else { throw reader.malformed("has a zero d at offset \(dOffset)") }
         guard isAboveOne(p) else { throw reader.malformed("has a prime p at offset \(pOffset) that is not above 1") }
@@ -74,8 +74,8 @@ enum PPKPrivateBlob {
         guard (e * BigNumber(bigEndian: d)) % lambda == .one else { throw reader.mismatch(at: dOffset) }
         var (dP, dQ) = RSACRTExponents.compute(privateExponent: d, prime1: p, prime2: q)
         defer {
-            Wipe.array(&dP)
-            Wipe.array(&dQ)
+            SecureMemory.zero(&dP)
+            SecureMemory.zero(&dQ)
         }
         return try RSAPrivateKey(modulus: publicKey.modulus, publicExponent: publicKey.publicExponent, privateExponent: d,
                                  prime1: p, prime2: q, exponent1: dP, exponent2: dQ, coefficient: iqmp.isEmpty ? [0] : iqmp)
@@ -88,7 +88,7 @@ enum PPKPrivateBlob {
         case .rsa(let rsa):
             var numbers = [rsa.privateExponent, rsa.prime1, rsa.prime2, rsa.coefficient]
             for number in numbers { writer.writeMPInt(magnitude: number) }
-            for index in numbers.indices { Wipe.array(&numbers[index]) }
+            for index in numbers.indices { SecureMemory.zero(&numbers[index]) }
         case .ec(let ec):
             ec.scalar.withUnsafeBytes { writer.writeMPInt(magnitude: $0) }
         case .octet(let octet):

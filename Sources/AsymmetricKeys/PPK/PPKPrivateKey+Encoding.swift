@@ -30,7 +30,7 @@ extension PPKPrivateKey {
         let encryption = Array((encrypting ? "aes256-cbc" : "none").utf8)
 
         var plaintext = PPKPrivateBlob.encode(key)
-        defer { Wipe.array(&plaintext) }
+        defer { SecureMemory.zero(&plaintext) }
         var keyDerivationLines = ""
         let keys: PPKKeyDerivation
         if let passphrase, encrypting {
@@ -67,7 +67,7 @@ extension PPKPrivateKey {
         let storedCount = plaintext.count
         if encrypting {
             var cipherKey = keys.cipherKey.bytes
-            defer { Wipe.array(&cipherKey) }
+            defer { SecureMemory.zero(&cipherKey) }
             let ciphertext = try KeyError.fromOpenSSL("encrypting the PPK private key") {
                 try Cipher.encrypt(.aes256CBC, key: cipherKey, iv: keys.iv, plaintext, padding: false)
             }

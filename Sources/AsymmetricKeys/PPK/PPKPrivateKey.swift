@@ -95,7 +95,7 @@ public enum PPKPrivateKey {
             }
             keys = try PPKKeyDerivation.derive(derivation, passphrase: secret)
             var cipherKey = keys.cipherKey.bytes
-            defer { Wipe.array(&cipherKey) }
+            defer { SecureMemory.zero(&cipherKey) }
             plaintext = try KeyError.fromOpenSSL("decrypting the PPK private key") {
                 try Cipher.decrypt(.aes256CBC, key: cipherKey, iv: keys.iv, file.privateBlob, padding: false)
             }
@@ -103,10 +103,10 @@ public enum PPKPrivateKey {
             keys = PPKKeyDerivation.unencrypted(version: file.version)
             plaintext = file.privateBlob
         }
-        defer { Wipe.array(&plaintext) }
+        defer { SecureMemory.zero(&plaintext) }
 
         var expected = try mac(file, privateBlob: plaintext, key: keys.macKey)
-        defer { Wipe.array(&expected) }
+        defer { SecureMemory.zero(&expected) }
         guard constantTimeEquals(expected, file.mac) else {
             if file.isEncrypted {
                 throw KeyError(.wrongPassphrase, "PuTTY private key: the Private-MAC (line \(file.macLine)) does not match: wrong passphrase, or the file is damaged")
@@ -175,7 +175,7 @@ public enum PPKPrivateKey {
             return writer.bytes
         }
         var data = macData()
-        defer { Wipe.array(&data) }
+        defer { SecureMemory.zero(&data) }
         return try KeyError.fromOpenSSL("the PPK MAC") {
             try key.withUnsafeBytes { keyBytes in
                 try data.withUnsafeBytes { try HMAC.authenticationCode(version == 2 ? .sha1 : .sha256, key: keyBytes, data: $0) }

@@ -97,7 +97,7 @@ public enum SEC1PrivateKey {
                 seq.writeExplicit(1) { $0.writeBitString(ASN1BitString(bytes: key.publicKey.point)) }
             }
             var der = writer.finish()
-            defer { Wipe.array(&der) }
+            defer { SecureMemory.zero(&der) }
             return SecureBytes(der)
         }
     }
