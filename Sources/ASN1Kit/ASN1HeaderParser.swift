@@ -30,10 +30,28 @@ enum ASN1HeaderParser {
     /// ``parseAnyForm(_:at:origin:rules:)`` then decodes or rejects with the precise error.
     @inlinable @inline(__always)
     static func parseCommonForm(_ bytes: ArraySlice<UInt8>, at start: Int) -> Header? {
-        let available = bytes.endIndex - start
-        guard start >= bytes.startIndex, available >= 2 else { return nil }
+        guard start >= bytes.startIndex, let (headerLength, length) = commonFormLengths(bytes, at: start) else { return nil }
         let first = bytes[start]
-        guard first & 0x1F != 0x1F else { return nil }
+        let tagClass: ASN1TagClass
+        switch first >> 6 {
+        case 0: tagClass = .universal
+        case 1: tagClass = .application
+        case 2: tagClass = .contextSpecific
+        default: tagClass = .private
+        }
+        return Header(tag: ASN1Tag(tagClass, UInt64(first & 0x1F), constructed: first & 0x20 != 0),
+                      headerLength: headerLength, contentLength: length)
+    }
+
+    /// The header and content lengths of a common-form header at `start` (see
+    /// ``parseCommonForm(_:at:)``): the one decoding of that form, for array slices and for the raw
+    /// buffers of ``DERScanner``. `nil` for any other form, or when the content does not fit.
+    @inlinable @inline(__always)
+    static func commonFormLengths<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, at start: Int) -> (header: Int, content: Int)?
+    where Bytes.Index == Int {
+        let available = bytes.endIndex - start
+        guard available >= 2 else { return nil }
+        guard bytes[start] & 0x1F != 0x1F else { return nil }
         let lengthByte = bytes[start + 1]
         let headerLength: Int
         let length: Int
@@ -55,15 +73,7 @@ enum ASN1HeaderParser {
             return nil
         }
         guard length <= available - headerLength else { return nil }
-        let tagClass: ASN1TagClass
-        switch first >> 6 {
-        case 0: tagClass = .universal
-        case 1: tagClass = .application
-        case 2: tagClass = .contextSpecific
-        default: tagClass = .private
-        }
-        return Header(tag: ASN1Tag(tagClass, UInt64(first & 0x1F), constructed: first & 0x20 != 0),
-                      headerLength: headerLength, contentLength: length)
+        return (headerLength, length)
     }
 
     /// Every form X.690 allows, with the rules' checks and an error for anything else.

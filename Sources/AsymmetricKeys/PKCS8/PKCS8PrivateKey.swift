@@ -152,55 +152,26 @@ public enum PKCS8PrivateKey {
     }
 
     /// The 18 fixed bytes between the outer header and the OCTET STRING of a v1 RSA key as every
-    /// tool writes it — INTEGER 0, SEQUENCE { rsaEncryption, NULL }:
-    /// `02 01 00 30 0D 06 09 2A | 86 48 86 F7 0D 01 01 01 | 05 00`, as two little-endian words and
-    /// a half-word.
-    private static let canonicalMiddle: (UInt64, UInt64, UInt16) = (0x2A09_060D_3000_0102, 0x0101_010D_F786_4886, 0x0005)
+    /// tool writes it — INTEGER 0, SEQUENCE { rsaEncryption, NULL }.
+    private static let canonicalMiddle: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                                         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+        (0x02, 0x01, 0x00, 0x30, 0x0D, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01, 0x05, 0x00)
 
     /// The fast path: when `der` is exactly `SEQUENCE { INTEGER 0, rsaEncryption NULL, OCTET STRING }`
     /// in DER with nothing after it, the OCTET STRING's content and the offset of its header; `nil`
-    /// for anything else (which the general reader then decodes or reports). Reads only the fixed
-    /// prefix and two lengths.
+    /// for anything else (which the general reader then decodes or reports). Reads the fixed
+    /// middle and two headers with ASN1Kit's ``DERScanner``.
     static func canonicalRSAKey(in der: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, Int)? {
-        let found: (contentStart: Int, keyOffset: Int)? = der.withUnsafeBytes { bytes in
-            guard bytes.count > 2, bytes[0] == 0x30 else { return nil }
-            var index = 1
-            guard let outer = definiteLength(bytes, at: &index), outer == bytes.count - index,
-                  bytes.count - index > 18 + 2 else { return nil }
-            let middle = canonicalMiddle
-            guard UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) == middle.0,
-                  UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)) == middle.1,
-                  UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: index + 16, as: UInt16.self)) == middle.2 else { return nil }
-            index += 18
-            let keyOffset = index
-            guard bytes[index] == 0x04 else { return nil }
-            index += 1
-            guard let length = definiteLength(bytes, at: &index), length == bytes.count - index else { return nil }
-            return (index, keyOffset)
+        let found: (content: Range<Int>, keyOffset: Int)? = der.withUnsafeBytes { bytes in
+            var scanner = DERScanner(bytes)
+            guard let outer = scanner.enter(0x30), outer.upperBound == bytes.count,
+                  withUnsafeBytes(of: canonicalMiddle, { scanner.skip($0) }) else { return nil }
+            let keyOffset = scanner.position
+            guard let key = scanner.read(0x04), scanner.isAtEnd else { return nil }
+            return (key, keyOffset)
         }
         guard let found else { return nil }
-        return (der[(der.startIndex + found.contentStart)...], found.keyOffset)
-    }
-
-    /// A DER length in the short form or the minimal one- or two-octet long form; `nil` otherwise.
-    private static func definiteLength(_ bytes: UnsafeRawBufferPointer, at index: inout Int) -> Int? {
-        guard index < bytes.count else { return nil }
-        let first = bytes[index]
-        switch first {
-        case 0x00..<0x80:
-            index += 1
-            return Int(first)
-        case 0x81:
-            guard index + 1 < bytes.count, bytes[index + 1] >= 0x80 else { return nil }
-            index += 2
-            return Int(bytes[index - 1])
-        case 0x82:
-            guard index + 2 < bytes.count, bytes[index + 1] != 0 else { return nil }
-            index += 3
-            return Int(bytes[index - 2]) << 8 | Int(bytes[index - 1])
-        default:
-            return nil
-        }
+        return (der[(der.startIndex + found.content.lowerBound)...], found.keyOffset)
     }
 
     /// Decodes a PKCS#8 DER held in an array.
