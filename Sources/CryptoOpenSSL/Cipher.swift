@@ -8,7 +8,7 @@ public enum Cipher {
     /// - Throws: ``CryptoError`` `.invalidArgument` for wrong key/IV lengths, unpadded partial
     ///   blocks or a GCM cipher (use ``sealGCM(_:key:iv:_:aad:tagLength:)``); `.unsupported`,
     ///   `.openSSL` from OpenSSL.
-    public static func encrypt(_ cipher: SymmetricCipher, key: [UInt8], iv: [UInt8], _ data: [UInt8], padding: Bool = true) throws -> [UInt8] {
+    public static func encrypt(_ cipher: SymmetricCipher, key: some ByteSource, iv: [UInt8], _ data: some ByteSource, padding: Bool = true) throws -> [UInt8] {
         try run(cipher, key: key, iv: iv, data, padding: padding, decrypting: false)
     }
 
@@ -16,7 +16,7 @@ public enum Cipher {
     ///
     /// - Throws: ``CryptoError`` `.badDecrypt` when the padding is wrong — almost always a wrong key
     ///   or passphrase; the other codes as ``encrypt(_:key:iv:_:padding:)``.
-    public static func decrypt(_ cipher: SymmetricCipher, key: [UInt8], iv: [UInt8], _ data: [UInt8], padding: Bool = true) throws -> [UInt8] {
+    public static func decrypt(_ cipher: SymmetricCipher, key: some ByteSource, iv: [UInt8], _ data: some ByteSource, padding: Bool = true) throws -> [UInt8] {
         try run(cipher, key: key, iv: iv, data, padding: padding, decrypting: true)
     }
 
@@ -29,7 +29,7 @@ public enum Cipher {
     /// - Returns: The ciphertext (as long as the plaintext) and the tag.
     /// - Throws: ``CryptoError`` `.invalidArgument` for a non-GCM cipher or bad lengths.
     public static func sealGCM(
-        _ cipher: SymmetricCipher, key: [UInt8], iv: [UInt8], _ plaintext: [UInt8], aad: [UInt8] = [], tagLength: Int = 16
+        _ cipher: SymmetricCipher, key: some ByteSource, iv: [UInt8], _ plaintext: [UInt8], aad: [UInt8] = [], tagLength: Int = 16
     ) throws -> (ciphertext: [UInt8], tag: [UInt8]) {
         try requireGCM(cipher, "sealGCM")
         guard (4...16).contains(tagLength) else {
@@ -47,7 +47,7 @@ public enum Cipher {
     /// - Throws: ``CryptoError`` `.authenticationFailed` when the key, IV, AAD, tag or ciphertext is
     ///   wrong; `.invalidArgument` for a non-GCM cipher or bad lengths.
     public static func openGCM(
-        _ cipher: SymmetricCipher, key: [UInt8], iv: [UInt8], _ ciphertext: [UInt8], tag: [UInt8], aad: [UInt8] = []
+        _ cipher: SymmetricCipher, key: some ByteSource, iv: [UInt8], _ ciphertext: [UInt8], tag: [UInt8], aad: [UInt8] = []
     ) throws -> [UInt8] {
         try requireGCM(cipher, "openGCM")
         let stream = try CipherStream(cipher: cipher, key: key, iv: iv, decrypting: true)
@@ -65,7 +65,7 @@ public enum Cipher {
     }
 
     private static func run(
-        _ cipher: SymmetricCipher, key: [UInt8], iv: [UInt8], _ data: [UInt8], padding: Bool, decrypting: Bool
+        _ cipher: SymmetricCipher, key: some ByteSource, iv: [UInt8], _ data: some ByteSource, padding: Bool, decrypting: Bool
     ) throws -> [UInt8] {
         let operation = decrypting ? "decrypt" : "encrypt"
         guard !cipher.isAuthenticated else {

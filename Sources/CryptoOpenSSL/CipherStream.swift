@@ -28,7 +28,7 @@ public final class CipherStream {
     ///   - padding: PKCS#7 padding for the block modes (CBC, ECB, DES); ignored by stream modes.
     /// - Throws: ``CryptoError`` `.invalidArgument` for a wrong key or IV length, `.unsupported`
     ///   when the cipher is not available, `.openSSL` when OpenSSL refuses to initialise.
-    public init(cipher: SymmetricCipher, key: [UInt8], iv: [UInt8], decrypting: Bool, padding: Bool = true) throws {
+    public init(cipher: SymmetricCipher, key: some ByteSource, iv: [UInt8], decrypting: Bool, padding: Bool = true) throws {
         let operation = "EVP_CipherInit_ex2"
         guard key.count == cipher.keySize else {
             throw CryptoError.invalidArgument(operation, "\(cipher.rawValue) needs a \(cipher.keySize)-byte key, got \(key.count) bytes")
@@ -57,9 +57,9 @@ public final class CipherStream {
                 throw CryptoError.openSSL("EVP_CIPHER_CTX_ctrl", "cannot set a \(iv.count)-byte GCM IV")
             }
         }
-        let keyed = key.withUnsafeBufferPointer { keyBytes in
+        let keyed = key.withUnsafeBytes { keyBytes in
             iv.withUnsafeBufferPointer { ivBytes in
-                EVP_CipherInit_ex2(context, nil, keyBytes.baseAddress, iv.isEmpty ? nil : ivBytes.baseAddress, direction, nil)
+                EVP_CipherInit_ex2(context, nil, keyBytes.bindMemory(to: UInt8.self).baseAddress, iv.isEmpty ? nil : ivBytes.baseAddress, direction, nil)
             }
         }
         guard keyed == 1 else {
@@ -117,7 +117,7 @@ public final class CipherStream {
     /// Processes `bytes` and returns the output produced so far (`EVP_CipherUpdate`).
     ///
     /// - Throws: ``CryptoError`` as ``update(_:into:)`` does.
-    public func update(_ bytes: [UInt8]) throws -> [UInt8] {
+    public func update(_ bytes: some ByteSource) throws -> [UInt8] {
         var output = [UInt8](repeating: 0, count: outputCapacity(forInputCount: bytes.count))
         let written = try bytes.withUnsafeBytes { input in
             try output.withUnsafeMutableBytes { try update(input, into: $0) }

@@ -1,9 +1,9 @@
 /// An immutable buffer for secrets — passphrases, derived keys — that is wiped
 /// (``SecureMemory/zero(_:)``) when the last copy goes away.
 ///
-/// Copies share one storage. The bytes never appear in `description`. Reach them with
-/// ``withUnsafeBytes(_:)``; ``bytes`` makes an ordinary array copy, which is *not* wiped, so prefer
-/// the closure.
+/// Copies share one storage. The bytes never appear in `description`. Reach them only through
+/// ``withUnsafeBytes(_:)``, or pass the value itself where a ``ByteSource`` is taken (the cipher
+/// keys and inputs): there is no property that copies them into an ordinary, unwiped array.
 ///
 /// `@unchecked Sendable` is safe: the storage (a `ManagedBuffer`, which the standard library marks
 /// non-`Sendable` because its contents are mutable) is written only inside the initialisers,
@@ -41,9 +41,6 @@ public struct SecureBytes: @unchecked Sendable, CustomStringConvertible {
 
     /// Whether the buffer is empty.
     public var isEmpty: Bool { storage.buffer.isEmpty }
-
-    /// A plain copy of the bytes (not wiped when released).
-    public var bytes: [UInt8] { Array(storage.buffer) }
 
     /// Calls `body` with the bytes; the pointer must not escape.
     public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {

@@ -17,7 +17,7 @@ struct SecretsTests {
     func secureBytes() throws {
         let secret = SecureBytes(Array("correct horse".utf8))
         #expect(secret.count == 13)
-        #expect(secret.bytes == Array("correct horse".utf8))
+        #expect(secret.withUnsafeBytes { Array($0) } == Array("correct horse".utf8))
         #expect(!secret.description.contains("horse"))
         #expect(secret.description == "SecureBytes(13 bytes)")
         let copy = secret
@@ -27,16 +27,16 @@ struct SecretsTests {
         let generated = SecureBytes(count: 4) { buffer in
             for index in buffer.indices { buffer[index] = UInt8(index * 3) }
         }
-        #expect(generated.bytes == [0, 3, 6, 9])
+        #expect(generated.withUnsafeBytes { Array($0) } == [0, 3, 6, 9])
         let random = try SecureBytes(randomCount: 24)
         #expect(random.count == 24)
         #expect(SecureBytes([]).isEmpty)
         // Sizes around the storage's allocation granularity keep exactly their count.
         for count in [1, 7, 8, 9, 15, 16, 17, 1190] {
             let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 * 7 + 1) }
-            #expect(SecureBytes(bytes).bytes == bytes)
+            #expect(SecureBytes(bytes).withUnsafeBytes { Array($0) } == bytes)
             #expect(bytes.withUnsafeBytes { SecureBytes(copying: $0) }.count == count)
-            #expect(SecureBytes(count: count) { _ in }.bytes == [UInt8](repeating: 0, count: count))
+            #expect(SecureBytes(count: count) { _ in }.withUnsafeBytes { Array($0) } == [UInt8](repeating: 0, count: count))
         }
     }
 

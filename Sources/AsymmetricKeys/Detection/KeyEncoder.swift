@@ -168,7 +168,8 @@ public enum KeyEncoder {
 
     /// DER from wiped storage as is, or PEM text with `label`.
     private static func output(_ der: SecureBytes, label: String, der asDER: Bool) -> [UInt8] {
-        var bytes = der.bytes
+        // The DER is the output the caller asked for; PEM needs it as an array only for a moment.
+        var bytes = der.withUnsafeBytes { Array($0) }
         if asDER { return bytes }
         defer { SecureMemory.zero(&bytes) }
         var block = PEMBlock(label: label, bytes: bytes)

@@ -90,9 +90,7 @@ public enum LegacyPEMEncryption {
             let iv = try SecureRandom.bytes(cipher.ivSize)
             var (key, _) = try KDF.evpBytesToKey(digest: .md5, password: passphrase, salt: Array(iv[0..<8]), keyLength: cipher.keySize, ivLength: 0)
             defer { SecureMemory.zero(&key) }
-            var plain = der.bytes
-            defer { SecureMemory.zero(&plain) }
-            let body = try Cipher.encrypt(cipher, key: key, iv: iv, plain)
+            let body = try Cipher.encrypt(cipher, key: key, iv: iv, der)
             return PEMBlock(label: label, headers: [
                 PEMBlock.Header(name: "Proc-Type", value: "4,ENCRYPTED"),
                 PEMBlock.Header(name: "DEK-Info", value: "\(name),\(Hex.encode(iv).uppercased())"),

@@ -143,9 +143,7 @@ public enum EncryptedPrivateKeyInfo {
 
     /// Encrypts `key` under `algorithm` (PBES2 or a PKCS#12 PBE scheme, with its salt chosen).
     static func encode(_ key: PrivateKey, passphrase: SecureBytes, algorithm: PBEAlgorithm) throws -> [UInt8] {
-        var plainBytes = PKCS8PrivateKey.encode(key).bytes
-        defer { SecureMemory.zero(&plainBytes) }
-        let ciphertext = try algorithm.encrypt(plainBytes, passphrase: passphrase)
+        let ciphertext = try algorithm.encrypt(PKCS8PrivateKey.encode(key), passphrase: passphrase)
         var writer = DERWriter(capacity: ciphertext.count + 128)
         try writer.writeSequence { seq in
             try algorithm.write(to: &seq)

@@ -9,9 +9,7 @@ extension PBEAlgorithm {
     func decrypt(_ ciphertext: some Collection<UInt8>, passphrase: SecureBytes, what: String) throws -> [UInt8] {
         let (key, iv) = try deriveKeyAndIV(passphrase)
         do {
-            var keyBytes = key.bytes
-            defer { SecureMemory.zero(&keyBytes) }
-            return try Cipher.decrypt(cipher, key: keyBytes, iv: iv, Array(ciphertext))
+            return try Cipher.decrypt(cipher, key: key, iv: iv, Array(ciphertext))
         } catch let error as CryptoError where error.code == .badDecrypt {
             throw KeyError.wrongPassphrase(what, cause: error)
         } catch let error as CryptoError where error.code == .unsupported {
@@ -20,12 +18,10 @@ extension PBEAlgorithm {
     }
 
     /// Encrypts `plaintext` under `passphrase`.
-    func encrypt(_ plaintext: [UInt8], passphrase: SecureBytes) throws -> [UInt8] {
+    func encrypt(_ plaintext: some ByteSource, passphrase: SecureBytes) throws -> [UInt8] {
         let (key, iv) = try deriveKeyAndIV(passphrase)
         do {
-            var keyBytes = key.bytes
-            defer { SecureMemory.zero(&keyBytes) }
-            return try Cipher.encrypt(cipher, key: keyBytes, iv: iv, plaintext)
+            return try Cipher.encrypt(cipher, key: key, iv: iv, plaintext)
         } catch let error as CryptoError {
             throw KeyError(.operationFailed, "encrypting with \(PBEAlgorithm.cipherName(cipher)) failed: \(error.reason)", cause: error)
         }

@@ -13,24 +13,30 @@ enum PKCS12KeyDerivation {
 
     /// The passphrase as a BMPString (UTF-16 big-endian) with two terminating zero bytes. Bytes
     /// that are not UTF-8 are taken as Latin-1, one code unit each.
+    ///
+    /// The passphrase is read in place and the result written into one array sized up front (a
+    /// UTF-8 byte never yields more than one UTF-16 code unit), so no copy is left behind; the
+    /// caller wipes the result.
     static func bmpPassword(_ passphrase: SecureBytes) -> [UInt8] {
-        var utf8 = passphrase.bytes
-        defer { SecureMemory.zero(&utf8) }
-        var units: [UInt16] = []
-        if let text = String(validating: utf8, as: UTF8.self) {
-            units = Array(text.utf16)
-        } else {
-            units = utf8.map { UInt16($0) }
+        passphrase.withUnsafeBytes { utf8 in
+            var out: [UInt8] = []
+            out.reserveCapacity(utf8.count * 2 + 2)
+            let invalid = transcode(utf8.makeIterator(), from: UTF8.self, to: UTF16.self, stoppingOnError: true) { unit in
+                out.append(UInt8(unit >> 8))
+                out.append(UInt8(unit & 0xFF))
+            }
+            if invalid {
+                SecureMemory.zero(&out)
+                out.removeAll(keepingCapacity: true)
+                for byte in utf8 {
+                    out.append(0)
+                    out.append(byte)
+                }
+            }
+            out.append(0)
+            out.append(0)
+            return out
         }
-        defer { units.withUnsafeMutableBytes { SecureMemory.zero($0) } }
-        var out: [UInt8] = []
-        out.reserveCapacity(units.count * 2 + 2)
-        for unit in units {
-            out.append(UInt8(unit >> 8))
-            out.append(UInt8(unit & 0xFF))
-        }
-        out += [0, 0]
-        return out
     }
 
     /// Derives `length` bytes with OpenSSL's `PKCS12_key_gen_uni`.

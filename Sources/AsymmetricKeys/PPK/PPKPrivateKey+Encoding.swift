@@ -66,10 +66,8 @@ extension PPKPrivateKey {
         let privateText: String
         let storedCount = plaintext.count
         if encrypting {
-            var cipherKey = keys.cipherKey.bytes
-            defer { SecureMemory.zero(&cipherKey) }
             let ciphertext = try KeyError.fromOpenSSL("encrypting the PPK private key") {
-                try Cipher.encrypt(.aes256CBC, key: cipherKey, iv: keys.iv, plaintext, padding: false)
+                try Cipher.encrypt(.aes256CBC, key: keys.cipherKey, iv: keys.iv, plaintext, padding: false)
             }
             privateText = Base64.encode(ciphertext, lineWidth: lineWidth)
         } else {

@@ -94,10 +94,8 @@ public enum PPKPrivateKey {
                 throw KeyError(.passphraseRequired, "the PuTTY private key is encrypted (aes256-cbc); a passphrase is needed")
             }
             keys = try PPKKeyDerivation.derive(derivation, passphrase: secret)
-            var cipherKey = keys.cipherKey.bytes
-            defer { SecureMemory.zero(&cipherKey) }
             plaintext = try KeyError.fromOpenSSL("decrypting the PPK private key") {
-                try Cipher.decrypt(.aes256CBC, key: cipherKey, iv: keys.iv, file.privateBlob, padding: false)
+                try Cipher.decrypt(.aes256CBC, key: keys.cipherKey, iv: keys.iv, file.privateBlob, padding: false)
             }
         } else {
             keys = PPKKeyDerivation.unencrypted(version: file.version)
