@@ -9,6 +9,7 @@ let package = Package(
     name: "Coffer",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "CofferErrors", targets: ["CofferErrors"]),
         .library(name: "ASN1Kit", targets: ["ASN1Kit"]),
         .library(name: "CofferJSON", targets: ["CofferJSON"]),
         .library(name: "CryptoOpenSSL", targets: ["CryptoOpenSSL"]),
@@ -45,15 +46,17 @@ let package = Package(
         ),
 
         // Libraries
-        .target(name: "ASN1Kit", swiftSettings: strict),
-        .target(name: "CofferJSON", swiftSettings: strict),
-        .target(name: "CryptoOpenSSL", dependencies: ["COpenSSL", "CArgon2"], swiftSettings: strict),
-        .target(name: "AsymmetricKeys", dependencies: ["ASN1Kit", "CofferJSON", "CryptoOpenSSL"], swiftSettings: strict),
-        .target(name: "KVStorage", dependencies: ["CryptoOpenSSL", "CZlib"], swiftSettings: strict),
+        // The one error shape every library's error type conforms to.
+        .target(name: "CofferErrors", swiftSettings: strict),
+        .target(name: "ASN1Kit", dependencies: ["CofferErrors"], swiftSettings: strict),
+        .target(name: "CofferJSON", dependencies: ["CofferErrors"], swiftSettings: strict),
+        .target(name: "CryptoOpenSSL", dependencies: ["CofferErrors", "COpenSSL", "CArgon2"], swiftSettings: strict),
+        .target(name: "AsymmetricKeys", dependencies: ["CofferErrors", "ASN1Kit", "CofferJSON", "CryptoOpenSSL"], swiftSettings: strict),
+        .target(name: "KVStorage", dependencies: ["CofferErrors", "CryptoOpenSSL", "CZlib"], swiftSettings: strict),
         .target(
             name: "DownloadPipeline",
             dependencies: [
-                "ASN1Kit", "AsymmetricKeys", "CryptoOpenSSL", "KVStorage",
+                "CofferErrors", "ASN1Kit", "AsymmetricKeys", "CryptoOpenSSL", "KVStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -100,15 +103,16 @@ let package = Package(
         // Tests
         // What several test targets need: running programs, deterministic inputs.
         .target(name: "CofferTestSupport", path: "Tests/CofferTestSupport", swiftSettings: strict),
-        .testTarget(name: "ASN1KitTests", dependencies: ["ASN1Kit"], swiftSettings: strict),
+        .testTarget(name: "CofferErrorsTests", dependencies: ["CofferErrors"], swiftSettings: strict),
+        .testTarget(name: "ASN1KitTests", dependencies: ["ASN1Kit", "CofferErrors"], swiftSettings: strict),
         .testTarget(name: "CofferJSONTests", dependencies: ["CofferJSON"], swiftSettings: strict),
-        .testTarget(name: "CryptoOpenSSLTests", dependencies: ["CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
-        .testTarget(name: "AsymmetricKeysTests", dependencies: ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
-        .testTarget(name: "KVStorageTests", dependencies: ["KVStorage", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "CryptoOpenSSLTests", dependencies: ["CryptoOpenSSL", "CofferErrors", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "AsymmetricKeysTests", dependencies: ["AsymmetricKeys", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "KVStorageTests", dependencies: ["KVStorage", "CofferErrors", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "DownloadPipelineTests",
             dependencies: [
-                "DownloadPipeline", "AsymmetricKeys", "CryptoOpenSSL", "ASN1Kit", "KVStorage", "CofferTestSupport",
+                "DownloadPipeline", "AsymmetricKeys", "CofferErrors", "CryptoOpenSSL", "ASN1Kit", "KVStorage", "CofferTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],

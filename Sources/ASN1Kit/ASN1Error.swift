@@ -1,14 +1,18 @@
-/// The one error type of ASN1Kit.
+import CofferErrors
+
+/// The one error type of ASN1Kit, in the shape every Coffer error has (``CofferError``).
 ///
 /// Every failure names what went wrong (``code``), where (``offset``, the byte offset into the input
-/// the reader was given) and why, in words (``reason``). Equality compares the code and the offset,
-/// so tests can match an error without depending on the wording.
+/// the reader was given) and why, in words (``reason``). Equality compares the code only, as for
+/// every Coffer error, so tests can match an error without depending on the wording; a test that
+/// cares where checks ``offset``.
 ///
 /// Messages never contain the content bytes of the input: they may be key material.
-public struct ASN1Error: Error, Hashable, CustomStringConvertible, Sendable {
+public struct ASN1Error: CofferError, Hashable {
     /// What kind of rule the input broke. Opaque so that new codes can be added.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        let name: String
+    public struct Code: CofferErrorCode {
+        /// The code's name, spelled as its static constant.
+        public let name: String
 
         private init(_ name: String) { self.name = name }
 
@@ -56,8 +60,6 @@ public struct ASN1Error: Error, Hashable, CustomStringConvertible, Sendable {
         public static let invalidPEM = Code("invalidPEM")
         /// Base64 text that is malformed.
         public static let invalidBase64 = Code("invalidBase64")
-
-        public var description: String { name }
     }
 
     /// What kind of rule the input broke.
@@ -70,24 +72,25 @@ public struct ASN1Error: Error, Hashable, CustomStringConvertible, Sendable {
     public let file: String
     /// Line in ``file``.
     public let line: Int
+    /// The error this one wraps, if any.
+    public let cause: (any Error & Sendable)?
 
     /// Creates an error. `reason` should already mention the offset where helpful.
-    public init(_ code: Code, at offset: Int?, _ reason: String, file: String = #fileID, line: Int = #line) {
+    public init(
+        _ code: Code, at offset: Int?, _ reason: String, cause: (any Error & Sendable)? = nil,
+        file: String = #fileID, line: Int = #line
+    ) {
         self.code = code
         self.offset = offset
         self.reason = reason
+        self.cause = cause
         self.file = file
         self.line = line
     }
 
+    /// The byte offset (``offset``).
+    public var context: ErrorContext { ErrorContext(offset: offset) }
+
+    /// The ``reason``.
     public var description: String { reason }
-
-    public static func == (lhs: ASN1Error, rhs: ASN1Error) -> Bool {
-        lhs.code == rhs.code && lhs.offset == rhs.offset
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
-        hasher.combine(offset)
-    }
 }

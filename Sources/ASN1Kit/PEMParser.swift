@@ -106,7 +106,7 @@ public enum PEMParser {
                 fileOffset = start + last
             }
             throw ASN1Error(.invalidBase64, at: fileOffset,
-                            "PEM block '\(label)' at offset \(offset) has bad base64 at offset \(fileOffset)")
+                            "PEM block '\(label)' at offset \(offset) has bad base64 at offset \(fileOffset)", cause: error)
         }
     }
 

@@ -1,37 +1,45 @@
 import ASN1Kit
+import CofferErrors
 import CryptoOpenSSL
 
-/// The one error type of AsymmetricKeys.
+/// The one error type of AsymmetricKeys, in the shape every Coffer error has (``CofferError``).
 ///
 /// Carries a code, a human reason that names the byte offset where one is known, and the cause (an
-/// ``ASN1Error`` or a ``CryptoError``). Messages never contain key bytes or passphrases.
-public struct KeyError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// What went wrong. Equality of errors compares the code only.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+/// ``ASN1Error``, a ``CryptoError`` or a `JSONParseError`). Messages never contain key bytes or
+/// passphrases.
+public struct KeyError: CofferError {
+    /// What went wrong. Opaque so that new codes can be added; equality of errors compares the
+    /// code only.
+    public struct Code: CofferErrorCode {
+        /// The code's name, spelled as its static constant.
+        public let name: String
+
+        private init(_ name: String) { self.name = name }
+
         /// The bytes are not a well-formed container of the format they claim or appear to be.
-        case malformed
+        public static let malformed = Code("malformed")
         /// The input is not any key format Coffer knows.
-        case unrecognizedFormat
+        public static let unrecognizedFormat = Code("unrecognizedFormat")
         /// A well-formed key of another algorithm (EC, Ed25519, DSA, ...), named in the reason.
-        case unsupportedAlgorithm
+        public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
         /// A cipher, KDF or PRF Coffer does not support.
-        case unsupportedEncryption
+        public static let unsupportedEncryption = Code("unsupportedEncryption")
         /// The key is encrypted and no passphrase was supplied.
-        case passphraseRequired
+        public static let passphraseRequired = Code("passphraseRequired")
         /// Decryption failed: the passphrase is wrong, or the key is damaged.
-        case wrongPassphrase
+        public static let wrongPassphrase = Code("wrongPassphrase")
         /// A PEM label that contradicts the content.
-        case labelMismatch
+        public static let labelMismatch = Code("labelMismatch")
         /// The key's numbers are inconsistent (key check failed).
-        case inconsistentKey
+        public static let inconsistentKey = Code("inconsistentKey")
         /// The key cannot be written in the requested format (a public key as a private format, ...).
-        case cannotConvert
+        public static let cannotConvert = Code("cannotConvert")
         /// An RSA operation failed (bad padding, wrong length, verification failure, OpenSSL error).
-        case operationFailed
+        public static let operationFailed = Code("operationFailed")
         /// The caller asked for something unsafe without saying so, or an argument is invalid.
-        case invalidArgument
+        public static let invalidArgument = Code("invalidArgument")
         /// The file asks for more key-derivation work than ``KDFLimits/current`` allows.
-        case costTooHigh
+        public static let costTooHigh = Code("costTooHigh")
     }
 
     /// What went wrong.
@@ -42,10 +50,10 @@ public struct KeyError: Error, CustomStringConvertible, Sendable, Equatable {
     public var offset: Int?
     /// The underlying error, if any.
     public var cause: (any Error & Sendable)?
-    /// For ``Code-swift.enum/unsupportedAlgorithm``: the recognised algorithm in the lowercase
+    /// For ``Code-swift.struct/unsupportedAlgorithm``: the recognised algorithm in the lowercase
     /// spelling `inspect --json` prints (`ec`, `ed25519`, `ed448`, `x25519`, `x448`, `dsa`, `dh`).
     public var algorithm: String? = nil
-    /// For ``Code-swift.enum/costTooHigh``: the cap that was exceeded.
+    /// For ``Code-swift.struct/costTooHigh``: the cap that was exceeded.
     public var exceededLimit: KDFLimits.Limit? = nil
 
     /// Creates an error.
@@ -56,9 +64,11 @@ public struct KeyError: Error, CustomStringConvertible, Sendable, Equatable {
         self.cause = cause
     }
 
-    public var description: String { reason }
+    /// The byte offset (``offset``).
+    public var context: ErrorContext { ErrorContext(offset: offset) }
 
-    public static func == (lhs: KeyError, rhs: KeyError) -> Bool { lhs.code == rhs.code }
+    /// The ``reason``.
+    public var description: String { reason }
 
     /// Wraps an ASN.1 error met while reading `what`, keeping its offset.
     public static func malformed(_ what: String, _ error: ASN1Error) -> KeyError {

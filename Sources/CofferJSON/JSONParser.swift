@@ -27,7 +27,7 @@ public struct JSONParser {
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
-        guard parser.index == bytes.count else { throw parser.error("unexpected text after the JSON value") }
+        guard parser.index == bytes.count else { throw parser.error(.trailingData, "unexpected text after the JSON value") }
         return value
     }
 
@@ -37,8 +37,8 @@ public struct JSONParser {
         self.index = 0
     }
 
-    private func error(_ reason: String, at offset: Int? = nil) -> JSONParseError {
-        JSONParseError(offset: offset ?? index, reason: reason)
+    private func error(_ code: JSONParseError.Code, _ reason: String, at offset: Int? = nil) -> JSONParseError {
+        JSONParseError(code, offset: offset ?? index, reason: reason)
     }
 
     private mutating func skipSpace() {
@@ -46,7 +46,7 @@ public struct JSONParser {
     }
 
     private mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard index < bytes.count else { throw error("the text ends where a value was expected") }
+        guard index < bytes.count else { throw error(.truncated, "the text ends where a value was expected") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)
         case UInt8(ascii: "["): return try array(depth: depth + 1)
@@ -55,20 +55,20 @@ public struct JSONParser {
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-        default: throw error("unexpected character '\(Self.printable(bytes[index]))' where a value was expected")
+        default: throw error(.malformed, "unexpected character '\(Self.printable(bytes[index]))' where a value was expected")
         }
     }
 
     private mutating func literal(_ word: String) throws(JSONParseError) {
         let utf8 = Array(word.utf8)
         guard bytes.count - index >= utf8.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
-            throw error("expected '\(word)'")
+            throw error(.malformed, "expected '\(word)'")
         }
         index += utf8.count
     }
 
     private mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= options.maximumDepth else { throw error("nesting deeper than \(options.maximumDepth) levels") }
+        guard depth <= options.maximumDepth else { throw error(.depthExceeded, "nesting deeper than \(options.maximumDepth) levels") }
         index += 1
         var members: [JSONValue.Member] = []
         var names = Set<String>()
@@ -79,27 +79,27 @@ public struct JSONParser {
         }
         while true {
             skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name (a string)") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error(.malformed, "expected a member name (a string)") }
             let nameOffset = index
             let name = try string()
             guard names.insert(name).inserted || options.allowsDuplicateMembers else {
-                throw error("member \"\(Self.clipped(name))\" appears twice in one object", at: nameOffset)
+                throw error(.duplicateMember, "member \"\(Self.clipped(name))\" appears twice in one object", at: nameOffset)
             }
             skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a member name") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error(.malformed, "expected ':' after a member name") }
             index += 1
             skipSpace()
             members.append(JSONValue.Member(name, try value(depth: depth), offset: nameOffset))
             skipSpace()
-            guard index < bytes.count else { throw error("the text ends inside an object") }
+            guard index < bytes.count else { throw error(.truncated, "the text ends inside an object") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-            throw error("expected ',' or '}' in an object")
+            throw error(.malformed, "expected ',' or '}' in an object")
         }
     }
 
     private mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= options.maximumDepth else { throw error("nesting deeper than \(options.maximumDepth) levels") }
+        guard depth <= options.maximumDepth else { throw error(.depthExceeded, "nesting deeper than \(options.maximumDepth) levels") }
         index += 1
         var elements: [JSONValue] = []
         skipSpace()
@@ -111,10 +111,10 @@ public struct JSONParser {
             skipSpace()
             elements.append(try value(depth: depth))
             skipSpace()
-            guard index < bytes.count else { throw error("the text ends inside an array") }
+            guard index < bytes.count else { throw error(.truncated, "the text ends inside an array") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
             if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
-            throw error("expected ',' or ']' in an array")
+            throw error(.malformed, "expected ',' or ']' in an array")
         }
     }
 
@@ -128,16 +128,16 @@ public struct JSONParser {
         }
         let integerStart = index
         let count = digits()
-        guard count > 0 else { throw error("a number needs digits", at: start) }
-        if count > 1 && bytes[integerStart] == UInt8(ascii: "0") { throw error("a number has a leading zero", at: start) }
+        guard count > 0 else { throw error(.invalidNumber, "a number needs digits", at: start) }
+        if count > 1 && bytes[integerStart] == UInt8(ascii: "0") { throw error(.invalidNumber, "a number has a leading zero", at: start) }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            guard digits() > 0 else { throw error("a number needs digits after '.'", at: start) }
+            guard digits() > 0 else { throw error(.invalidNumber, "a number needs digits after '.'", at: start) }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard digits() > 0 else { throw error("a number needs digits in its exponent", at: start) }
+            guard digits() > 0 else { throw error(.invalidNumber, "a number needs digits in its exponent", at: start) }
         }
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
@@ -150,19 +150,19 @@ public struct JSONParser {
         func flushRun(_ end: Int) throws(JSONParseError) {
             guard run < end else { return }
             guard let text = String(validating: bytes[run..<end], as: UTF8.self) else {
-                throw error("a string is not valid UTF-8", at: run)
+                throw error(.invalidString, "a string is not valid UTF-8", at: run)
             }
             scalars.append(contentsOf: text.unicodeScalars)
         }
         while true {
-            guard index < bytes.count else { throw error("the text ends inside a string that starts at offset \(start)") }
+            guard index < bytes.count else { throw error(.truncated, "the text ends inside a string that starts at offset \(start)") }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 try flushRun(index)
                 index += 1
                 return String(scalars)
             }
-            if byte < 0x20 { throw error("a control character (0x\(String(byte, radix: 16))) inside a string") }
+            if byte < 0x20 { throw error(.invalidString, "a control character (0x\(String(byte, radix: 16))) inside a string") }
             if byte == UInt8(ascii: "\\") {
                 try flushRun(index)
                 scalars.append(try escape())
@@ -177,7 +177,7 @@ public struct JSONParser {
     private mutating func escape() throws(JSONParseError) -> Unicode.Scalar {
         let start = index
         index += 1
-        guard index < bytes.count else { throw error("the text ends inside an escape", at: start) }
+        guard index < bytes.count else { throw error(.truncated, "the text ends inside an escape", at: start) }
         let c = bytes[index]
         index += 1
         switch c {
@@ -193,22 +193,22 @@ public struct JSONParser {
             let high = try hex4(start: start)
             if (0xD800..<0xDC00).contains(high) {
                 guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw error("a high surrogate escape without its low surrogate", at: start)
+                    throw error(.invalidString, "a high surrogate escape without its low surrogate", at: start)
                 }
                 index += 2
                 let low = try hex4(start: start)
-                guard (0xDC00..<0xE000).contains(low) else { throw error("a high surrogate escape without its low surrogate", at: start) }
+                guard (0xDC00..<0xE000).contains(low) else { throw error(.invalidString, "a high surrogate escape without its low surrogate", at: start) }
                 return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
             }
-            guard let scalar = Unicode.Scalar(high) else { throw error("a lone low surrogate escape", at: start) }
+            guard let scalar = Unicode.Scalar(high) else { throw error(.invalidString, "a lone low surrogate escape", at: start) }
             return scalar
         default:
-            throw error("unknown escape '\\\(Self.printable(c))'", at: start)
+            throw error(.invalidString, "unknown escape '\\\(Self.printable(c))'", at: start)
         }
     }
 
     private mutating func hex4(start: Int) throws(JSONParseError) -> UInt32 {
-        guard bytes.count - index >= 4 else { throw error("a \\u escape needs four hex digits", at: start) }
+        guard bytes.count - index >= 4 else { throw error(.invalidString, "a \\u escape needs four hex digits", at: start) }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let c = bytes[index]
@@ -217,7 +217,7 @@ public struct JSONParser {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(c - UInt8(ascii: "0"))
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(c - UInt8(ascii: "a") + 10)
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(c - UInt8(ascii: "A") + 10)
-            default: throw error("a \\u escape needs four hex digits", at: start)
+            default: throw error(.invalidString, "a \\u escape needs four hex digits", at: start)
             }
             value = value << 4 | digit
             index += 1

@@ -1,25 +1,34 @@
-/// The single error type of the CryptoOpenSSL module.
+import CofferErrors
+
+/// The single error type of the CryptoOpenSSL module, in the shape every Coffer error has
+/// (``CofferError``).
 ///
 /// Every failure names the `operation` that failed (usually the OpenSSL function, such as
 /// `EVP_DecryptFinal_ex`), a human `reason`, and the whole OpenSSL error queue as it was when the
 /// failure was detected. Messages never contain key bytes, passphrases or plaintext.
 ///
-/// Equality compares the ``code`` only, so tests and callers can match on the kind of failure.
-public struct CryptoError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// What kind of failure happened.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+/// Equality compares the ``code`` only, as for every Coffer error, so tests and callers can match
+/// on the kind of failure.
+public struct CryptoError: CofferError {
+    /// What kind of failure happened. Opaque so that new codes can be added.
+    public struct Code: CofferErrorCode {
+        /// The code's name, spelled as its static constant.
+        public let name: String
+
+        private init(_ name: String) { self.name = name }
+
         /// An OpenSSL call failed for a reason not covered by a more specific code.
-        case openSSL
+        public static let openSSL = Code("openSSL")
         /// The caller passed an argument the operation cannot accept (wrong key or IV length, ...).
-        case invalidArgument
+        public static let invalidArgument = Code("invalidArgument")
         /// An authenticated cipher (GCM) rejected the tag: the data or the key is wrong.
-        case authenticationFailed
+        public static let authenticationFailed = Code("authenticationFailed")
         /// Decryption produced bad padding: most often a wrong key or passphrase.
-        case badDecrypt
+        public static let badDecrypt = Code("badDecrypt")
         /// The requested algorithm or parameter is not supported by this build of OpenSSL.
-        case unsupported
+        public static let unsupported = Code("unsupported")
         /// The random number generator failed.
-        case randomFailure
+        public static let randomFailure = Code("randomFailure")
     }
 
     /// What kind of failure happened.
@@ -32,6 +41,8 @@ public struct CryptoError: Error, CustomStringConvertible, Sendable, Equatable {
     ///
     /// Each entry reads `library: reason (function) file:line` as OpenSSL reported it.
     public var openSSLErrors: [String]
+    /// The error this one wraps, if any.
+    public var cause: (any Error & Sendable)?
 
     /// Creates an error.
     ///
@@ -40,12 +51,17 @@ public struct CryptoError: Error, CustomStringConvertible, Sendable, Equatable {
     ///   - operation: The operation that failed.
     ///   - reason: A human explanation; must not contain secret material.
     ///   - openSSLErrors: The drained OpenSSL error queue.
-    public init(_ code: Code, operation: String, reason: String, openSSLErrors: [String] = []) {
+    ///   - cause: The error this one wraps, if any.
+    public init(_ code: Code, operation: String, reason: String, openSSLErrors: [String] = [], cause: (any Error & Sendable)? = nil) {
         self.code = code
         self.operation = operation
         self.reason = reason
         self.openSSLErrors = openSSLErrors
+        self.cause = cause
     }
+
+    /// The ``operation`` and the ``openSSLErrors`` queue.
+    public var context: ErrorContext { ErrorContext(operation: operation, openSSLErrors: openSSLErrors) }
 
     /// `operation: reason [OpenSSL: entry; entry]`.
     public var description: String {
@@ -54,10 +70,5 @@ public struct CryptoError: Error, CustomStringConvertible, Sendable, Equatable {
             text += " [OpenSSL: " + openSSLErrors.joined(separator: "; ") + "]"
         }
         return text
-    }
-
-    /// Compares the codes only.
-    public static func == (lhs: CryptoError, rhs: CryptoError) -> Bool {
-        lhs.code == rhs.code
     }
 }

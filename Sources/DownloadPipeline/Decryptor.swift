@@ -28,34 +28,3 @@ public protocol DecryptionStream: AnyObject, Sendable {
     /// or fails authentication.
     func finish() throws -> [UInt8]
 }
-
-/// Why decryption failed: one error type for every decryptor.
-public struct DecryptionError: Error, Sendable, CustomStringConvertible, Equatable {
-    public enum Code: String, Sendable, Hashable {
-        /// The payload is not in the format the decryptor expects (bad CMS, bad base64, wrong length).
-        case malformedPayload
-        /// The key does not fit: no recipient matches, or the key cannot decrypt the key transport.
-        case wrongKey
-        /// Authentication failed or padding was wrong: the data was altered (or the key is wrong).
-        case tampered
-        /// The payload uses an algorithm Coffer does not support.
-        case unsupported
-        /// `auto` could not tell the scheme.
-        case unknownScheme
-    }
-
-    public var code: Code
-    public var reason: String
-    /// Byte offset in the payload, when known.
-    public var offset: Int?
-
-    public init(_ code: Code, _ reason: String, offset: Int? = nil) {
-        self.code = code
-        self.reason = reason
-        self.offset = offset
-    }
-
-    public var description: String { reason }
-
-    public static func == (lhs: DecryptionError, rhs: DecryptionError) -> Bool { lhs.code == rhs.code }
-}

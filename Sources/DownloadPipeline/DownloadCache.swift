@@ -32,7 +32,9 @@ public final class DownloadCache: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw DownloadError.file(directory, "cannot create the cache directory")
+            var failure = DownloadError.file(directory, "cannot create the cache directory")
+            failure.cause = error
+            throw failure
         }
         let store: KVStore
         do {

@@ -1,38 +1,47 @@
+import CofferErrors
 import Foundation
 
-/// Why a download failed: the pipeline's one error type.
+/// Why a download failed: the pipeline's one error type, in the shape every Coffer error has
+/// (``CofferError``).
 ///
 /// Every failure has its own ``Code`` so callers can react to each (retry a timeout, give up on a
 /// 404, ask for another key after `decryptionFailed`). The context fields say which URL, status,
 /// lengths or timeout were involved. Messages never contain header values (tokens), key bytes or
-/// payload bytes.
-public struct DownloadError: Error, Sendable, CustomStringConvertible, Equatable {
-    /// What went wrong.
-    public enum Code: String, Sendable, Hashable {
+/// payload bytes. Equality compares the code only, as for every Coffer error.
+public struct DownloadError: CofferError {
+    /// What went wrong. Opaque so that new codes can be added: a `switch` over it needs a
+    /// `default:` case.
+    public struct Code: CofferErrorCode {
+        /// The code's name, spelled as its static constant.
+        public let name: String
+
+        private init(_ name: String) { self.name = name }
+
         /// The URL is not an absolute `http` or `https` URL with a host.
-        case invalidURL
+        public static let invalidURL = Code("invalidURL")
         /// The connection failed or broke (refused, reset, protocol error); ``cause`` has details.
-        case transport
+        public static let transport = Code("transport")
         /// A timeout fired: ``timeoutKind`` says which.
-        case timeout
+        public static let timeout = Code("timeout")
         /// The server answered with a status the pipeline does not accept (``status``).
-        case badStatus
+        public static let badStatus = Code("badStatus")
         /// The body ended before the length the server announced (``expectedLength``,
         /// ``receivedLength``).
-        case truncated
+        public static let truncated = Code("truncated")
         /// More bytes arrived than announced, or a range response did not fit the request.
-        case lengthMismatch
-        /// The decryptor rejected the payload (``decryptionError``). Never marks the URL as bad.
-        case decryptionFailed
+        public static let lengthMismatch = Code("lengthMismatch")
+        /// The decryptor rejected the payload (``decryptionError``, also the ``cause``). Never
+        /// marks the URL as bad.
+        public static let decryptionFailed = Code("decryptionFailed")
         /// Every caller cancelled (or the request modifier cancelled the request).
-        case cancelled
+        public static let cancelled = Code("cancelled")
         /// A request or response modifier rejected the transfer.
-        case rejected
+        public static let rejected = Code("rejected")
         /// A local file (destination or partial download) could not be read or written (``path``).
-        case file
+        public static let file = Code("file")
         /// The body's digest differs from the expected one (the request's or the server's
         /// `Content-Digest` / `Repr-Digest`): nothing was cached or written.
-        case integrity
+        public static let integrity = Code("integrity")
     }
 
     /// Which timeout fired.
@@ -63,7 +72,8 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible, Equatable
     public var decryptionError: DecryptionError?
     /// The file involved, for `file`.
     public var path: String?
-    /// The underlying error (transport or system), when there is one.
+    /// The underlying error, when there is one: the transport or system error, or for
+    /// `decryptionFailed` the ``decryptionError``.
     public var cause: (any Error & Sendable)?
     /// For `transport`: the server closed the connection cleanly (end of stream) before the
     /// response was complete, rather than resetting it or breaking the protocol. With a known
@@ -85,14 +95,14 @@ public struct DownloadError: Error, Sendable, CustomStringConvertible, Equatable
         self.url = url
     }
 
+    /// The ``url`` and the ``path``.
+    public var context: ErrorContext { ErrorContext(path: path, url: url) }
+
     /// `url: reason`.
     public var description: String {
         if let url { return "\(url): \(reason)" }
         return reason
     }
-
-    /// Errors are equal when their codes are.
-    public static func == (lhs: DownloadError, rhs: DownloadError) -> Bool { lhs.code == rhs.code }
 }
 
 extension DownloadError {
@@ -152,8 +162,9 @@ extension DownloadError {
 
     /// The decryptor failed.
     public static func decryptionFailed(url: String?, _ decryption: DecryptionError) -> DownloadError {
-        var error = DownloadError(.decryptionFailed, "decryption failed (\(decryption.code.rawValue)): \(decryption.reason)", url: url)
+        var error = DownloadError(.decryptionFailed, "decryption failed (\(decryption.code.name)): \(decryption.reason)", url: url)
         error.decryptionError = decryption
+        error.cause = decryption
         return error
     }
 
@@ -162,9 +173,11 @@ extension DownloadError {
         DownloadError(.cancelled, "the download was cancelled", url: url)
     }
 
-    /// A modifier rejected the transfer.
-    public static func rejected(url: String?, _ what: String) -> DownloadError {
-        DownloadError(.rejected, what, url: url)
+    /// A modifier rejected the transfer; `cause` is the error it threw, if any.
+    public static func rejected(url: String?, _ what: String, cause: (any Error & Sendable)? = nil) -> DownloadError {
+        var error = DownloadError(.rejected, what, url: url)
+        error.cause = cause
+        return error
     }
 
     /// The body's digest is not the expected one.

@@ -150,7 +150,7 @@ public final class Downloader: Sendable {
                 task.finish(.failure(.cancelled(url: originalURL)))
                 return
             } catch {
-                task.finish(.failure(.rejected(url: originalURL, "the request modifier rejected the request: \(error)")))
+                task.finish(.failure(.rejected(url: originalURL, "the request modifier rejected the request: \(error)", cause: error)))
                 return
             }
         }

@@ -65,7 +65,9 @@ public struct RetryPolicy: Sendable {
         case .badStatus:
             guard let status = error.status else { return false }
             return status == 408 || status == 429 || (500...599).contains(status)
-        case .invalidURL, .lengthMismatch, .decryptionFailed, .integrity, .cancelled, .rejected, .file:
+        default:
+            // invalidURL, lengthMismatch, decryptionFailed, integrity, cancelled, rejected, file,
+            // and any code added later: another attempt would fail the same way.
             return false
         }
     }

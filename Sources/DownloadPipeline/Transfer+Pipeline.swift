@@ -119,7 +119,7 @@ extension Transfer {
             } catch let error as DownloadError {
                 throw error
             } catch {
-                throw DownloadError.rejected(url: url, "the response modifier rejected the response: \(error)")
+                throw DownloadError.rejected(url: url, "the response modifier rejected the response: \(error)", cause: error)
             }
         }
         emit(.response(status: head.status, attempt: attempt))

@@ -1,39 +1,47 @@
-/// The single error type of the KVStorage module.
+import CofferErrors
+
+/// The single error type of the KVStorage module, in the shape every Coffer error has
+/// (``CofferError``).
 ///
 /// Every error carries an opaque ``Code`` that callers match on, a human-readable ``reason`` and
 /// as much context as is known: the file path, the byte offset inside the data file, the key name,
 /// the operation or system call and its `errno`. Messages never contain crypt-key bytes or stored
-/// values. Two errors compare equal when their codes are equal.
-public struct KVStoreError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What kind of failure this is.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+/// values. Two errors compare equal when their codes are equal, as for every Coffer error.
+public struct KVStoreError: CofferError {
+    /// What kind of failure this is. Opaque so that new codes can be added.
+    public struct Code: CofferErrorCode {
+        /// The code's name, spelled as its static constant.
+        public let name: String
+
+        private init(_ name: String) { self.name = name }
+
         /// A system call failed; ``KVStoreError/errno`` and ``KVStoreError/operation`` say which.
-        case systemCall
+        public static let systemCall = Code("systemCall")
         /// The store's files do not exist (read-only open of a missing store).
-        case notFound
+        public static let notFound = Code("notFound")
         /// The files fail their CRC or structure checks; ``KVStoreError/damage`` says how.
-        case damaged
+        public static let damaged = Code("damaged")
         /// The data passes its CRC but does not decrypt into a valid store with the given key.
-        case wrongCryptKey
+        public static let wrongCryptKey = Code("wrongCryptKey")
         /// The data passes its CRC but does not parse, and no crypt key was given: the store is
         /// probably encrypted, or was written by an incompatible writer.
-        case undecodable
+        public static let undecodable = Code("undecodable")
         /// A key is empty or longer than 65,531 UTF-8 bytes.
-        case invalidKey
+        public static let invalidKey = Code("invalidKey")
         /// An argument is out of range (for example an entry larger than 4 GiB).
-        case invalidArgument
+        public static let invalidArgument = Code("invalidArgument")
         /// The stored payload cannot be decoded as the requested type.
-        case typeMismatch
+        public static let typeMismatch = Code("typeMismatch")
         /// A write was attempted on a store opened read-only.
-        case readOnly
+        public static let readOnly = Code("readOnly")
         /// Another instance for the same (directory, id) is already open in this process.
-        case alreadyOpen
+        public static let alreadyOpen = Code("alreadyOpen")
         /// The instance was closed.
-        case closed
+        public static let closed = Code("closed")
         /// A per-key expiration was requested but expiration is not enabled on the store.
-        case expirationDisabled
+        public static let expirationDisabled = Code("expirationDisabled")
         /// A malformed varint (truncated, or an 11th continuation byte).
-        case malformedVarint
+        public static let malformedVarint = Code("malformedVarint")
     }
 
     /// The failure kind; the only thing equality compares.
@@ -50,13 +58,15 @@ public struct KVStoreError: Error, Sendable, Equatable, CustomStringConvertible 
     public var operation: String?
     /// The `errno` reported by the failing system call.
     public var errno: Int32?
-    /// For ``Code/damaged``: exactly what is wrong.
+    /// For ``Code-swift.struct/damaged``: exactly what is wrong.
     public var damage: KVStoreDamage?
+    /// The error this one wraps, if any (a ``CryptoError``, a coding error, a malformed varint).
+    public var cause: (any Error & Sendable)?
 
     /// Creates an error.
     public init(
         _ code: Code, _ reason: String, path: String? = nil, offset: Int? = nil, key: String? = nil,
-        operation: String? = nil, errno: Int32? = nil, damage: KVStoreDamage? = nil
+        operation: String? = nil, errno: Int32? = nil, damage: KVStoreDamage? = nil, cause: (any Error & Sendable)? = nil
     ) {
         self.code = code
         self.reason = reason
@@ -66,22 +76,18 @@ public struct KVStoreError: Error, Sendable, Equatable, CustomStringConvertible 
         self.operation = operation
         self.errno = errno
         self.damage = damage
+        self.cause = cause
     }
 
-    /// Two errors are equal when their codes are equal (reason and context are not compared).
-    public static func == (lhs: KVStoreError, rhs: KVStoreError) -> Bool { lhs.code == rhs.code }
+    /// The path, offset, key, operation and `errno`.
+    public var context: ErrorContext {
+        ErrorContext(offset: offset, path: path, key: key, operation: operation, errno: errno)
+    }
 
     /// The reason followed by the context: path, offset, key, operation, errno.
     public var description: String {
-        var text = reason
-        var context: [String] = []
-        if let path { context.append("path \(path)") }
-        if let offset { context.append("offset \(offset)") }
-        if let key { context.append("key \"\(key)\"") }
-        if let operation { context.append("operation \(operation)") }
-        if let errno { context.append("errno \(errno)") }
-        if !context.isEmpty { text += " (" + context.joined(separator: ", ") + ")" }
-        return text
+        let context = context
+        return context.isEmpty ? reason : "\(reason) (\(context))"
     }
 }
 

@@ -173,7 +173,7 @@ extension StoreCore {
         var newPlaintext: PlaintextBuffer?
         if let newCrypt {
             do { newIV = try SecureRandom.bytes(16) } catch {
-                throw KVStoreError(.systemCall, "no random bytes for the IV: \(error)", path: dataPath, operation: "SecureRandom.bytes")
+                throw KVStoreError(.systemCall, "no random bytes for the IV: \(error)", path: dataPath, operation: "SecureRandom.bytes", cause: error)
             }
             let buffer = PlaintextBuffer(capacity: fileSize)
             image.withUnsafeBytes { buffer.base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }

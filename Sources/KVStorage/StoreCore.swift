@@ -381,7 +381,7 @@ final class StoreCore {
         let placeholder = UInt32.random(in: Self.placeholderRange)
         if let crypt {
             do { iv = try SecureRandom.bytes(16) } catch {
-                throw KVStoreError(.systemCall, "no random bytes for the IV: \(error)", path: dataPath, operation: "SecureRandom.bytes")
+                throw KVStoreError(.systemCall, "no random bytes for the IV: \(error)", path: dataPath, operation: "SecureRandom.bytes", cause: error)
             }
             let buffer = PlaintextBuffer(capacity: data.size)
             Varint.write(UInt64(placeholder), to: buffer.base + 4)

@@ -135,7 +135,7 @@ enum StoreLoader {
                 throw KVStoreError(
                     .wrongCryptKey,
                     "the data passes its CRC but does not decrypt into a valid store: wrong crypt key or cipher, or the store is not encrypted",
-                    path: path, offset: failure.offset)
+                    path: path, offset: failure.offset, cause: failure)
             }
             if policy == .recover {
                 return try greedy(
@@ -145,7 +145,7 @@ enum StoreLoader {
             throw KVStoreError(
                 .undecodable,
                 "the data passes its CRC but does not parse (\(failure.reason)); the store is probably encrypted: give its crypt key",
-                path: path, offset: failure.offset, damage: failure.damage)
+                path: path, offset: failure.offset, damage: failure.damage, cause: failure)
         }
 
         // No consistent state: the files are damaged.

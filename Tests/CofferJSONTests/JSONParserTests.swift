@@ -27,6 +27,7 @@ struct JSONParserTests {
             #expect(value.members?.map(\.value) == [.number("1"), .number("2")])
         } else {
             let error = try #require(throws: JSONParseError.self) { try Self.parse(text) }
+            #expect(error.code == .duplicateMember)
             #expect(error.offset == 9)
             #expect(error.reason.contains("appears twice"))
         }
@@ -36,6 +37,7 @@ struct JSONParserTests {
     func depth() throws {
         let deep = String(repeating: "[", count: 33) + String(repeating: "]", count: 33)
         let error = try #require(throws: JSONParseError.self) { try Self.parse(deep) }
+        #expect(error.code == .depthExceeded)
         #expect(error.reason == "nesting deeper than 32 levels")
         #expect(try Self.parse(deep, .init(maximumDepth: 64)) != .null)
         let hostile = String(repeating: "[", count: 1_000_000)
@@ -43,19 +45,21 @@ struct JSONParserTests {
     }
 
     @Test("malformed text names the byte offset", arguments: [
-        ("", 0, "the text ends where a value was expected"),
-        ("01", 0, "a number has a leading zero"),
-        ("1.", 0, "a number needs digits after '.'"),
-        (#"{"a" 1}"#, 5, "expected ':' after a member name"),
-        (#"["\x"]"#, 2, "unknown escape '\\x'"),
-        (#""\ud800""#, 1, "a high surrogate escape without its low surrogate"),
-        ("[1,]", 3, "unexpected character ']' where a value was expected"),
-        ("{} x", 3, "unexpected text after the JSON value"),
-        ("\"a\u{01}\"", 2, "a control character (0x1) inside a string"),
-    ])
-    func malformed(text: String, offset: Int, reason: String) throws {
+        ("", 0, "the text ends where a value was expected", .truncated),
+        ("01", 0, "a number has a leading zero", .invalidNumber),
+        ("1.", 0, "a number needs digits after '.'", .invalidNumber),
+        (#"{"a" 1}"#, 5, "expected ':' after a member name", .malformed),
+        (#"["\x"]"#, 2, "unknown escape '\\x'", .invalidString),
+        (#""\ud800""#, 1, "a high surrogate escape without its low surrogate", .invalidString),
+        ("[1,]", 3, "unexpected character ']' where a value was expected", .malformed),
+        ("{} x", 3, "unexpected text after the JSON value", .trailingData),
+        ("\"a\u{01}\"", 2, "a control character (0x1) inside a string", .invalidString),
+    ] as [(String, Int, String, JSONParseError.Code)])
+    func malformed(text: String, offset: Int, reason: String, code: JSONParseError.Code) throws {
         let error = try #require(throws: JSONParseError.self) { try Self.parse(text) }
+        #expect(error.code == code)
         #expect(error.offset == offset)
+        #expect(error.context.offset == offset)
         #expect(error.reason == reason)
         #expect(error.description == "JSON is malformed at offset \(offset): \(reason)")
     }
@@ -63,7 +67,23 @@ struct JSONParserTests {
     @Test("invalid UTF-8 inside a string is an error")
     func invalidUTF8() throws {
         let error = try #require(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0x61, 0xC3, 0x22]) }
+        #expect(error.code == .invalidString)
         #expect(error.reason == "a string is not valid UTF-8")
+    }
+
+    @Test("errors compare by code only, as every Coffer error; offset and reason are read on their own")
+    func equality() throws {
+        let a = JSONParseError(.truncated, offset: 0, reason: "the text ends where a value was expected")
+        let b = JSONParseError(.truncated, offset: 7, reason: "the text ends inside an array")
+        #expect(a == b)
+        #expect(a.hashValue == b.hashValue)
+        #expect(a != JSONParseError(.trailingData, offset: 0, reason: a.reason))
+        #expect(JSONParseError(offset: 1, reason: "x").code == .malformed)
+        #expect(a.cause == nil)
+        let thrown = try #require(throws: JSONParseError.self) { try Self.parse("[1, 2") }
+        #expect(thrown == a)
+        #expect(thrown.offset == 5)
+        #expect(thrown.reason == "the text ends inside an array")
     }
 
     @Test("serialization is compact, ordered, and escapes controls and DEL")

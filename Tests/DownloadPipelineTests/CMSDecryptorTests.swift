@@ -177,7 +177,7 @@ struct CMSDecryptorTests {
                     // CBC cannot detect) may decrypt; the length then still matches.
                     #expect(output.count == plaintext.count || index == 1)
                 } catch let error as DecryptionError {
-                    codes.insert(error.code.rawValue)
+                    codes.insert(error.code.name)
                 }
             }
         }

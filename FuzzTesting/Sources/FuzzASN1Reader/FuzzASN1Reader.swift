@@ -134,11 +134,12 @@ func compareInteger<T: FixedWidthInteger & Sendable>(_ fast: inout DERReader, _ 
     agree(a, b, "readInteger(as: \(T.self))")
 }
 
-/// Crashes unless both results are equal values or equal errors.
+/// Crashes unless both results are equal values or errors with the same code at the same offset
+/// (ASN1Error's `==` compares the code only).
 func agree<V: Equatable>(_ a: Result<V, any Error>, _ b: Result<V, any Error>, _ what: String) {
     switch (a, b) {
     case (.success(let x), .success(let y)) where x == y: return
-    case (.failure(let x as ASN1Error), .failure(let y as ASN1Error)) where x == y: return
+    case (.failure(let x as ASN1Error), .failure(let y as ASN1Error)) where x == y && x.offset == y.offset: return
     default: fatalError("\(what): fast path and element path disagree")
     }
 }

@@ -37,7 +37,7 @@ public struct JSONWebKey: Sendable {
         do {
             json = try JSONParser.parse(bytes)
         } catch {
-            throw KeyError(.malformed, error.description, offset: error.offset)
+            throw KeyError(.malformed, error.description, offset: error.offset, cause: error)
         }
         guard let members = json.members else {
             throw KeyError(.malformed, "a JWK is a JSON object; this text holds \(json.kind)", offset: 0)

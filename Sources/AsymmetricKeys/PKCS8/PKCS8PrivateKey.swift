@@ -74,7 +74,7 @@ public enum PKCS8PrivateKey {
             } catch let error as ASN1Error {
                 throw KeyError.malformed("PKCS#8 \(algorithm.displayName) CurvePrivateKey", error).nested(at: innerStart, context)
             } catch let error as KeyError where error.code == .malformed && error.offset == nil {
-                throw KeyError(.malformed, "\(context): \(error.reason)", offset: parts.keyOffset)
+                throw KeyError(.malformed, "\(context): \(error.reason)", offset: parts.keyOffset, cause: error)
             }
         case .other:
             throw parts.algorithm.unsupportedError(in: "PKCS#8 PrivateKeyInfo", offset: 0)

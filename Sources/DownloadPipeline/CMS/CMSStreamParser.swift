@@ -447,7 +447,7 @@ struct CMSStreamParser {
             case .complete(let tag, let headerLength, let length): header = (tag, headerLength, length)
             }
         } catch {
-            throw DecryptionError(.malformedPayload, "CMS: \(error.reason)", offset: position)
+            throw DecryptionError(.malformedPayload, "CMS: \(error.reason)", offset: position, cause: error)
         }
         if let length = header.length, length > Self.maximumValueLength {
             throw DecryptionError(.malformedPayload, "CMS: length \(length) at offset \(position) is too large", offset: position)

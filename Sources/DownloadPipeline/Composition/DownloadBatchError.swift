@@ -1,5 +1,11 @@
+import CofferErrors
+
 /// A `.failFast` batch failed: which request, why, and what became of the others.
-public struct DownloadBatchError: Error, Sendable, CustomStringConvertible {
+///
+/// In the shape every Coffer error has (``CofferError``): its ``code`` is the failed request's
+/// ``DownloadError/code``, its ``cause`` that ``DownloadError``, so equality compares the failed
+/// request's error code.
+public struct DownloadBatchError: CofferError {
     /// The index of the request that failed first.
     public var index: Int
     /// Its URL.
@@ -18,6 +24,18 @@ public struct DownloadBatchError: Error, Sendable, CustomStringConvertible {
         self.results = results
     }
 
+    /// The failed request's error code.
+    public var code: DownloadError.Code { error.code }
+
     /// `request N (URL) failed: reason`.
-    public var description: String { "request \(index + 1) (\(url)) failed: \(error.reason)" }
+    public var reason: String { "request \(index + 1) (\(url)) failed: \(error.reason)" }
+
+    /// The failed request's ``url``.
+    public var context: ErrorContext { ErrorContext(url: url) }
+
+    /// The failed request's ``error``.
+    public var cause: (any Error & Sendable)? { error }
+
+    /// The ``reason``.
+    public var description: String { reason }
 }

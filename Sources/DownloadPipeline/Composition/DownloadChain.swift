@@ -71,7 +71,7 @@ public struct DownloadChain: Sendable {
             } catch {
                 let failure = (error as? DownloadError)
                     ?? (error is CancellationError ? .cancelled(url: nil)
-                        : .rejected(url: nil, "step \(builder.name) could not build its request: \(error)"))
+                        : .rejected(url: nil, "step \(builder.name) could not build its request: \(error)", cause: error))
                 throw DownloadChainError(step: step, name: builder.name, url: nil, error: failure, results: results)
             }
         }

@@ -1,5 +1,11 @@
+import CofferErrors
+
 /// A chain stopped at a failed step.
-public struct DownloadChainError: Error, Sendable, CustomStringConvertible {
+///
+/// In the shape every Coffer error has (``CofferError``): its ``code`` is the failed step's
+/// ``DownloadError/code``, its ``cause`` that ``DownloadError``, so equality compares the step's
+/// error code.
+public struct DownloadChainError: CofferError {
     /// The step's position: 0 for the first request, 1 for the first ``DownloadChain/then(_:_:)``.
     public var step: Int
     /// The step's name.
@@ -20,8 +26,20 @@ public struct DownloadChainError: Error, Sendable, CustomStringConvertible {
         self.results = results
     }
 
+    /// The failed step's error code.
+    public var code: DownloadError.Code { error.code }
+
     /// `chain step N (name) failed: reason`.
-    public var description: String {
+    public var reason: String {
         "chain step \(step) (\(name)) failed: " + (url.map { "\($0): " } ?? "") + error.reason
     }
+
+    /// The step's ``url``.
+    public var context: ErrorContext { ErrorContext(url: url) }
+
+    /// The step's ``error``.
+    public var cause: (any Error & Sendable)? { error }
+
+    /// The ``reason``.
+    public var description: String { reason }
 }

@@ -7,7 +7,7 @@ extension Base64StreamDecoder {
         do {
             try decode(chunk, into: &output)
         } catch {
-            throw DecryptionError(.malformedPayload, error.reason, offset: error.offset)
+            throw DecryptionError(.malformedPayload, error.reason, offset: error.offset, cause: error)
         }
     }
 
@@ -16,7 +16,7 @@ extension Base64StreamDecoder {
         do {
             try finish(into: &output)
         } catch {
-            throw DecryptionError(.malformedPayload, error.reason, offset: error.offset)
+            throw DecryptionError(.malformedPayload, error.reason, offset: error.offset, cause: error)
         }
     }
 }
