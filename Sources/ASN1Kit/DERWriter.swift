@@ -105,6 +105,16 @@ public struct DERWriter: Sendable {
         return output
     }
 
+    /// The DER bytes, after which the writer's own buffer is overwritten by `wipe` (pass
+    /// `SecureMemory.zero` from CryptoOpenSSL), for DER that holds a secret: the buffer the content
+    /// was written into would otherwise be released with the secret still in it. Give the writer a
+    /// `capacity` that fits everything, so the buffer never grew and left an earlier copy behind.
+    public mutating func finish(wipingContentWith wipe: (inout [UInt8]) -> Void) -> [UInt8] {
+        let output = finish()
+        wipe(&content)
+        return output
+    }
+
     // MARK: Headers
 
     @inlinable

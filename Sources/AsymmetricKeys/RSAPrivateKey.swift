@@ -26,16 +26,21 @@ import CryptoOpenSSL
 /// (RFC 8017 §A.1.2)
 ///
 /// The key is kept as its canonical PKCS#1 DER in one buffer that is wiped when the last copy goes
-/// away; the accessors copy numbers out of it. Reading a key from PKCS#1 DER therefore costs one
-/// validation pass and one copy.
+/// away. The public numbers (n, e) come out as arrays; the private ones only as ``SecureBytes``,
+/// wiped as well, so no accessor leaves key material in ordinary memory. Reading a key from PKCS#1
+/// DER costs one validation pass and one copy.
 public struct RSAPrivateKey: Sendable {
-    /// One extra prime of a multi-prime key.
-    public struct OtherPrime: Sendable, Hashable {
-        public var prime: [UInt8]
-        public var exponent: [UInt8]
-        public var coefficient: [UInt8]
+    /// One extra prime of a multi-prime key; its numbers are secret and held in ``SecureBytes``.
+    public struct OtherPrime: Sendable, Equatable {
+        /// rᵢ.
+        public var prime: SecureBytes
+        /// dᵢ = d mod (rᵢ − 1).
+        public var exponent: SecureBytes
+        /// tᵢ, the CRT coefficient.
+        public var coefficient: SecureBytes
 
-        public init(prime: [UInt8], exponent: [UInt8], coefficient: [UInt8]) {
+        /// Creates the entry from its three numbers (big-endian magnitudes).
+        public init(prime: SecureBytes, exponent: SecureBytes, coefficient: SecureBytes) {
             self.prime = prime
             self.exponent = exponent
             self.coefficient = coefficient
@@ -105,30 +110,38 @@ public struct RSAPrivateKey: Sendable {
         try self.init(pkcs1DER: der[...])
     }
 
-    /// Builds a key from its numbers (big-endian magnitudes).
-    public init(modulus: [UInt8], publicExponent: [UInt8], privateExponent: [UInt8],
-                prime1: [UInt8], prime2: [UInt8], exponent1: [UInt8], exponent2: [UInt8],
-                coefficient: [UInt8], otherPrimes: [OtherPrime] = []) throws {
-        var writer = DERWriter(capacity: modulus.count * 5)
+    /// Builds a key from its numbers (big-endian magnitudes). The private ones may be arrays (the
+    /// caller wipes them) or ``SecureBytes``; they are read in place.
+    public init<Secret: ByteSource>(modulus: [UInt8], publicExponent: [UInt8], privateExponent: Secret,
+                                    prime1: Secret, prime2: Secret, exponent1: Secret, exponent2: Secret,
+                                    coefficient: Secret, otherPrimes: [OtherPrime] = []) throws {
+        // Room for every number and its header up front, so the buffer holding the key never grows
+        // (a grown buffer would leave an unwiped copy behind).
+        let secrets: [any ByteSource] = [privateExponent, prime1, prime2, exponent1, exponent2, coefficient]
+            + otherPrimes.flatMap { [$0.prime, $0.exponent, $0.coefficient] as [any ByteSource] }
+        let capacity = 64 + modulus.count + publicExponent.count + secrets.reduce(0) { $0 + $1.count + 8 }
+        var writer = DERWriter(capacity: capacity)
         writer.writeSequence { seq in
             seq.writeInteger(otherPrimes.isEmpty ? 0 : 1)
-            for number in [modulus, publicExponent, privateExponent, prime1, prime2, exponent1, exponent2, coefficient] {
-                seq.writeUnsignedInteger(number)
+            seq.writeUnsignedInteger(modulus)
+            seq.writeUnsignedInteger(publicExponent)
+            for number in secrets.prefix(6) {
+                number.withUnsafeBytes { seq.writeUnsignedInteger($0) }
             }
             if !otherPrimes.isEmpty {
                 seq.writeSequence { infos in
                     for other in otherPrimes {
                         infos.writeSequence { info in
-                            info.writeUnsignedInteger(other.prime)
-                            info.writeUnsignedInteger(other.exponent)
-                            info.writeUnsignedInteger(other.coefficient)
+                            other.prime.withUnsafeBytes { info.writeUnsignedInteger($0) }
+                            other.exponent.withUnsafeBytes { info.writeUnsignedInteger($0) }
+                            other.coefficient.withUnsafeBytes { info.writeUnsignedInteger($0) }
                         }
                     }
                 }
             }
         }
-        var der = writer.finish()
-        defer { der.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        var der = writer.finish(wipingContentWith: SecureMemory.zero)
+        defer { SecureMemory.zero(&der) }
         try self.init(pkcs1DER: der[...])
     }
 
@@ -191,6 +204,10 @@ public struct RSAPrivateKey: Sendable {
         storage.der.withUnsafeBytes { Array($0[range]) }
     }
 
+    private func secret(_ range: Range<Int>) -> SecureBytes {
+        storage.der.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+
     /// 0 for a two-prime key, 1 for a multi-prime key.
     public var version: Int { storage.layout.version }
     /// n.
@@ -198,23 +215,23 @@ public struct RSAPrivateKey: Sendable {
     /// e.
     public var publicExponent: [UInt8] { bytes(storage.layout.publicExponent) }
     /// d.
-    public var privateExponent: [UInt8] { bytes(storage.layout.privateExponent) }
+    public var privateExponent: SecureBytes { secret(storage.layout.privateExponent) }
     /// p.
-    public var prime1: [UInt8] { bytes(storage.layout.prime1) }
+    public var prime1: SecureBytes { secret(storage.layout.prime1) }
     /// q.
-    public var prime2: [UInt8] { bytes(storage.layout.prime2) }
+    public var prime2: SecureBytes { secret(storage.layout.prime2) }
     /// d mod (p−1).
-    public var exponent1: [UInt8] { bytes(storage.layout.exponent1) }
+    public var exponent1: SecureBytes { secret(storage.layout.exponent1) }
     /// d mod (q−1).
-    public var exponent2: [UInt8] { bytes(storage.layout.exponent2) }
+    public var exponent2: SecureBytes { secret(storage.layout.exponent2) }
     /// q⁻¹ mod p.
-    public var coefficient: [UInt8] { bytes(storage.layout.coefficient) }
+    public var coefficient: SecureBytes { secret(storage.layout.coefficient) }
     /// The extra primes of a multi-prime key (empty for two primes).
     public var otherPrimes: [OtherPrime] {
-        storage.layout.otherPrimes.map { OtherPrime(prime: bytes($0.prime), exponent: bytes($0.exponent), coefficient: bytes($0.coefficient)) }
+        storage.layout.otherPrimes.map { OtherPrime(prime: secret($0.prime), exponent: secret($0.exponent), coefficient: secret($0.coefficient)) }
     }
     /// All primes in order: p, q, then the other primes.
-    public var primes: [[UInt8]] { [prime1, prime2] + otherPrimes.map(\.prime) }
+    public var primes: [SecureBytes] { [prime1, prime2] + otherPrimes.map(\.prime) }
 
     /// The public half.
     public var publicKey: RSAPublicKey {

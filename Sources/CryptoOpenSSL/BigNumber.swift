@@ -14,7 +14,7 @@ public struct BigNumber: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Reads an unsigned big-endian magnitude (`BN_bin2bn`); leading zero bytes are allowed and `[]` is zero.
-    public init(bigEndian bytes: [UInt8]) {
+    public init(bigEndian bytes: some ByteSource) {
         self = bytes.withUnsafeBytes { BigNumber(bigEndian: $0) }
     }
 

@@ -58,9 +58,9 @@ public final class OpenSSLRSAKey: @unchecked Sendable {
     ///     fewer than `primes`.
     /// - Throws: ``CryptoError`` `.invalidArgument` for missing, zero or mismatched numbers,
     ///   `.openSSL` when OpenSSL refuses them.
-    public convenience init(
-        modulus: [UInt8], publicExponent: [UInt8], privateExponent: [UInt8],
-        primes: [[UInt8]], exponents: [[UInt8]], coefficients: [[UInt8]]
+    public convenience init<Secret: ByteSource>(
+        modulus: [UInt8], publicExponent: [UInt8], privateExponent: Secret,
+        primes: [Secret], exponents: [Secret], coefficients: [Secret]
     ) throws {
         let operation = "EVP_PKEY_fromdata"
         let numbers = try Self.checkedPublicNumbers(modulus: modulus, publicExponent: publicExponent)

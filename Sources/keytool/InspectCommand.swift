@@ -93,18 +93,18 @@ struct InspectCommand: ParsableCommand {
         switch key {
         case .rsa(let key):
             var fields = [
-                ("privateExponent", Hex.encodeMagnitude(key.privateExponent)),
-                ("prime1", Hex.encodeMagnitude(key.prime1)),
-                ("prime2", Hex.encodeMagnitude(key.prime2)),
-                ("exponent1", Hex.encodeMagnitude(key.exponent1)),
-                ("exponent2", Hex.encodeMagnitude(key.exponent2)),
-                ("coefficient", Hex.encodeMagnitude(key.coefficient)),
+                ("privateExponent", key.privateExponent.withUnsafeBytes { Hex.encodeMagnitude($0) }),
+                ("prime1", key.prime1.withUnsafeBytes { Hex.encodeMagnitude($0) }),
+                ("prime2", key.prime2.withUnsafeBytes { Hex.encodeMagnitude($0) }),
+                ("exponent1", key.exponent1.withUnsafeBytes { Hex.encodeMagnitude($0) }),
+                ("exponent2", key.exponent2.withUnsafeBytes { Hex.encodeMagnitude($0) }),
+                ("coefficient", key.coefficient.withUnsafeBytes { Hex.encodeMagnitude($0) }),
             ]
             for (i, other) in key.otherPrimes.enumerated() {
                 fields += [
-                    ("prime\(i + 3)", Hex.encodeMagnitude(other.prime)),
-                    ("exponent\(i + 3)", Hex.encodeMagnitude(other.exponent)),
-                    ("coefficient\(i + 3)", Hex.encodeMagnitude(other.coefficient)),
+                    ("prime\(i + 3)", other.prime.withUnsafeBytes { Hex.encodeMagnitude($0) }),
+                    ("exponent\(i + 3)", other.exponent.withUnsafeBytes { Hex.encodeMagnitude($0) }),
+                    ("coefficient\(i + 3)", other.coefficient.withUnsafeBytes { Hex.encodeMagnitude($0) }),
                 ]
             }
             return fields

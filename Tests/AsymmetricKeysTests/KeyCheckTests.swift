@@ -33,9 +33,9 @@ struct KeyCheckTests {
             return magnitude.isEmpty ? [0] : magnitude
         }
         return try RSAPrivateKey(modulus: bytes(n, key.modulus), publicExponent: bytes(e, key.publicExponent),
-                                 privateExponent: bytes(d, key.privateExponent), prime1: bytes(p, key.prime1),
-                                 prime2: bytes(q, key.prime2), exponent1: bytes(dP, key.exponent1),
-                                 exponent2: bytes(dQ, key.exponent2), coefficient: bytes(qInv, key.coefficient),
+                                 privateExponent: bytes(d, key.privateExponent.bytes), prime1: bytes(p, key.prime1.bytes),
+                                 prime2: bytes(q, key.prime2.bytes), exponent1: bytes(dP, key.exponent1.bytes),
+                                 exponent2: bytes(dQ, key.exponent2.bytes), coefficient: bytes(qInv, key.coefficient.bytes),
                                  otherPrimes: others ?? key.otherPrimes)
     }
 
@@ -64,16 +64,16 @@ struct KeyCheckTests {
 
     static let corruptions: [Corruption] = [
         Corruption(name: "dP + 2", expected: "exponent1 (dP) is not d mod (p−1)") { key in
-            try altered(key, dP: number(key.exponent1) + BigNumber(2))
+            try altered(key, dP: number(key.exponent1.bytes) + BigNumber(2))
         },
         Corruption(name: "dQ + 2", expected: "exponent2 (dQ) is not d mod (q−1)") { key in
-            try altered(key, dQ: number(key.exponent2) + BigNumber(2))
+            try altered(key, dQ: number(key.exponent2.bytes) + BigNumber(2))
         },
         Corruption(name: "qInv + 1", expected: "coefficient (qInv) is not the inverse of q modulo p") { key in
-            try altered(key, qInv: number(key.coefficient) + BigNumber.one)
+            try altered(key, qInv: number(key.coefficient.bytes) + BigNumber.one)
         },
         Corruption(name: "d + 2", expected: "e·d is not 1 modulo λ(n)") { key in
-            try altered(key, d: number(key.privateExponent) + BigNumber(2))
+            try altered(key, d: number(key.privateExponent.bytes) + BigNumber(2))
         },
         Corruption(name: "n + 2", expected: "n is not the product of the primes") { key in
             try altered(key, n: number(key.modulus) + BigNumber(2))
@@ -88,11 +88,11 @@ struct KeyCheckTests {
             try altered(key, e: BigNumber.one)
         },
         Corruption(name: "p composite, n = p·q", expected: "p (prime1) is not prime") { key in
-            let p = number(key.prime1) * BigNumber(3)
-            return try altered(key, n: p * number(key.prime2), p: p)
+            let p = number(key.prime1.bytes) * BigNumber(3)
+            return try altered(key, n: p * number(key.prime2.bytes), p: p)
         },
         Corruption(name: "q = p", expected: "p (prime1) and q (prime2) are the same number") { key in
-            try altered(key, q: number(key.prime1))
+            try altered(key, q: number(key.prime1.bytes))
         },
     ]
 
@@ -108,13 +108,13 @@ struct KeyCheckTests {
     func multiPrime() throws {
         let key = try Self.load("rsa2048-3prime.pkcs1.pem")
         var others = key.otherPrimes
-        others[0].coefficient = (Self.number(others[0].coefficient) + BigNumber.one).bigEndianBytes
+        others[0].coefficient = SecureBytes((Self.number(others[0].coefficient.bytes) + BigNumber.one).bigEndianBytes)
         let badCoefficient = try Self.altered(key, others: others)
         #expect(try badCoefficient.consistencyProblems().contains { $0.contains("coefficient of r3") })
         #expect(try !Self.opensslAccepts(badCoefficient))
 
         others = key.otherPrimes
-        others[0].exponent = (Self.number(others[0].exponent) + BigNumber(2)).bigEndianBytes
+        others[0].exponent = SecureBytes((Self.number(others[0].exponent.bytes) + BigNumber(2)).bigEndianBytes)
         let badExponent = try Self.altered(key, others: others)
         #expect(try badExponent.consistencyProblems() == ["the exponent of r3 (other prime 1) is not d mod (r−1)"])
         #expect(try !Self.opensslAccepts(badExponent))
@@ -138,10 +138,10 @@ struct KeyCheckTests {
 
     @Test("messages never contain the key's numbers")
     func noNumbersInMessages() throws {
-        let key = try Self.altered(try Self.load("rsa1024.pkcs1.der"), d: Self.number(try Self.load("rsa1024.pkcs1.der").privateExponent) + BigNumber(2))
+        let key = try Self.altered(try Self.load("rsa1024.pkcs1.der"), d: Self.number(try Self.load("rsa1024.pkcs1.der").privateExponent.bytes) + BigNumber(2))
         let problems = try key.consistencyProblems()
         #expect(!problems.isEmpty)
-        for number in [key.privateExponent, key.prime1, key.prime2, key.modulus] {
+        for number in [key.privateExponent.bytes, key.prime1.bytes, key.prime2.bytes, key.modulus] {
             let hex = Hex.encodeMagnitude(number)
             #expect(problems.allSatisfy { !$0.contains(hex.prefix(16)) })
         }

@@ -52,7 +52,7 @@ struct OpenSSHPrivateKeyMalformedTests {
         writer.writeUInt32(check1)
         writer.writeUInt32(check2)
         writer.writeString(type)
-        for number in numbers ?? [key.modulus, key.publicExponent, key.privateExponent, key.coefficient, key.prime1, key.prime2] {
+        for number in numbers ?? [key.modulus, key.publicExponent, key.privateExponent.bytes, key.coefficient.bytes, key.prime1.bytes, key.prime2.bytes] {
             writer.writeMPInt(magnitude: number)
         }
         writer.writeString(comment)
@@ -200,16 +200,16 @@ struct OpenSSHPrivateKeyMalformedTests {
         Self.expectError(parts.bytes, .unsupportedAlgorithm, offset: 8)
 
         parts = Parts()
-        var numbers = [Self.key.modulus, Self.key.publicExponent, Self.key.privateExponent, Self.key.coefficient, Self.key.prime1, Self.key.prime2]
+        var numbers = [Self.key.modulus, Self.key.publicExponent, Self.key.privateExponent.bytes, Self.key.coefficient.bytes, Self.key.prime1.bytes, Self.key.prime2.bytes]
         numbers[0][numbers[0].count - 1] ^= 0x02
         parts.section = Self.section(numbers: numbers)
         Self.expectError(parts.bytes, .malformed, offset: 19)
 
-        numbers = [Self.key.modulus, Self.key.publicExponent, Self.key.privateExponent, Self.key.coefficient, [1], Self.key.prime2]
+        numbers = [Self.key.modulus, Self.key.publicExponent, Self.key.privateExponent.bytes, Self.key.coefficient.bytes, [1], Self.key.prime2.bytes]
         parts.section = Self.section(numbers: numbers)
         Self.expectError(parts.bytes, .malformed)
 
-        numbers = [Self.key.modulus, Self.key.publicExponent, [], Self.key.coefficient, Self.key.prime1, Self.key.prime2]
+        numbers = [Self.key.modulus, Self.key.publicExponent, [], Self.key.coefficient.bytes, Self.key.prime1.bytes, Self.key.prime2.bytes]
         parts.section = Self.section(numbers: numbers)
         Self.expectError(parts.bytes, .malformed)
 

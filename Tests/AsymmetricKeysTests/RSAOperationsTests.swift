@@ -207,7 +207,7 @@ struct RSAOperationsTests {
         } catch {
             let text = String(describing: error)
             #expect(!text.contains("TOP-SECRET"))
-            #expect(!text.lowercased().contains(Hex.encode(Self.key.prime1.prefix(8))))
+            #expect(!text.lowercased().contains(Hex.encode(Self.key.prime1.bytes.prefix(8))))
         }
     }
 

@@ -28,7 +28,7 @@ public func fuzzOpenSSHPrivateKey(_ start: UnsafePointer<UInt8>?, _ count: Int) 
     let key = decoded.key
     for (prime, exponent) in [(key.prime1, key.exponent1), (key.prime2, key.exponent2)] {
         let reference = (BigNumber(bigEndian: key.privateExponent) % (BigNumber(bigEndian: prime) - BigNumber.one)).bigEndianBytes
-        guard exponent == (reference.isEmpty ? [0] : reference) else {
+        guard exponent == SecureBytes(reference.isEmpty ? [0] : reference) else {
             fatalError("a CRT exponent differs from OpenSSL's d mod (p - 1)")
         }
     }

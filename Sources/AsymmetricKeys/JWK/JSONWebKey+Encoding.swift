@@ -55,6 +55,7 @@ extension JSONWebKey {
     /// The private members. The strings hold secrets; callers write them out and drop them.
     static func privateMembers(_ key: PrivateKey) -> [JSONValue.Member] {
         func b64(_ bytes: some Collection<UInt8>) -> JSONValue { .string(Base64.encodeURL(bytes)) }
+        func b64(_ secret: SecureBytes) -> JSONValue { secret.withUnsafeBytes { b64($0) } }
         switch key {
         case .rsa(let rsa):
             var members: [JSONValue.Member] = [

@@ -111,8 +111,10 @@ public struct JSONWebKey: Sendable {
                     throw KeyError(.malformed, "JWK member \"oth\" (offset \(oth.offset)) holds \(element.kind), not an object", offset: oth.offset)
                 }
                 let prime = JWKMemberReader(members: members, objectOffset: oth.offset)
-                return RSAPrivateKey.OtherPrime(prime: try prime.requiredUnsigned("r"), exponent: try prime.requiredUnsigned("d"),
-                                                coefficient: try prime.requiredUnsigned("t"))
+                var numbers = try ["r", "d", "t"].map { try prime.requiredUnsigned($0) }
+                defer { for i in numbers.indices { SecureMemory.zero(&numbers[i]) } }
+                return RSAPrivateKey.OtherPrime(prime: SecureBytes(numbers[0]), exponent: SecureBytes(numbers[1]),
+                                                coefficient: SecureBytes(numbers[2]))
             }
         }
         let key = try reader.wrapping("d") {

@@ -64,9 +64,11 @@ extension OpenSSHPrivateKey {
         writer.writeString(try OpenSSHKeyType.name(for: key.publicKey()))
         switch key {
         case .rsa(let rsa):
-            var numbers = [rsa.modulus, rsa.publicExponent, rsa.privateExponent, rsa.coefficient, rsa.prime1, rsa.prime2]
-            for number in numbers { writer.writeMPInt(magnitude: number) }
-            for index in numbers.indices { SecureMemory.zero(&numbers[index]) }
+            writer.writeMPInt(magnitude: rsa.modulus)
+            writer.writeMPInt(magnitude: rsa.publicExponent)
+            for number in [rsa.privateExponent, rsa.coefficient, rsa.prime1, rsa.prime2] {
+                number.withUnsafeBytes { writer.writeMPInt(magnitude: $0) }
+            }
         case .ec(let ec):
             writer.writeString(ec.curve.sshIdentifier)
             writer.writeString(ec.publicKey.point)

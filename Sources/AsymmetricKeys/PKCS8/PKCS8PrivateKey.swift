@@ -191,7 +191,7 @@ public enum PKCS8PrivateKey {
             let inner = octet.bytes.withUnsafeBytes { raw in
                 var writer = DERWriter(capacity: raw.count + 4)
                 writer.writeOctetString(raw)
-                var der = writer.finish()
+                var der = writer.finish(wipingContentWith: SecureMemory.zero)
                 defer { SecureMemory.zero(&der) }
                 return SecureBytes(der)
             }
@@ -208,7 +208,7 @@ public enum PKCS8PrivateKey {
                 algorithm(&seq)
                 seq.writeOctetString(innerBytes)
             }
-            var der = writer.finish()
+            var der = writer.finish(wipingContentWith: SecureMemory.zero)
             defer { SecureMemory.zero(&der) }
             return SecureBytes(der)
         }

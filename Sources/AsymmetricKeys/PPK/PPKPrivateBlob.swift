@@ -86,9 +86,9 @@ enum PPKPrivateBlob {
         var writer = SSHWireWriter(capacity: 1200)
         switch key {
         case .rsa(let rsa):
-            var numbers = [rsa.privateExponent, rsa.prime1, rsa.prime2, rsa.coefficient]
-            for number in numbers { writer.writeMPInt(magnitude: number) }
-            for index in numbers.indices { SecureMemory.zero(&numbers[index]) }
+            for number in [rsa.privateExponent, rsa.prime1, rsa.prime2, rsa.coefficient] {
+                number.withUnsafeBytes { writer.writeMPInt(magnitude: $0) }
+            }
         case .ec(let ec):
             ec.scalar.withUnsafeBytes { writer.writeMPInt(magnitude: $0) }
         case .octet(let octet):

@@ -96,7 +96,7 @@ public enum SEC1PrivateKey {
                 }
                 seq.writeExplicit(1) { $0.writeBitString(ASN1BitString(bytes: key.publicKey.point)) }
             }
-            var der = writer.finish()
+            var der = writer.finish(wipingContentWith: SecureMemory.zero)
             defer { SecureMemory.zero(&der) }
             return SecureBytes(der)
         }
