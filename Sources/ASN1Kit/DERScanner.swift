@@ -73,8 +73,18 @@ public struct DERScanner {
     /// AlgorithmIdentifier); `false`, without moving, otherwise.
     @inlinable @inline(__always)
     public mutating func skip(_ expected: UnsafeRawBufferPointer) -> Bool {
-        guard bytes.count - position >= expected.count,
-              UnsafeRawBufferPointer(rebasing: bytes[position..<(position + expected.count)]).elementsEqual(expected) else { return false }
+        guard bytes.count - position >= expected.count else { return false }
+        // Eight bytes at a time, then the rest: a fixed prefix is compared in a few loads.
+        var index = 0
+        while expected.count - index >= 8 {
+            guard bytes.loadUnaligned(fromByteOffset: position + index, as: UInt64.self)
+                    == expected.loadUnaligned(fromByteOffset: index, as: UInt64.self) else { return false }
+            index += 8
+        }
+        while index < expected.count {
+            guard bytes[position + index] == expected[index] else { return false }
+            index += 1
+        }
         position += expected.count
         return true
     }

@@ -117,15 +117,16 @@ public struct RSAPrivateKey: Sendable {
                                     coefficient: Secret, otherPrimes: [OtherPrime] = []) throws {
         // Room for every number and its header up front, so the buffer holding the key never grows
         // (a grown buffer would leave an unwiped copy behind).
-        let secrets: [any ByteSource] = [privateExponent, prime1, prime2, exponent1, exponent2, coefficient]
-            + otherPrimes.flatMap { [$0.prime, $0.exponent, $0.coefficient] as [any ByteSource] }
-        let capacity = 64 + modulus.count + publicExponent.count + secrets.reduce(0) { $0 + $1.count + 8 }
+        let secrets = [privateExponent, prime1, prime2, exponent1, exponent2, coefficient]
+        var capacity = 64 + modulus.count + publicExponent.count
+        for number in secrets { capacity += number.count + 8 }
+        for other in otherPrimes { capacity += other.prime.count + other.exponent.count + other.coefficient.count + 32 }
         var writer = DERWriter(capacity: capacity)
         writer.writeSequence { seq in
             seq.writeInteger(otherPrimes.isEmpty ? 0 : 1)
             seq.writeUnsignedInteger(modulus)
             seq.writeUnsignedInteger(publicExponent)
-            for number in secrets.prefix(6) {
+            for number in secrets {
                 number.withUnsafeBytes { seq.writeUnsignedInteger($0) }
             }
             if !otherPrimes.isEmpty {
