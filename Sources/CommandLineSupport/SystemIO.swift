@@ -141,7 +141,9 @@ package enum SystemIO {
         return ((status >> 8) & 0xFF, output)
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    /// Writes all of `bytes` to the descriptor `fd`, retrying on `EINTR`; `false` when a write
+    /// fails (`errno` says why).
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }

@@ -20,20 +20,9 @@ package enum OutputFile {
         guard fd >= 0 else { throw CommandError("\(path): cannot create: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         guard fchmod(fd, mode) == 0 else { throw CommandError("\(path): cannot set mode: \(String(cString: strerror(errno)))") }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + written, $0.count - written) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw CommandError("\(path): write failed: \(String(cString: strerror(errno)))")
-            }
-            written += result
+        guard SystemIO.writeAll(fd, bytes) else {
+            throw CommandError("\(path): write failed: \(String(cString: strerror(errno)))")
         }
         guard fsync(fd) == 0 else { throw CommandError("\(path): fsync failed: \(String(cString: strerror(errno)))") }
     }
-}
-
-/// libc's `write(2)`, named apart from ``OutputFile/write(_:to:mode:)``.
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buffer, count)
 }
