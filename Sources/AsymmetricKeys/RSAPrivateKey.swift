@@ -29,6 +29,11 @@ import CryptoOpenSSL
 /// away. The public numbers (n, e) come out as arrays; the private ones only as ``SecureBytes``,
 /// wiped as well, so no accessor leaves key material in ordinary memory. Reading a key from PKCS#1
 /// DER costs one validation pass and one copy.
+///
+/// A key read from OpenSSH or PuTTY, which leave out the CRT exponents, holds its numbers until a
+/// private number, the DER or an operation is first asked for; then the exponents are computed
+/// (OpenSSL, constant-time) and the DER is built, once for all copies of the key. Its public half
+/// needs neither.
 public struct RSAPrivateKey: Sendable {
     /// One extra prime of a multi-prime key; its numbers are secret and held in ``SecureBytes``.
     public struct OtherPrime: Sendable, Equatable {
@@ -61,16 +66,50 @@ public struct RSAPrivateKey: Sendable {
         var otherPrimes: [(prime: Range<Int>, exponent: Range<Int>, coefficient: Range<Int>)]
     }
 
-    /// Owns the DER and, as the ``OpenSSLKeyCache`` it is, the OpenSSL key once built: building
-    /// one costs tens of microseconds, far more than most operations' bookkeeping.
-    final class Storage: OpenSSLKeyCache<OpenSSLRSAKey>, @unchecked Sendable {
-        // @unchecked as the superclass; the two properties here are immutable Sendable values.
+    /// The canonical PKCS#1 DER and where each number sits in it.
+    struct Encoded: Sendable {
         let der: SecureBytes
         let layout: Layout
+    }
 
-        init(der: SecureBytes, layout: Layout) {
-            self.der = der
-            self.layout = layout
+    /// Owns the DER (or the numbers it will be built from) and, as the ``OpenSSLKeyCache`` it is,
+    /// the OpenSSL key once built: building one costs tens of microseconds, far more than most
+    /// operations' bookkeeping.
+    final class Storage: OpenSSLKeyCache<OpenSSLRSAKey>, @unchecked Sendable {
+        // @unchecked as the superclass; the property here is an immutable Sendable value.
+        private enum Source: Sendable {
+            case encoded(Encoded)
+            case withoutCRT(WithoutCRT)
+        }
+
+        private let source: Source
+
+        init(_ encoded: Encoded) { source = .encoded(encoded) }
+        init(_ numbers: WithoutCRT) { source = .withoutCRT(numbers) }
+
+        /// The DER and its layout, built on first use for a key read without CRT exponents.
+        var encoded: Encoded {
+            switch source {
+            case .encoded(let encoded): return encoded
+            case .withoutCRT(let numbers): return numbers.encoded
+            }
+        }
+
+        /// Whether the DER exists yet (false only for a key read without CRT exponents and not yet
+        /// used privately).
+        var isEncoded: Bool {
+            switch source {
+            case .encoded: return true
+            case .withoutCRT(let numbers): return numbers.isEncoded
+            }
+        }
+
+        /// The public half without building the DER.
+        var publicKey: RSAPublicKey? {
+            switch source {
+            case .encoded: return nil
+            case .withoutCRT(let numbers): return numbers.publicKey
+            }
         }
     }
 
@@ -80,10 +119,22 @@ public struct RSAPrivateKey: Sendable {
 
     /// Decodes a PKCS#1 `RSAPrivateKey` DER (strict DER).
     public init(pkcs1DER der: ArraySlice<UInt8>) throws {
+        storage = Storage(try RSAPrivateKey.encoded(pkcs1DER: der))
+        try validateShape()
+    }
+
+    /// A key read from a format without CRT exponents (OpenSSH, PuTTY), whose numbers the caller
+    /// has checked (d non-zero, both primes above 1); see ``WithoutCRT``.
+    init(publicKey: RSAPublicKey, privateExponent: some ByteSource, prime1: some ByteSource,
+         prime2: some ByteSource, coefficient: some ByteSource) {
+        storage = Storage(WithoutCRT(publicKey: publicKey, privateExponent: privateExponent, prime1: prime1,
+                                     prime2: prime2, coefficient: coefficient))
+    }
+
+    /// Validates PKCS#1 DER and copies it into wiped storage with its layout.
+    static func encoded(pkcs1DER der: ArraySlice<UInt8>) throws -> Encoded {
         if let layout = der.withUnsafeBytes({ RSAPrivateKey.twoPrimeLayout($0) }) {
-            storage = Storage(der: der.withUnsafeBytes { SecureBytes(copying: $0) }, layout: layout)
-            try validateShape()
-            return
+            return Encoded(der: der.withUnsafeBytes { SecureBytes(copying: $0) }, layout: layout)
         }
         let layout: Layout
         do {
@@ -100,9 +151,7 @@ public struct RSAPrivateKey: Sendable {
             prime2: rebased(layout.prime2), exponent1: rebased(layout.exponent1),
             exponent2: rebased(layout.exponent2), coefficient: rebased(layout.coefficient),
             otherPrimes: layout.otherPrimes.map { (rebased($0.prime), rebased($0.exponent), rebased($0.coefficient)) })
-        let secure = der.withUnsafeBytes { SecureBytes(copying: $0) }
-        storage = Storage(der: secure, layout: layoutFromZero)
-        try validateShape()
+        return Encoded(der: der.withUnsafeBytes { SecureBytes(copying: $0) }, layout: layoutFromZero)
     }
 
     /// Decodes a PKCS#1 `RSAPrivateKey` DER held in an array.
@@ -115,6 +164,16 @@ public struct RSAPrivateKey: Sendable {
     public init<Secret: ByteSource>(modulus: [UInt8], publicExponent: [UInt8], privateExponent: Secret,
                                     prime1: Secret, prime2: Secret, exponent1: Secret, exponent2: Secret,
                                     coefficient: Secret, otherPrimes: [OtherPrime] = []) throws {
+        storage = Storage(try RSAPrivateKey.encoded(
+            modulus: modulus, publicExponent: publicExponent, privateExponent: privateExponent, prime1: prime1,
+            prime2: prime2, exponent1: exponent1, exponent2: exponent2, coefficient: coefficient, otherPrimes: otherPrimes))
+        try validateShape()
+    }
+
+    /// Writes the numbers as PKCS#1 DER (in wiped storage) with its layout.
+    static func encoded<Secret: ByteSource>(modulus: [UInt8], publicExponent: [UInt8], privateExponent: Secret,
+                                            prime1: Secret, prime2: Secret, exponent1: Secret, exponent2: Secret,
+                                            coefficient: Secret, otherPrimes: [OtherPrime]) throws -> Encoded {
         // Room for every number and its header up front, so the buffer holding the key never grows
         // (a grown buffer would leave an unwiped copy behind).
         let secrets = [privateExponent, prime1, prime2, exponent1, exponent2, coefficient]
@@ -143,7 +202,7 @@ public struct RSAPrivateKey: Sendable {
         }
         var der = writer.finish(wipingContentWith: SecureMemory.zero)
         defer { SecureMemory.zero(&der) }
-        try self.init(pkcs1DER: der[...])
+        return try encoded(pkcs1DER: der[...])
     }
 
     static func parseLayout(_ der: ArraySlice<UInt8>) throws -> Layout {
@@ -191,9 +250,10 @@ public struct RSAPrivateKey: Sendable {
     }
 
     private func validateShape() throws {
-        let modulus = storage.layout.modulus
+        let encoded = storage.encoded
+        let modulus = encoded.layout.modulus
         // The magnitude of a zero INTEGER is one 0x00 octet; every other magnitude starts non-zero.
-        let isZero = modulus.count == 1 && storage.der.withUnsafeBytes { $0[modulus.lowerBound] == 0 }
+        let isZero = modulus.count == 1 && encoded.der.withUnsafeBytes { $0[modulus.lowerBound] == 0 }
         guard !modulus.isEmpty, !isZero else {
             throw KeyError(.malformed, "RSA private key has a zero modulus")
         }
@@ -201,48 +261,55 @@ public struct RSAPrivateKey: Sendable {
 
     // MARK: Accessors
 
-    private func bytes(_ range: Range<Int>) -> [UInt8] {
-        storage.der.withUnsafeBytes { Array($0[range]) }
+    private func bytes(_ field: (Layout) -> Range<Int>) -> [UInt8] {
+        let encoded = storage.encoded
+        return encoded.der.withUnsafeBytes { Array($0[field(encoded.layout)]) }
     }
 
-    private func secret(_ range: Range<Int>) -> SecureBytes {
-        storage.der.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[range])) }
+    private func secret(_ field: (Layout) -> Range<Int>) -> SecureBytes {
+        let encoded = storage.encoded
+        return encoded.der.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[field(encoded.layout)])) }
     }
 
     /// 0 for a two-prime key, 1 for a multi-prime key.
-    public var version: Int { storage.layout.version }
+    public var version: Int { storage.publicKey == nil ? storage.encoded.layout.version : 0 }
     /// n.
-    public var modulus: [UInt8] { bytes(storage.layout.modulus) }
+    public var modulus: [UInt8] { storage.publicKey?.modulus ?? bytes(\.modulus) }
     /// e.
-    public var publicExponent: [UInt8] { bytes(storage.layout.publicExponent) }
+    public var publicExponent: [UInt8] { storage.publicKey?.publicExponent ?? bytes(\.publicExponent) }
     /// d.
-    public var privateExponent: SecureBytes { secret(storage.layout.privateExponent) }
+    public var privateExponent: SecureBytes { secret(\.privateExponent) }
     /// p.
-    public var prime1: SecureBytes { secret(storage.layout.prime1) }
+    public var prime1: SecureBytes { secret(\.prime1) }
     /// q.
-    public var prime2: SecureBytes { secret(storage.layout.prime2) }
+    public var prime2: SecureBytes { secret(\.prime2) }
     /// d mod (p−1).
-    public var exponent1: SecureBytes { secret(storage.layout.exponent1) }
+    public var exponent1: SecureBytes { secret(\.exponent1) }
     /// d mod (q−1).
-    public var exponent2: SecureBytes { secret(storage.layout.exponent2) }
+    public var exponent2: SecureBytes { secret(\.exponent2) }
     /// q⁻¹ mod p.
-    public var coefficient: SecureBytes { secret(storage.layout.coefficient) }
+    public var coefficient: SecureBytes { secret(\.coefficient) }
     /// The extra primes of a multi-prime key (empty for two primes).
     public var otherPrimes: [OtherPrime] {
-        storage.layout.otherPrimes.map { OtherPrime(prime: secret($0.prime), exponent: secret($0.exponent), coefficient: secret($0.coefficient)) }
+        let encoded = storage.encoded
+        return encoded.layout.otherPrimes.map { ranges in
+            OtherPrime(prime: secret { _ in ranges.prime }, exponent: secret { _ in ranges.exponent },
+                       coefficient: secret { _ in ranges.coefficient })
+        }
     }
     /// All primes in order: p, q, then the other primes.
     public var primes: [SecureBytes] { [prime1, prime2] + otherPrimes.map(\.prime) }
 
     /// The public half.
     public var publicKey: RSAPublicKey {
+        if let publicKey = storage.publicKey { return publicKey }
         // The numbers were validated non-zero on decoding, so this cannot fail.
-        try! RSAPublicKey(modulus: modulus, publicExponent: publicExponent)
+        return try! RSAPublicKey(modulus: modulus, publicExponent: publicExponent)
     }
 
     /// Size of the modulus in bits.
     public var bits: Int { publicKey.bits }
 
     /// The canonical PKCS#1 `RSAPrivateKey` DER, in wiped storage.
-    public var pkcs1DER: SecureBytes { storage.der }
+    public var pkcs1DER: SecureBytes { storage.encoded.der }
 }

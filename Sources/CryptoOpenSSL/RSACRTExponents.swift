@@ -7,10 +7,12 @@ internal import COpenSSL
 /// Both exponents come from one call that shares one `BN_CTX` and one conversion of d; every
 /// intermediate `BIGNUM` is cleared when freed.
 public enum RSACRTExponents {
-    /// d mod (p − 1) and d mod (q − 1) as minimal big-endian magnitudes (`[0]` for zero).
+    /// d mod (p − 1) and d mod (q − 1) as minimal big-endian magnitudes (one `0x00` byte for zero),
+    /// in wiped storage. The inputs (arrays, slices or ``SecureBytes``) are read in place.
     ///
     /// - Precondition: both primes are above 1 (callers check before asking).
-    public static func compute(privateExponent d: [UInt8], prime1 p: [UInt8], prime2 q: [UInt8]) -> (exponent1: [UInt8], exponent2: [UInt8]) {
+    public static func compute(privateExponent d: some ByteSource, prime1 p: some ByteSource,
+                               prime2 q: some ByteSource) -> (exponent1: SecureBytes, exponent2: SecureBytes) {
         let context = require(BN_CTX_secure_new(), "BN_CTX_secure_new")
         defer { BN_CTX_free(context) }
         let exponent = secret(d)
@@ -19,7 +21,7 @@ public enum RSACRTExponents {
     }
 
     /// d mod (prime − 1).
-    private static func remainder(_ exponent: OpaquePointer, minusOne prime: [UInt8], _ context: OpaquePointer) -> [UInt8] {
+    private static func remainder(_ exponent: OpaquePointer, minusOne prime: some ByteSource, _ context: OpaquePointer) -> SecureBytes {
         let divisor = secret(prime)
         defer { BN_clear_free(divisor) }
         precondition(BN_sub_word(divisor, 1) == 1 && BN_is_zero(divisor) == 0, "RSACRTExponents needs primes above 1")
@@ -30,16 +32,15 @@ public enum RSACRTExponents {
             fatalError("\(CryptoError.openSSL("BN_div", "big number division failed"))")
         }
         let count = Int((BN_num_bits(result) + 7) / 8)
-        guard count > 0 else { return [0] }
-        var bytes = [UInt8](repeating: 0, count: count)
-        _ = bytes.withUnsafeMutableBufferPointer { BN_bn2bin(result, $0.baseAddress) }
-        return bytes
+        return SecureBytes(count: max(count, 1)) { buffer in
+            if count > 0 { _ = BN_bn2bin(result, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
+        }
     }
 
     /// A `BIGNUM` in OpenSSL's secure heap (when one is set up) flagged constant-time.
-    private static func secret(_ bytes: [UInt8]) -> OpaquePointer {
+    private static func secret(_ bytes: some ByteSource) -> OpaquePointer {
         let number = require(BN_secure_new(), "BN_secure_new")
-        _ = bytes.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, Int32($0.count), number) }
+        _ = bytes.withUnsafeBytes { BN_bin2bn($0.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32($0.count), number) }
         BN_set_flags(number, BN_FLG_CONSTTIME)
         return number
     }

@@ -10,7 +10,7 @@ struct CRTExponentTests {
     func exponent(_ d: [UInt8], _ p: [UInt8]) -> [UInt8] {
         let both = RSACRTExponents.compute(privateExponent: d, prime1: p, prime2: p)
         #expect(both.exponent1 == both.exponent2)
-        return both.exponent1
+        return both.exponent1.bytes
     }
 
     /// The plain `BN_mod` answer (no constant-time flags): d mod (p − 1).
@@ -49,8 +49,33 @@ struct CRTExponentTests {
     @Test("equals the exponents openssl wrote for the fixture keys", arguments: PKCS1Tests.names)
     func fixtures(name: String) throws {
         let key = try RSAPrivateKey(pkcs1DER: DERFixtures.bytes("\(name).pkcs1.der"))
-        let computed = RSACRTExponents.compute(privateExponent: key.privateExponent.bytes, prime1: key.prime1.bytes, prime2: key.prime2.bytes)
-        #expect(computed.exponent1 == key.exponent1.bytes)
-        #expect(computed.exponent2 == key.exponent2.bytes)
+        let computed = RSACRTExponents.compute(privateExponent: key.privateExponent, prime1: key.prime1, prime2: key.prime2)
+        #expect(computed.exponent1 == key.exponent1)
+        #expect(computed.exponent2 == key.exponent2)
+    }
+
+    @Test("an OpenSSH key's public half needs no exponents; its first private use builds openssl's PKCS#1 key once",
+          arguments: ["rsa1024", "rsa2048", "rsa2048-e3"])
+    func deferredUntilUsed(name: String) async throws {
+        let key = try OpenSSHPrivateKey.decode(try SSHFixtures.bytes("\(name).openssh"), passphrase: nil).key
+        let expected = try RSAPrivateKey(pkcs1DER: try SSHFixtures.bytes("\(name).pkcs1.der"))
+        #expect(key.publicKey.modulus == expected.modulus)
+        #expect(key.bits == expected.bits)
+        #expect(key.version == 0)
+        #expect(!key.storage.isEncoded, "reading the public half built the DER")
+        // Many readers at once: every one sees the same exponents, built once.
+        let seen = await withTaskGroup(of: [UInt8].self) { group in
+            for index in 0..<16 {
+                group.addTask { index % 2 == 0 ? key.exponent1.bytes : key.pkcs1DER.bytes }
+            }
+            return await group.reduce(into: [[UInt8]]()) { $0.append($1) }
+        }
+        #expect(key.storage.isEncoded)
+        for bytes in seen {
+            #expect(bytes == expected.exponent1.bytes || bytes == expected.pkcs1DER.bytes)
+        }
+        #expect(seen.filter { $0 == expected.pkcs1DER.bytes }.count == 8)
+        #expect(key.exponent2 == expected.exponent2)
+        #expect(key.privateExponent == expected.privateExponent)
     }
 }

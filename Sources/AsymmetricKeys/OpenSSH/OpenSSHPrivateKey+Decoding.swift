@@ -183,32 +183,15 @@ extension OpenSSHPrivateKey {
         let p = try reader.readPositiveMPInt("p")
         let qOffset = reader.offset
         let q = try reader.readPositiveMPInt("q")
-        guard Array(n) == publicKey.modulus, Array(e) == publicKey.publicExponent else {
+        guard n.elementsEqual(publicKey.modulus), e.elementsEqual(publicKey.publicExponent) else {
             throw KeyError(.malformed, "OpenSSH private section's key at offset \(nOffset) does not match the public key stored with it",
                            offset: nOffset)
         }
         guard !d.isEmpty else { throw KeyError(.malformed, "OpenSSH private key has a zero d at offset \(dOffset)", offset: dOffset) }
-        var dBytes = Array(d)
-        var pBytes = Array(p)
-        var qBytes = Array(q)
-        var qInvBytes = iqmp.isEmpty ? [0] : Array(iqmp)
-        defer {
-            SecureMemory.zero(&dBytes)
-            SecureMemory.zero(&pBytes)
-            SecureMemory.zero(&qBytes)
-            SecureMemory.zero(&qInvBytes)
-        }
-        guard isAboveOne(pBytes) else { throw KeyError(.malformed, "OpenSSH private key prime p at offset \(pOffset) is not above 1", offset: pOffset) }
-        guard isAboveOne(qBytes) else { throw KeyError(.malformed, "OpenSSH private key prime q at offset \(qOffset) is not above 1", offset: qOffset) }
-        // OpenSSH does not store the CRT exponents; PKCS#1 needs them.
-        var (dP, dQ) = RSACRTExponents.compute(privateExponent: dBytes, prime1: pBytes, prime2: qBytes)
-        defer {
-            SecureMemory.zero(&dP)
-            SecureMemory.zero(&dQ)
-        }
-        return try RSAPrivateKey(modulus: Array(n), publicExponent: Array(e), privateExponent: dBytes,
-                                 prime1: pBytes, prime2: qBytes, exponent1: dP,
-                                 exponent2: dQ, coefficient: qInvBytes)
+        guard RSAPrivateKey.isAboveOne(p) else { throw KeyError(.malformed, "OpenSSH private key prime p at offset \(pOffset) is not above 1", offset: pOffset) }
+        guard RSAPrivateKey.isAboveOne(q) else { throw KeyError(.malformed, "OpenSSH private key prime q at offset \(qOffset) is not above 1", offset: qOffset) }
+        // OpenSSH does not store the CRT exponents; the key computes them when first needed.
+        return RSAPrivateKey(publicKey: publicKey, privateExponent: d, prime1: p, prime2: q, coefficient: iqmp)
     }
 
     /// `string curve, string Q, mpint d` of an ECDSA key (OpenSSH's sshkey.c layout).
@@ -252,11 +235,5 @@ extension OpenSSHPrivateKey {
                            offset: privateOffset)
         }
         return try OctetPrivateKey(algorithm: publicKey.algorithm, bytes: combined.prefix(length), storedPublicKey: publicKey)
-    }
-
-    /// Whether a big-endian magnitude is above 1.
-    private static func isAboveOne(_ magnitude: [UInt8]) -> Bool {
-        guard let first = magnitude.firstIndex(where: { $0 != 0 }) else { return false }
-        return magnitude.count - first > 1 || magnitude[first] > 1
     }
 }

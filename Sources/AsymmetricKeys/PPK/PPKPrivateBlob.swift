@@ -63,8 +63,8 @@ enum PPKPrivateBlob {
             SecureMemory.zero(&iqmp)
         }
         guard !d.isEmpty else { throw reader.malformed("has a zero d at offset \(dOffset)") }
-        guard isAboveOne(p) else { throw reader.malformed("has a prime p at offset \(pOffset) that is not above 1") }
-        guard isAboveOne(q) else { throw reader.malformed("has a prime q at offset \(qOffset) that is not above 1") }
+        guard RSAPrivateKey.isAboveOne(p) else { throw reader.malformed("has a prime p at offset \(pOffset) that is not above 1") }
+        guard RSAPrivateKey.isAboveOne(q) else { throw reader.malformed("has a prime q at offset \(qOffset) that is not above 1") }
         let n = BigNumber(bigEndian: publicKey.modulus)
         let e = BigNumber(bigEndian: publicKey.publicExponent)
         let bigP = BigNumber(bigEndian: p)
@@ -72,13 +72,8 @@ enum PPKPrivateBlob {
         guard bigP * bigQ == n else { throw reader.mismatch(at: pOffset) }
         let lambda = (bigP - .one).lcm(bigQ - .one)
         guard (e * BigNumber(bigEndian: d)) % lambda == .one else { throw reader.mismatch(at: dOffset) }
-        var (dP, dQ) = RSACRTExponents.compute(privateExponent: d, prime1: p, prime2: q)
-        defer {
-            SecureMemory.zero(&dP)
-            SecureMemory.zero(&dQ)
-        }
-        return try RSAPrivateKey(modulus: publicKey.modulus, publicExponent: publicKey.publicExponent, privateExponent: d,
-                                 prime1: p, prime2: q, exponent1: dP, exponent2: dQ, coefficient: iqmp.isEmpty ? [0] : iqmp)
+        // PuTTY does not store the CRT exponents; the key computes them when first needed.
+        return RSAPrivateKey(publicKey: publicKey, privateExponent: d, prime1: p, prime2: q, coefficient: iqmp)
     }
 
     /// Writes the private blob of `key` (without padding).
@@ -95,12 +90,6 @@ enum PPKPrivateBlob {
             octet.bytes.withUnsafeBytes { writer.writeString($0) }
         }
         return writer.bytes
-    }
-
-    /// Whether a big-endian magnitude is above 1.
-    private static func isAboveOne(_ magnitude: [UInt8]) -> Bool {
-        guard let first = magnitude.firstIndex(where: { $0 != 0 }) else { return false }
-        return magnitude.count - first > 1 || magnitude[first] > 1
     }
 }
 
