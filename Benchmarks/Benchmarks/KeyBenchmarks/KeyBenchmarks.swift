@@ -1,7 +1,8 @@
 // AsymmetricKeys against OpenSSL on the same bytes and the same key, in the same run:
 //   bytes → RSAPrivateKey: PKCS#1 DER and PKCS#8 DER (target ≤ 300 ns) through the typed
 //     decoders and, for PKCS#8, also through KeyDecoder's format detection; PEM (≤ 2 µs) and
-//     unencrypted OpenSSH (≤ 1 µs) through KeyDecoder; anchors d2i_RSAPrivateKey,
+//     unencrypted OpenSSH (≤ 1 µs) through KeyDecoder, and OpenSSH followed by the first private
+//     use (the CRT exponents are computed then); anchors d2i_RSAPrivateKey,
 //     d2i_AutoPrivateKey, PEM_read_bio_PrivateKey
 //   chunked RSA-2048 OAEP-SHA256 decryption of 1 MB (target ≥ 95 % of the raw EVP loop)
 //   PKCS#1 v1.5 and PSS sign and verify with SHA-256 (target ≥ 95 % of raw EVP_DigestSign/Verify)
@@ -49,6 +50,12 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("Key OpenSSH: Coffer KeyDecoder") { benchmark in
         for _ in benchmark.scaledIterations { blackHole(try KeyDecoder.decode(keys.openssh, source: "bench", passphrase: nil)) }
+    }
+    // An OpenSSH RSA key computes its CRT exponents on first private use; this times that too.
+    Benchmark("Key OpenSSH: Coffer KeyDecoder, then its PKCS#1 DER") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try KeyDecoder.decode(keys.openssh, source: "bench", passphrase: nil).key.rsa?.privateKey?.pkcs1DER)
+        }
     }
 
     // RSA operations: a few iterations of real work each.

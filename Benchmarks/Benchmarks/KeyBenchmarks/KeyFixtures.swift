@@ -54,6 +54,7 @@ struct KeyFixtures: Sendable {
         for bytes in [pkcs8DER, pkcs1PEM, openssh] {
             let decoded = try! KeyDecoder.decode(bytes, source: "bench", passphrase: nil)
             precondition(decoded.key.rsa?.publicKey == publicKey)
+            precondition(decoded.key.rsa?.privateKey?.pkcs1DER == privateKey.pkcs1DER)
         }
         precondition(try! privateKey.decrypt(ciphertext) == [UInt8](repeating: 0xA7, count: 1 << 20))
         var out = [UInt8](repeating: 0, count: ciphertext.count)
