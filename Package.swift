@@ -5,6 +5,17 @@ let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
 
+/// Release links of the command-line tools on Linux, for start-up time (tools/cli-startup): lld
+/// (shipped with the Swift toolchain) with packed relative relocations (DT_RELR, glibc 2.36+),
+/// and libstdc++ from its static archive through the linker script in tools/static-libstdc++, so
+/// a tool built with --static-swift-stdlib loads no C++ runtime at start. Debug builds, tests and
+/// the library products are not affected.
+let toolLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                  "-L", Context.packageDirectory + "/tools/static-libstdc++"],
+                 .when(platforms: [.linux], configuration: .release)),
+]
+
 let package = Package(
     name: "Coffer",
     platforms: [.macOS(.v15)],
@@ -81,7 +92,8 @@ let package = Package(
                 "ASN1Kit", "AsymmetricKeys", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "KeytoolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: toolLinkerSettings
         ),
         .executableTarget(
             name: "keytool-fetch",
@@ -89,7 +101,8 @@ let package = Package(
                 "AsymmetricKeys", "DownloadPipeline", "KeytoolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: toolLinkerSettings
         ),
         .executableTarget(
             name: "kvstore",
@@ -97,7 +110,8 @@ let package = Package(
                 "ASN1Kit", "CofferJSON", "CommandLineSupport", "KVStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: toolLinkerSettings
         ),
 
         // Tests
