@@ -46,7 +46,7 @@ extension ASN1Element {
     public var isNegativeInteger: Bool { (content.first ?? 0) & 0x80 != 0 }
 
     /// The magnitude of a non-negative INTEGER as big-endian octets without the sign octet; zero is
-    /// one 0x00 octet. Throws ``ASN1Error/Code-swift.struct/negativeInteger`` for negative values.
+    /// one 0x00 octet. Throws ``CofferErrors/ErrorCode/negativeInteger`` for negative values.
     @inlinable
     public func unsignedIntegerBytes() throws -> ArraySlice<UInt8> {
         let c = try integerBytes()

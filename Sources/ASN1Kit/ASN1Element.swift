@@ -30,7 +30,8 @@ public struct ASN1Element: Sendable {
     /// Header, content and (for indefinite length) the two end-of-contents octets.
     @inlinable public var encodedLength: Int { headerLength + content.count + (isIndefiniteLength ? 2 : 0) }
 
-    /// Throws ``ASN1Error/Code-swift.struct/unexpectedTag`` unless the element has `expected` as its tag.
+    /// Throws ``CofferErrors/ErrorCode/unexpectedTag`` unless the element has `expected` as its
+    /// tag.
     @inlinable
     public func require(_ expected: ASN1Tag) throws {
         guard tag == expected else { throw ASN1Error.unexpected(tag, expected: expected, at: offset) }

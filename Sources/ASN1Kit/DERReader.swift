@@ -182,7 +182,7 @@ public struct DERReader: Sendable {
         return try readConstructed(.context(number, constructed: true), body)
     }
 
-    /// Throws ``ASN1Error/Code-swift.struct/trailingData`` unless every byte was read.
+    /// Throws ``CofferErrors/ErrorCode/trailingData`` unless every byte was read.
     @inlinable
     public func finish() throws {
         guard isAtEnd else {

@@ -10,37 +10,7 @@ import CryptoOpenSSL
 public struct KeyError: CofferError {
     /// What went wrong. Opaque so that new codes can be added; equality of errors compares the
     /// code only.
-    public struct Code: CofferErrorCode {
-        /// The code's name, spelled as its static constant.
-        public let name: String
-
-        private init(_ name: String) { self.name = name }
-
-        /// The bytes are not a well-formed container of the format they claim or appear to be.
-        public static let malformed = Code("malformed")
-        /// The input is not any key format Coffer knows.
-        public static let unrecognizedFormat = Code("unrecognizedFormat")
-        /// A well-formed key of another algorithm (EC, Ed25519, DSA, ...), named in the reason.
-        public static let unsupportedAlgorithm = Code("unsupportedAlgorithm")
-        /// A cipher, KDF or PRF Coffer does not support.
-        public static let unsupportedEncryption = Code("unsupportedEncryption")
-        /// The key is encrypted and no passphrase was supplied.
-        public static let passphraseRequired = Code("passphraseRequired")
-        /// Decryption failed: the passphrase is wrong, or the key is damaged.
-        public static let wrongPassphrase = Code("wrongPassphrase")
-        /// A PEM label that contradicts the content.
-        public static let labelMismatch = Code("labelMismatch")
-        /// The key's numbers are inconsistent (key check failed).
-        public static let inconsistentKey = Code("inconsistentKey")
-        /// The key cannot be written in the requested format (a public key as a private format, ...).
-        public static let cannotConvert = Code("cannotConvert")
-        /// An RSA operation failed (bad padding, wrong length, verification failure, OpenSSL error).
-        public static let operationFailed = Code("operationFailed")
-        /// The caller asked for something unsafe without saying so, or an argument is invalid.
-        public static let invalidArgument = Code("invalidArgument")
-        /// The file asks for more key-derivation work than ``KDFLimits/current`` allows.
-        public static let costTooHigh = Code("costTooHigh")
-    }
+    public typealias Code = ErrorCode<KeyError>
 
     /// What went wrong.
     public var code: Code
@@ -50,10 +20,11 @@ public struct KeyError: CofferError {
     public var offset: Int?
     /// The underlying error, if any.
     public var cause: (any Error & Sendable)?
-    /// For ``Code-swift.struct/unsupportedAlgorithm``: the recognised algorithm in the lowercase
-    /// spelling `inspect --json` prints (`ec`, `ed25519`, `ed448`, `x25519`, `x448`, `dsa`, `dh`).
+    /// For ``CofferErrors/ErrorCode/unsupportedAlgorithm``: the recognised algorithm in the
+    /// lowercase spelling `inspect --json` prints (`ec`, `ed25519`, `ed448`, `x25519`, `x448`,
+    /// `dsa`, `dh`).
     public var algorithm: String? = nil
-    /// For ``Code-swift.struct/costTooHigh``: the cap that was exceeded.
+    /// For ``CofferErrors/ErrorCode/costTooHigh``: the cap that was exceeded.
     public var exceededLimit: KDFLimits.Limit? = nil
 
     /// Creates an error.
@@ -88,6 +59,33 @@ public struct KeyError: CofferError {
         wrapped.offset = offset.map { $0 + start }
         return wrapped
     }
+}
+
+extension ErrorCode where Domain == KeyError {
+    /// The bytes are not a well-formed container of the format they claim or appear to be.
+    public static var malformed: Self { Self("malformed") }
+    /// The input is not any key format Coffer knows.
+    public static var unrecognizedFormat: Self { Self("unrecognizedFormat") }
+    /// A well-formed key of another algorithm (EC, Ed25519, DSA, ...), named in the reason.
+    public static var unsupportedAlgorithm: Self { Self("unsupportedAlgorithm") }
+    /// A cipher, KDF or PRF Coffer does not support.
+    public static var unsupportedEncryption: Self { Self("unsupportedEncryption") }
+    /// The key is encrypted and no passphrase was supplied.
+    public static var passphraseRequired: Self { Self("passphraseRequired") }
+    /// Decryption failed: the passphrase is wrong, or the key is damaged.
+    public static var wrongPassphrase: Self { Self("wrongPassphrase") }
+    /// A PEM label that contradicts the content.
+    public static var labelMismatch: Self { Self("labelMismatch") }
+    /// The key's numbers are inconsistent (key check failed).
+    public static var inconsistentKey: Self { Self("inconsistentKey") }
+    /// The key cannot be written in the requested format (a public key as a private format, ...).
+    public static var cannotConvert: Self { Self("cannotConvert") }
+    /// An RSA operation failed (bad padding, wrong length, verification failure, OpenSSL error).
+    public static var operationFailed: Self { Self("operationFailed") }
+    /// The caller asked for something unsafe without saying so, or an argument is invalid.
+    public static var invalidArgument: Self { Self("invalidArgument") }
+    /// The file asks for more key-derivation work than ``KDFLimits/current`` allows.
+    public static var costTooHigh: Self { Self("costTooHigh") }
 }
 
 /// The name ``KeyError`` had while the module held RSA keys only.

@@ -4,5 +4,5 @@ import CryptoOpenSSL
 ///
 /// The argument describes what needs it (e.g. "PKCS#8 key in key.pem"), for an interactive prompt.
 /// Return `nil` when no passphrase is available; decoding then fails with
-/// ``KeyError/Code-swift.struct/passphraseRequired``.
+/// ``CofferErrors/ErrorCode/passphraseRequired``.
 public typealias PassphraseProvider = @Sendable (_ purpose: String) throws -> SecureBytes?

@@ -4,7 +4,8 @@
 /// `KeyError`, `KVStoreError`, `DownloadError`, `DecryptionError`), and each conforms to this
 /// protocol:
 ///
-/// - ``code``: what kind of failure, an opaque ``CofferErrorCode`` to match on;
+/// - ``code``: what kind of failure, an opaque ``ErrorCode`` of the error type's own domain to
+///   match on;
 /// - ``reason``: a sentence for people;
 /// - ``context``: where (byte offset, file path, key name, URL, operation or system call with its
 ///   `errno`, the OpenSSL error queue);
@@ -18,7 +19,8 @@
 /// No message, reason or context ever holds key bytes, passphrases, crypt keys, stored values,
 /// plaintext or header values.
 public protocol CofferError: Error, Sendable, CustomStringConvertible, Equatable {
-    /// The type of ``code``: the module's own opaque code.
+    /// The type of ``code``: ``ErrorCode`` with this error type as its domain, so the codes of two
+    /// error types are never equal.
     associatedtype Code: CofferErrorCode
 
     /// What kind of failure this is.

@@ -1,9 +1,11 @@
 /// What kind of failure an error is: the opaque code every Coffer error type carries.
 ///
-/// Each module's error type nests its own `Code`, a struct with one static constant per kind of
-/// failure (`KeyError.Code.malformed`, `KVStoreError.Code.wrongCryptKey`, …). Codes are structs,
-/// not enums, so a new code is an addition: no client's `switch` stops compiling (a switch over a
-/// code needs a `default:` case). Compare codes with `==` (`error.code == .malformed`).
+/// Every Coffer error type's `Code` is ``ErrorCode``, with the error type as its domain
+/// (`KeyError.Code` is `ErrorCode<KeyError>`), and the error type's module declares one static
+/// constant per kind of failure (`KeyError.Code.malformed`, `KVStoreError.Code.wrongCryptKey`, …).
+/// Codes are structs, not enums, so a new code is an addition: no client's `switch` stops compiling
+/// (a switch over a code needs a `default:` case). Compare codes with `==`
+/// (`error.code == .malformed`).
 ///
 /// A code's ``name`` is the name of its static constant; ``description`` is the same text, so
 /// `"\(error.code)"` prints `malformed`.

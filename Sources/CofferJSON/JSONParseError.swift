@@ -8,27 +8,7 @@ import CofferErrors
 public struct JSONParseError: CofferError, Hashable {
     /// What rule of RFC 8259 (or of the parser's options) the text broke. Opaque so that new codes
     /// can be added.
-    public struct Code: CofferErrorCode {
-        /// The code's name, spelled as its static constant.
-        public let name: String
-
-        private init(_ name: String) { self.name = name }
-
-        /// The text breaks the grammar: an unexpected character, a missing `:`, `,` or bracket.
-        public static let malformed = Code("malformed")
-        /// The text ends inside a value.
-        public static let truncated = Code("truncated")
-        /// Text other than whitespace follows the value.
-        public static let trailingData = Code("trailingData")
-        /// Objects and arrays nest deeper than ``JSONParser/Options/maximumDepth``.
-        public static let depthExceeded = Code("depthExceeded")
-        /// An object names a member twice (unless ``JSONParser/Options/allowsDuplicateMembers``).
-        public static let duplicateMember = Code("duplicateMember")
-        /// A number without RFC 8259's shape (leading zero, missing digits).
-        public static let invalidNumber = Code("invalidNumber")
-        /// A string with invalid UTF-8, a control character or a bad escape.
-        public static let invalidString = Code("invalidString")
-    }
+    public typealias Code = ErrorCode<JSONParseError>
 
     /// What rule the text broke.
     public var code: Code
@@ -40,7 +20,7 @@ public struct JSONParseError: CofferError, Hashable {
     /// Creates an error.
     ///
     /// - Parameters:
-    ///   - code: The rule broken; ``Code-swift.struct/malformed`` when none is more precise.
+    ///   - code: The rule broken; ``CofferErrors/ErrorCode/malformed`` when none is more precise.
     ///   - offset: The byte offset of the problem.
     ///   - reason: What is wrong there.
     public init(_ code: Code = .malformed, offset: Int, reason: String) {
@@ -57,4 +37,21 @@ public struct JSONParseError: CofferError, Hashable {
 
     /// `JSON is malformed at offset N: reason`.
     public var description: String { "JSON is malformed at offset \(offset): \(reason)" }
+}
+
+extension ErrorCode where Domain == JSONParseError {
+    /// The text breaks the grammar: an unexpected character, a missing `:`, `,` or bracket.
+    public static var malformed: Self { Self("malformed") }
+    /// The text ends inside a value.
+    public static var truncated: Self { Self("truncated") }
+    /// Text other than whitespace follows the value.
+    public static var trailingData: Self { Self("trailingData") }
+    /// Objects and arrays nest deeper than ``JSONParser/Options/maximumDepth``.
+    public static var depthExceeded: Self { Self("depthExceeded") }
+    /// An object names a member twice (unless ``JSONParser/Options/allowsDuplicateMembers``).
+    public static var duplicateMember: Self { Self("duplicateMember") }
+    /// A number without RFC 8259's shape (leading zero, missing digits).
+    public static var invalidNumber: Self { Self("invalidNumber") }
+    /// A string with invalid UTF-8, a control character or a bad escape.
+    public static var invalidString: Self { Self("invalidString") }
 }

@@ -11,25 +11,7 @@ import CofferErrors
 /// on the kind of failure.
 public struct CryptoError: CofferError {
     /// What kind of failure happened. Opaque so that new codes can be added.
-    public struct Code: CofferErrorCode {
-        /// The code's name, spelled as its static constant.
-        public let name: String
-
-        private init(_ name: String) { self.name = name }
-
-        /// An OpenSSL call failed for a reason not covered by a more specific code.
-        public static let openSSL = Code("openSSL")
-        /// The caller passed an argument the operation cannot accept (wrong key or IV length, ...).
-        public static let invalidArgument = Code("invalidArgument")
-        /// An authenticated cipher (GCM) rejected the tag: the data or the key is wrong.
-        public static let authenticationFailed = Code("authenticationFailed")
-        /// Decryption produced bad padding: most often a wrong key or passphrase.
-        public static let badDecrypt = Code("badDecrypt")
-        /// The requested algorithm or parameter is not supported by this build of OpenSSL.
-        public static let unsupported = Code("unsupported")
-        /// The random number generator failed.
-        public static let randomFailure = Code("randomFailure")
-    }
+    public typealias Code = ErrorCode<CryptoError>
 
     /// What kind of failure happened.
     public var code: Code
@@ -71,4 +53,19 @@ public struct CryptoError: CofferError {
         }
         return text
     }
+}
+
+extension ErrorCode where Domain == CryptoError {
+    /// An OpenSSL call failed for a reason not covered by a more specific code.
+    public static var openSSL: Self { Self("openSSL") }
+    /// The caller passed an argument the operation cannot accept (wrong key or IV length, ...).
+    public static var invalidArgument: Self { Self("invalidArgument") }
+    /// An authenticated cipher (GCM) rejected the tag: the data or the key is wrong.
+    public static var authenticationFailed: Self { Self("authenticationFailed") }
+    /// Decryption produced bad padding: most often a wrong key or passphrase.
+    public static var badDecrypt: Self { Self("badDecrypt") }
+    /// The requested algorithm or parameter is not supported by this build of OpenSSL.
+    public static var unsupported: Self { Self("unsupported") }
+    /// The random number generator failed.
+    public static var randomFailure: Self { Self("randomFailure") }
 }

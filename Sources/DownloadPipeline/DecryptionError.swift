@@ -8,23 +8,7 @@ import CofferErrors
 /// compares the code only, as for every Coffer error.
 public struct DecryptionError: CofferError {
     /// What kind of failure. Opaque so that new codes can be added.
-    public struct Code: CofferErrorCode {
-        /// The code's name, spelled as its static constant.
-        public let name: String
-
-        private init(_ name: String) { self.name = name }
-
-        /// The payload is not in the format the decryptor expects (bad CMS, bad base64, wrong length).
-        public static let malformedPayload = Code("malformedPayload")
-        /// The key does not fit: no recipient matches, or the key cannot decrypt the key transport.
-        public static let wrongKey = Code("wrongKey")
-        /// Authentication failed or padding was wrong: the data was altered (or the key is wrong).
-        public static let tampered = Code("tampered")
-        /// The payload uses an algorithm Coffer does not support.
-        public static let unsupported = Code("unsupported")
-        /// `auto` could not tell the scheme.
-        public static let unknownScheme = Code("unknownScheme")
-    }
+    public typealias Code = ErrorCode<DecryptionError>
 
     /// What kind of failure.
     public var code: Code
@@ -48,4 +32,17 @@ public struct DecryptionError: CofferError {
 
     /// The ``reason``.
     public var description: String { reason }
+}
+
+extension ErrorCode where Domain == DecryptionError {
+    /// The payload is not in the format the decryptor expects (bad CMS, bad base64, wrong length).
+    public static var malformedPayload: Self { Self("malformedPayload") }
+    /// The key does not fit: no recipient matches, or the key cannot decrypt the key transport.
+    public static var wrongKey: Self { Self("wrongKey") }
+    /// Authentication failed or padding was wrong: the data was altered (or the key is wrong).
+    public static var tampered: Self { Self("tampered") }
+    /// The payload uses an algorithm Coffer does not support.
+    public static var unsupported: Self { Self("unsupported") }
+    /// `auto` could not tell the scheme.
+    public static var unknownScheme: Self { Self("unknownScheme") }
 }

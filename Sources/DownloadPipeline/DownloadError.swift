@@ -11,38 +11,7 @@ import Foundation
 public struct DownloadError: CofferError {
     /// What went wrong. Opaque so that new codes can be added: a `switch` over it needs a
     /// `default:` case.
-    public struct Code: CofferErrorCode {
-        /// The code's name, spelled as its static constant.
-        public let name: String
-
-        private init(_ name: String) { self.name = name }
-
-        /// The URL is not an absolute `http` or `https` URL with a host.
-        public static let invalidURL = Code("invalidURL")
-        /// The connection failed or broke (refused, reset, protocol error); ``cause`` has details.
-        public static let transport = Code("transport")
-        /// A timeout fired: ``timeoutKind`` says which.
-        public static let timeout = Code("timeout")
-        /// The server answered with a status the pipeline does not accept (``status``).
-        public static let badStatus = Code("badStatus")
-        /// The body ended before the length the server announced (``expectedLength``,
-        /// ``receivedLength``).
-        public static let truncated = Code("truncated")
-        /// More bytes arrived than announced, or a range response did not fit the request.
-        public static let lengthMismatch = Code("lengthMismatch")
-        /// The decryptor rejected the payload (``decryptionError``, also the ``cause``). Never
-        /// marks the URL as bad.
-        public static let decryptionFailed = Code("decryptionFailed")
-        /// Every caller cancelled (or the request modifier cancelled the request).
-        public static let cancelled = Code("cancelled")
-        /// A request or response modifier rejected the transfer.
-        public static let rejected = Code("rejected")
-        /// A local file (destination or partial download) could not be read or written (``path``).
-        public static let file = Code("file")
-        /// The body's digest differs from the expected one (the request's or the server's
-        /// `Content-Digest` / `Repr-Digest`): nothing was cached or written.
-        public static let integrity = Code("integrity")
-    }
+    public typealias Code = ErrorCode<DownloadError>
 
     /// Which timeout fired.
     public enum TimeoutKind: String, Sendable, Hashable {
@@ -103,6 +72,36 @@ public struct DownloadError: CofferError {
         if let url { return "\(url): \(reason)" }
         return reason
     }
+}
+
+extension ErrorCode where Domain == DownloadError {
+    /// The URL is not an absolute `http` or `https` URL with a host.
+    public static var invalidURL: Self { Self("invalidURL") }
+    /// The connection failed or broke (refused, reset, protocol error); ``DownloadError/cause`` has
+    /// details.
+    public static var transport: Self { Self("transport") }
+    /// A timeout fired: ``DownloadError/timeoutKind`` says which.
+    public static var timeout: Self { Self("timeout") }
+    /// The server answered with a status the pipeline does not accept (``DownloadError/status``).
+    public static var badStatus: Self { Self("badStatus") }
+    /// The body ended before the length the server announced (``DownloadError/expectedLength``,
+    /// ``DownloadError/receivedLength``).
+    public static var truncated: Self { Self("truncated") }
+    /// More bytes arrived than announced, or a range response did not fit the request.
+    public static var lengthMismatch: Self { Self("lengthMismatch") }
+    /// The decryptor rejected the payload (``DownloadError/decryptionError``, also the
+    /// ``DownloadError/cause``). Never marks the URL as bad.
+    public static var decryptionFailed: Self { Self("decryptionFailed") }
+    /// Every caller cancelled (or the request modifier cancelled the request).
+    public static var cancelled: Self { Self("cancelled") }
+    /// A request or response modifier rejected the transfer.
+    public static var rejected: Self { Self("rejected") }
+    /// A local file (destination or partial download) could not be read or written
+    /// (``DownloadError/path``).
+    public static var file: Self { Self("file") }
+    /// The body's digest differs from the expected one (the request's or the server's
+    /// `Content-Digest` / `Repr-Digest`): nothing was cached or written.
+    public static var integrity: Self { Self("integrity") }
 }
 
 extension DownloadError {

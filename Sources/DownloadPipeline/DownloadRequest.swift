@@ -28,7 +28,7 @@ public struct DownloadRequest: Sendable {
     /// Overrides the downloader's retry policy.
     public var retryPolicy: RetryPolicy?
     /// The SHA-256 the body must have, as it arrives (before decryption). It is checked as the
-    /// bytes stream; on a mismatch the download fails with ``DownloadError/Code/integrity`` and
+    /// bytes stream; on a mismatch the download fails with ``CofferErrors/ErrorCode/integrity`` and
     /// nothing is cached or written. The server's `Content-Digest` / `Repr-Digest` are checked
     /// as well when present.
     public var expectedSHA256: [UInt8]?

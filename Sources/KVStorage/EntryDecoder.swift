@@ -27,7 +27,8 @@ enum EntryDecoder {
     ///     that swallows the following entries contains their small length bytes.
     /// - Returns: The offset of the first entry a greedy decode could not parse (`end` when
     ///   everything decoded).
-    /// - Throws: ``KVStoreError/Code/damaged`` with ``KVStoreDamage/malformedEntry(offset:detail:)``.
+    /// - Throws: ``CofferErrors/ErrorCode/damaged`` with
+    ///   ``KVStoreDamage/malformedEntry(offset:detail:)``.
     @discardableResult
     static func decode(
         _ base: UnsafeRawPointer, from start: Int, to end: Int, skipPlaceholder: Bool,

@@ -18,8 +18,8 @@ extension KVStore {
     ///   - encoder: How the value becomes bytes (default: a `JSONEncoder` with its default settings).
     ///   - expireAfter: Seconds until the value expires (0 = never); `nil` uses the configuration's
     ///     default. Requires expiration to be enabled.
-    /// - Throws: ``KVStoreError/Code/invalidArgument`` when the value does not encode, and every
-    ///   error ``setRaw(_:forKey:expireAfter:)`` throws.
+    /// - Throws: ``CofferErrors/ErrorCode/invalidArgument`` when the value does not encode, and
+    ///   every error ``setRaw(_:forKey:expireAfter:)`` throws.
     public func set<Value: Encodable>(
         _ value: Value, forKey key: String, encoder: some KVStoreValueEncoder = JSONEncoder(), expireAfter: UInt32? = nil
     ) throws(KVStoreError) {
@@ -38,8 +38,8 @@ extension KVStore {
     /// absent or expired.
     ///
     /// - Parameter decoder: How the stored bytes become a value (default: a `JSONDecoder`).
-    /// - Throws: ``KVStoreError/Code/typeMismatch`` when the payload is not a `bytes` payload or its
-    ///   bytes do not decode as `Value`.
+    /// - Throws: ``CofferErrors/ErrorCode/typeMismatch`` when the payload is not a `bytes` payload
+    ///   or its bytes do not decode as `Value`.
     public func get<Value: Decodable>(
         _ type: Value.Type, forKey key: String, decoder: some KVStoreValueDecoder = JSONDecoder()
     ) throws(KVStoreError) -> Value? {

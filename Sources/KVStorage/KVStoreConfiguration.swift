@@ -17,7 +17,8 @@ public struct KVStoreConfiguration: Sendable, CustomStringConvertible {
 
     /// What to do when the files fail their CRC or size checks at load time.
     public enum DamagePolicy: Sendable, Hashable {
-        /// Throw ``KVStoreError/Code/damaged`` and leave the files exactly as they are (the default).
+        /// Throw ``CofferErrors/ErrorCode/damaged`` and leave the files exactly as they are (the
+        /// default).
         case fail
         /// Start over with an empty store (the damaged data is dropped).
         case discard

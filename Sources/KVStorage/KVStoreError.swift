@@ -9,40 +9,7 @@ import CofferErrors
 /// values. Two errors compare equal when their codes are equal, as for every Coffer error.
 public struct KVStoreError: CofferError {
     /// What kind of failure this is. Opaque so that new codes can be added.
-    public struct Code: CofferErrorCode {
-        /// The code's name, spelled as its static constant.
-        public let name: String
-
-        private init(_ name: String) { self.name = name }
-
-        /// A system call failed; ``KVStoreError/errno`` and ``KVStoreError/operation`` say which.
-        public static let systemCall = Code("systemCall")
-        /// The store's files do not exist (read-only open of a missing store).
-        public static let notFound = Code("notFound")
-        /// The files fail their CRC or structure checks; ``KVStoreError/damage`` says how.
-        public static let damaged = Code("damaged")
-        /// The data passes its CRC but does not decrypt into a valid store with the given key.
-        public static let wrongCryptKey = Code("wrongCryptKey")
-        /// The data passes its CRC but does not parse, and no crypt key was given: the store is
-        /// probably encrypted, or was written by an incompatible writer.
-        public static let undecodable = Code("undecodable")
-        /// A key is empty or longer than 65,531 UTF-8 bytes.
-        public static let invalidKey = Code("invalidKey")
-        /// An argument is out of range (for example an entry larger than 4 GiB).
-        public static let invalidArgument = Code("invalidArgument")
-        /// The stored payload cannot be decoded as the requested type.
-        public static let typeMismatch = Code("typeMismatch")
-        /// A write was attempted on a store opened read-only.
-        public static let readOnly = Code("readOnly")
-        /// Another instance for the same (directory, id) is already open in this process.
-        public static let alreadyOpen = Code("alreadyOpen")
-        /// The instance was closed.
-        public static let closed = Code("closed")
-        /// A per-key expiration was requested but expiration is not enabled on the store.
-        public static let expirationDisabled = Code("expirationDisabled")
-        /// A malformed varint (truncated, or an 11th continuation byte).
-        public static let malformedVarint = Code("malformedVarint")
-    }
+    public typealias Code = ErrorCode<KVStoreError>
 
     /// The failure kind; the only thing equality compares.
     public let code: Code
@@ -58,7 +25,7 @@ public struct KVStoreError: CofferError {
     public var operation: String?
     /// The `errno` reported by the failing system call.
     public var errno: Int32?
-    /// For ``Code-swift.struct/damaged``: exactly what is wrong.
+    /// For ``CofferErrors/ErrorCode/damaged``: exactly what is wrong.
     public var damage: KVStoreDamage?
     /// The error this one wraps, if any (a ``CryptoError``, a coding error, a malformed varint).
     public var cause: (any Error & Sendable)?
@@ -89,6 +56,36 @@ public struct KVStoreError: CofferError {
         let context = context
         return context.isEmpty ? reason : "\(reason) (\(context))"
     }
+}
+
+extension ErrorCode where Domain == KVStoreError {
+    /// A system call failed; ``KVStoreError/errno`` and ``KVStoreError/operation`` say which.
+    public static var systemCall: Self { Self("systemCall") }
+    /// The store's files do not exist (read-only open of a missing store).
+    public static var notFound: Self { Self("notFound") }
+    /// The files fail their CRC or structure checks; ``KVStoreError/damage`` says how.
+    public static var damaged: Self { Self("damaged") }
+    /// The data passes its CRC but does not decrypt into a valid store with the given key.
+    public static var wrongCryptKey: Self { Self("wrongCryptKey") }
+    /// The data passes its CRC but does not parse, and no crypt key was given: the store is
+    /// probably encrypted, or was written by an incompatible writer.
+    public static var undecodable: Self { Self("undecodable") }
+    /// A key is empty or longer than 65,531 UTF-8 bytes.
+    public static var invalidKey: Self { Self("invalidKey") }
+    /// An argument is out of range (for example an entry larger than 4 GiB).
+    public static var invalidArgument: Self { Self("invalidArgument") }
+    /// The stored payload cannot be decoded as the requested type.
+    public static var typeMismatch: Self { Self("typeMismatch") }
+    /// A write was attempted on a store opened read-only.
+    public static var readOnly: Self { Self("readOnly") }
+    /// Another instance for the same (directory, id) is already open in this process.
+    public static var alreadyOpen: Self { Self("alreadyOpen") }
+    /// The instance was closed.
+    public static var closed: Self { Self("closed") }
+    /// A per-key expiration was requested but expiration is not enabled on the store.
+    public static var expirationDisabled: Self { Self("expirationDisabled") }
+    /// A malformed varint (truncated, or an 11th continuation byte).
+    public static var malformedVarint: Self { Self("malformedVarint") }
 }
 
 /// A precise description of how a store's files are damaged, as found at load time.

@@ -11,7 +11,8 @@ import Foundation
 public protocol KVStoreValueEncoder: Sendable {
     /// The encoded bytes of `value`.
     ///
-    /// - Throws: Whatever the underlying encoder throws (reported as ``KVStoreError/Code/invalidArgument``).
+    /// - Throws: Whatever the underlying encoder throws (reported as
+    ///   ``CofferErrors/ErrorCode/invalidArgument``).
     func encodeForStore<Value: Encodable>(_ value: Value) throws -> [UInt8]
 }
 
@@ -21,7 +22,8 @@ public protocol KVStoreValueEncoder: Sendable {
 public protocol KVStoreValueDecoder: Sendable {
     /// The value of type `type` that `bytes` encode.
     ///
-    /// - Throws: Whatever the underlying decoder throws (reported as ``KVStoreError/Code/typeMismatch``).
+    /// - Throws: Whatever the underlying decoder throws (reported as
+    ///   ``CofferErrors/ErrorCode/typeMismatch``).
     func decodeFromStore<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws -> Value
 }
 

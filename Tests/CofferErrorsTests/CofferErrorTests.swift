@@ -3,12 +3,7 @@ import Testing
 
 /// A lower-level error, as ASN1Kit's would be.
 private struct InnerError: CofferError, Hashable {
-    struct Code: CofferErrorCode {
-        let name: String
-        private init(_ name: String) { self.name = name }
-        static let truncated = Code("truncated")
-        static let trailingData = Code("trailingData")
-    }
+    typealias Code = ErrorCode<InnerError>
 
     var code: Code
     var reason: String
@@ -20,18 +15,23 @@ private struct InnerError: CofferError, Hashable {
 
 /// A higher-level error wrapping it, as AsymmetricKeys' would.
 private struct OuterError: CofferError {
-    struct Code: CofferErrorCode {
-        let name: String
-        private init(_ name: String) { self.name = name }
-        static let malformed = Code("malformed")
-        static let wrongPassphrase = Code("wrongPassphrase")
-    }
+    typealias Code = ErrorCode<OuterError>
 
     var code: Code
     var reason: String
     var context: ErrorContext
     var cause: (any Error & Sendable)?
     var description: String { reason }
+}
+
+extension ErrorCode where Domain == InnerError {
+    static var truncated: Self { Self("truncated") }
+    static var trailingData: Self { Self("trailingData") }
+}
+
+extension ErrorCode where Domain == OuterError {
+    static var malformed: Self { Self("malformed") }
+    static var wrongPassphrase: Self { Self("wrongPassphrase") }
 }
 
 /// A system error at the bottom of a chain, which is not a Coffer error.

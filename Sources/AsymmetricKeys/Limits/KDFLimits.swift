@@ -3,7 +3,7 @@
 /// A passphrase-protected container names its own key-derivation cost (PBKDF2 and PKCS#12
 /// iterations, scrypt's and Argon2's memory, Argon2's passes). A hostile file can ask for hours of
 /// work or more memory than the machine has; every decoder reads the cost, compares it with
-/// ``current`` and throws ``KeyError/Code-swift.struct/costTooHigh`` naming the cap before deriving.
+/// ``current`` and throws ``CofferErrors/ErrorCode/costTooHigh`` naming the cap before deriving.
 ///
 /// The defaults accept every file `openssl`, `ssh-keygen` and `puttygen` write with their own
 /// settings, with room to spare. Raise them for one call:

@@ -14,7 +14,7 @@ import ASN1Kit
 /// parameters (RFC 4055 §3.1). EC keys use `id-ecPublicKey` with a named curve (RFC 5480 §2.1.1;
 /// explicit curve parameters are refused), the octet keys their RFC 8410 OID without parameters.
 /// Every other algorithm is recognised only to be named in an
-/// ``KeyError/Code-swift.struct/unsupportedAlgorithm`` error.
+/// ``CofferErrors/ErrorCode/unsupportedAlgorithm`` error.
 public enum KeyAlgorithm: Sendable, Hashable {
     /// `rsaEncryption`.
     case rsa
