@@ -56,6 +56,14 @@ public struct BigNumber: Sendable, Hashable, Comparable, CustomStringConvertible
         return output
     }
 
+    /// The minimal big-endian magnitude written straight into wiped storage (for a secret number),
+    /// empty for zero.
+    public var secureBigEndianBytes: SecureBytes {
+        SecureBytes(count: byteCount) { buffer in
+            if let base = buffer.baseAddress { _ = BN_bn2bin(storage.pointer, base.assumingMemoryBound(to: UInt8.self)) }
+        }
+    }
+
     /// The magnitude left-padded with zeros to exactly `length` bytes (`BN_bn2binpad`), or `nil` when
     /// it does not fit.
     public func bigEndianBytes(paddedTo length: Int) -> [UInt8]? {

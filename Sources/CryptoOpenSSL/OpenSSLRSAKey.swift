@@ -158,16 +158,16 @@ public final class OpenSSLRSAKey: @unchecked Sendable {
         OpenSSLErrorQueue.clear()
         var components = RSAComponents(modulus: try number("n"), publicExponent: try number("e"))
         guard isPrivate else { return components }
-        components.privateExponent = try number("d")
+        components.privateExponent = try secretNumber("d")
         var index = 1
         while index <= 10, let prime = optionalNumber("rsa-factor\(index)") {
-            components.primes.append(prime.bigEndianBytes)
+            components.primes.append(prime.secureBigEndianBytes)
             index += 1
         }
         for index in components.primes.indices {
-            components.exponents.append(try number("rsa-exponent\(index + 1)"))
+            components.exponents.append(try secretNumber("rsa-exponent\(index + 1)"))
             if index > 0 {
-                components.coefficients.append(try number("rsa-coefficient\(index)"))
+                components.coefficients.append(try secretNumber("rsa-coefficient\(index)"))
             }
         }
         OpenSSLErrorQueue.clear()
@@ -189,6 +189,13 @@ public final class OpenSSLRSAKey: @unchecked Sendable {
             throw CryptoError.openSSL("EVP_PKEY_get_bn_param", "the key has no \(name)")
         }
         return value.bigEndianBytes
+    }
+
+    private func secretNumber(_ name: String) throws -> SecureBytes {
+        guard let value = optionalNumber(name) else {
+            throw CryptoError.openSSL("EVP_PKEY_get_bn_param", "the key has no \(name)")
+        }
+        return value.secureBigEndianBytes
     }
 
     private func optionalNumber(_ name: String) -> BigNumber? {

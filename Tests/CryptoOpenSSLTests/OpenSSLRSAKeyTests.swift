@@ -252,7 +252,7 @@ struct OpenSSLRSAKeyTests {
         }
         #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) {
             try OpenSSLRSAKey(
-                modulus: components.modulus, publicExponent: components.publicExponent, privateExponent: [],
+                modulus: components.modulus, publicExponent: components.publicExponent, privateExponent: SecureBytes([]),
                 primes: components.primes, exponents: components.exponents, coefficients: components.coefficients
             )
         }
@@ -275,14 +275,21 @@ struct OpenSSLRSAKeyCheckTests {
         #expect(try OpenSSLRSAKey(components: OpenSSLRSAKeyTests.fixture3Prime.components).isConsistent())
         #expect(try OpenSSLRSAKey(modulus: components.modulus, publicExponent: components.publicExponent).isConsistent())
 
+        /// `secret` with one byte changed by `mask`.
+        func flipping(_ secret: SecureBytes, at index: Int, _ mask: UInt8) -> SecureBytes {
+            SecureBytes(count: secret.count) { buffer in
+                secret.withUnsafeBytes { buffer.copyMemory(from: $0) }
+                buffer[index] ^= mask
+            }
+        }
         var wrongD = components
-        wrongD.privateExponent[wrongD.privateExponent.count - 1] ^= 0x02
+        wrongD.privateExponent = flipping(components.privateExponent, at: components.privateExponent.count - 1, 0x02)
         #expect(try !OpenSSLRSAKey(components: wrongD).isConsistent())
         var wrongCoefficient = components
-        wrongCoefficient.coefficients[0][5] ^= 0x10
+        wrongCoefficient.coefficients[0] = flipping(components.coefficients[0], at: 5, 0x10)
         #expect(try !OpenSSLRSAKey(components: wrongCoefficient).isConsistent())
         var wrongPrime = components
-        wrongPrime.primes[0][wrongPrime.primes[0].count - 1] ^= 0x02  // stays odd, no longer a factor
+        wrongPrime.primes[0] = flipping(components.primes[0], at: components.primes[0].count - 1, 0x02)  // stays odd, no longer a factor
         #expect(try !OpenSSLRSAKey(components: wrongPrime).isConsistent())
         // An even public exponent is not a valid public key.
         #expect(try !OpenSSLRSAKey(modulus: components.modulus, publicExponent: [0x01, 0x00, 0x00]).isConsistent())

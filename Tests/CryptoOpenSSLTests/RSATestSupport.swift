@@ -81,8 +81,9 @@ final class OpenSSLKeyFixture: Sendable {
             index += 1
         }
         return RSAComponents(
-            modulus: modulus, publicExponent: exponent, privateExponent: d,
-            primes: primes, exponents: exponents, coefficients: coefficients
+            modulus: modulus, publicExponent: exponent, privateExponent: SecureBytes(d),
+            primes: primes.map(SecureBytes.init), exponents: exponents.map(SecureBytes.init),
+            coefficients: coefficients.map(SecureBytes.init)
         )
     }
 }
@@ -90,11 +91,10 @@ final class OpenSSLKeyFixture: Sendable {
 /// A minimal DER writer for PKCS#1 RSAPrivateKey (two primes), enough to hand generated keys to `openssl`.
 enum PKCS1TestEncoder {
     static func privateKey(_ components: RSAComponents) -> [UInt8] {
-        var body = integer([0])
-        for value in [components.modulus, components.publicExponent, components.privateExponent,
-                      components.primes[0], components.primes[1], components.exponents[0], components.exponents[1],
-                      components.coefficients[0]] {
-            body += integer(value)
+        var body = integer([0]) + integer(components.modulus) + integer(components.publicExponent)
+        for secret in [components.privateExponent, components.primes[0], components.primes[1], components.exponents[0],
+                       components.exponents[1], components.coefficients[0]] {
+            body += secret.withUnsafeBytes { integer(Array($0)) }
         }
         return [0x30] + length(body.count) + body
     }

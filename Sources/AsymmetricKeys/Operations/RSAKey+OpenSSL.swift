@@ -47,7 +47,7 @@ extension RSAPrivateKey {
             throw KeyError(.invalidArgument, "public exponent \(publicExponent) must be odd and at least 3")
         }
         let generated: OpenSSLRSAKey
-        var parts: RSAComponents
+        let parts: RSAComponents
         do {
             generated = try OpenSSLRSAKey.generate(bits: bits, publicExponent: publicExponent)
             parts = try generated.components()
@@ -58,16 +58,8 @@ extension RSAPrivateKey {
               parts.coefficients.count == parts.primes.count - 1 else {
             throw KeyError(.operationFailed, "OpenSSL returned an incomplete key")
         }
-        // RSAComponents holds the private numbers in ordinary arrays: wipe them once the key has them.
-        defer {
-            SecureMemory.zero(&parts.privateExponent)
-            for i in parts.primes.indices { SecureMemory.zero(&parts.primes[i]) }
-            for i in parts.exponents.indices { SecureMemory.zero(&parts.exponents[i]) }
-            for i in parts.coefficients.indices { SecureMemory.zero(&parts.coefficients[i]) }
-        }
         let others = (2..<parts.primes.count).map {
-            OtherPrime(prime: SecureBytes(parts.primes[$0]), exponent: SecureBytes(parts.exponents[$0]),
-                       coefficient: SecureBytes(parts.coefficients[$0 - 1]))
+            OtherPrime(prime: parts.primes[$0], exponent: parts.exponents[$0], coefficient: parts.coefficients[$0 - 1])
         }
         let key = try RSAPrivateKey(
             modulus: parts.modulus, publicExponent: parts.publicExponent, privateExponent: parts.privateExponent,
