@@ -119,8 +119,9 @@ public struct RSAPrivateKey: Sendable {
 
     /// Decodes a PKCS#1 `RSAPrivateKey` DER (strict DER).
     public init(pkcs1DER der: ArraySlice<UInt8>) throws {
-        storage = Storage(try RSAPrivateKey.encoded(pkcs1DER: der))
-        try validateShape()
+        let encoded = try RSAPrivateKey.encoded(pkcs1DER: der)
+        try RSAPrivateKey.validateShape(encoded)
+        storage = Storage(encoded)
     }
 
     /// A key read from a format without CRT exponents (OpenSSH, PuTTY), whose numbers the caller
@@ -164,10 +165,11 @@ public struct RSAPrivateKey: Sendable {
     public init<Secret: ByteSource>(modulus: [UInt8], publicExponent: [UInt8], privateExponent: Secret,
                                     prime1: Secret, prime2: Secret, exponent1: Secret, exponent2: Secret,
                                     coefficient: Secret, otherPrimes: [OtherPrime] = []) throws {
-        storage = Storage(try RSAPrivateKey.encoded(
+        let encoded = try RSAPrivateKey.encoded(
             modulus: modulus, publicExponent: publicExponent, privateExponent: privateExponent, prime1: prime1,
-            prime2: prime2, exponent1: exponent1, exponent2: exponent2, coefficient: coefficient, otherPrimes: otherPrimes))
-        try validateShape()
+            prime2: prime2, exponent1: exponent1, exponent2: exponent2, coefficient: coefficient, otherPrimes: otherPrimes)
+        try RSAPrivateKey.validateShape(encoded)
+        storage = Storage(encoded)
     }
 
     /// Writes the numbers as PKCS#1 DER (in wiped storage) with its layout.
@@ -249,8 +251,7 @@ public struct RSAPrivateKey: Sendable {
         return layout
     }
 
-    private func validateShape() throws {
-        let encoded = storage.encoded
+    private static func validateShape(_ encoded: Encoded) throws {
         let modulus = encoded.layout.modulus
         // The magnitude of a zero INTEGER is one 0x00 octet; every other magnitude starts non-zero.
         let isZero = modulus.count == 1 && encoded.der.withUnsafeBytes { $0[modulus.lowerBound] == 0 }
