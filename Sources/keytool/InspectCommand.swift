@@ -1,6 +1,7 @@
 import ASN1Kit
 import ArgumentParser
 import AsymmetricKeys
+import CryptoOpenSSL
 import KeytoolSupport
 
 /// `keytool inspect FILE [--json] [--show-private]`: what the key is.
@@ -92,19 +93,15 @@ struct InspectCommand: ParsableCommand {
     private static func privateFields(_ key: PrivateKey) -> [(String, String)] {
         switch key {
         case .rsa(let key):
+            func hex(_ number: SecureBytes) -> String { number.withUnsafeBytes { Hex.encodeMagnitude($0) } }
             var fields = [
-                ("privateExponent", key.privateExponent.withUnsafeBytes { Hex.encodeMagnitude($0) }),
-                ("prime1", key.prime1.withUnsafeBytes { Hex.encodeMagnitude($0) }),
-                ("prime2", key.prime2.withUnsafeBytes { Hex.encodeMagnitude($0) }),
-                ("exponent1", key.exponent1.withUnsafeBytes { Hex.encodeMagnitude($0) }),
-                ("exponent2", key.exponent2.withUnsafeBytes { Hex.encodeMagnitude($0) }),
-                ("coefficient", key.coefficient.withUnsafeBytes { Hex.encodeMagnitude($0) }),
+                ("privateExponent", hex(key.privateExponent)), ("prime1", hex(key.prime1)), ("prime2", hex(key.prime2)),
+                ("exponent1", hex(key.exponent1)), ("exponent2", hex(key.exponent2)), ("coefficient", hex(key.coefficient)),
             ]
             for (i, other) in key.otherPrimes.enumerated() {
                 fields += [
-                    ("prime\(i + 3)", other.prime.withUnsafeBytes { Hex.encodeMagnitude($0) }),
-                    ("exponent\(i + 3)", other.exponent.withUnsafeBytes { Hex.encodeMagnitude($0) }),
-                    ("coefficient\(i + 3)", other.coefficient.withUnsafeBytes { Hex.encodeMagnitude($0) }),
+                    ("prime\(i + 3)", hex(other.prime)), ("exponent\(i + 3)", hex(other.exponent)),
+                    ("coefficient\(i + 3)", hex(other.coefficient)),
                 ]
             }
             return fields
