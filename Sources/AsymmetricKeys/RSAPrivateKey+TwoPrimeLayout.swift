@@ -12,7 +12,8 @@ extension RSAPrivateKey {
     static func twoPrimeLayout(_ der: UnsafeRawBufferPointer) -> Layout? {
         var scanner = DERScanner(der)
         guard let sequence = scanner.enter(0x30), sequence.upperBound == der.count,
-              let version = scanner.readUnsignedInteger(), version.count == 1, der[version.lowerBound] == 0,
+              // version INTEGER 0, compared as three fixed bytes (cheaper than reading an INTEGER).
+              withUnsafeBytes(of: (UInt8(0x02), UInt8(0x01), UInt8(0x00)), { scanner.skip($0) }),
               let n = scanner.readUnsignedInteger(), let e = scanner.readUnsignedInteger(), let d = scanner.readUnsignedInteger(),
               let p = scanner.readUnsignedInteger(), let q = scanner.readUnsignedInteger(), let dp = scanner.readUnsignedInteger(),
               let dq = scanner.readUnsignedInteger(), let qinv = scanner.readUnsignedInteger(),

@@ -16,7 +16,7 @@ extension RSAPrivateKey {
         private let prime1: SecureBytes
         private let prime2: SecureBytes
         private let coefficient: SecureBytes
-        private let built = Mutex<Encoded?>(nil)
+        private let built = Mutex<Storage?>(nil)
 
         /// The caller has checked the numbers: d non-zero, both primes above 1.
         init(publicKey: RSAPublicKey, privateExponent: some ByteSource, prime1: some ByteSource,
@@ -31,8 +31,8 @@ extension RSAPrivateKey {
             self.coefficient = secure(coefficient)
         }
 
-        /// The PKCS#1 DER and its layout, built on the first call.
-        var encoded: Encoded {
+        /// The PKCS#1 DER, its layout and the OpenSSL key cache, built on the first call.
+        var storage: Storage {
             built.withLock { cached in
                 if let cached { return cached }
                 let made = build()
@@ -41,13 +41,13 @@ extension RSAPrivateKey {
             }
         }
 
-        /// Whether ``encoded`` has been built.
-        var isEncoded: Bool { built.withLock { $0 != nil } }
+        /// Whether ``storage`` has been built.
+        var isBuilt: Bool { built.withLock { $0 != nil } }
 
-        private func build() -> Encoded {
+        private func build() -> Storage {
             let (exponent1, exponent2) = RSACRTExponents.compute(privateExponent: privateExponent, prime1: prime1, prime2: prime2)
             do {
-                return try RSAPrivateKey.encoded(
+                return try RSAPrivateKey.storage(
                     modulus: publicKey.modulus, publicExponent: publicKey.publicExponent, privateExponent: privateExponent,
                     prime1: prime1, prime2: prime2, exponent1: exponent1, exponent2: exponent2, coefficient: coefficient,
                     otherPrimes: [])

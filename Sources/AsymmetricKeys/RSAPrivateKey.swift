@@ -66,76 +66,76 @@ public struct RSAPrivateKey: Sendable {
         var otherPrimes: [(prime: Range<Int>, exponent: Range<Int>, coefficient: Range<Int>)]
     }
 
-    /// The canonical PKCS#1 DER and where each number sits in it.
-    struct Encoded: Sendable {
+    /// Owns the canonical PKCS#1 DER and where each number sits in it, and, as the
+    /// ``OpenSSLKeyCache`` it is, the OpenSSL key once built: building one costs tens of
+    /// microseconds, far more than most operations' bookkeeping.
+    final class Storage: OpenSSLKeyCache<OpenSSLRSAKey>, @unchecked Sendable {
+        // @unchecked as the superclass; the two properties here are immutable Sendable values.
         let der: SecureBytes
         let layout: Layout
-    }
 
-    /// Owns the DER (or the numbers it will be built from) and, as the ``OpenSSLKeyCache`` it is,
-    /// the OpenSSL key once built: building one costs tens of microseconds, far more than most
-    /// operations' bookkeeping.
-    final class Storage: OpenSSLKeyCache<OpenSSLRSAKey>, @unchecked Sendable {
-        // @unchecked as the superclass; the property here is an immutable Sendable value.
-        private enum Source: Sendable {
-            case encoded(Encoded)
-            case withoutCRT(WithoutCRT)
-        }
-
-        private let source: Source
-
-        init(_ encoded: Encoded) { source = .encoded(encoded) }
-        init(_ numbers: WithoutCRT) { source = .withoutCRT(numbers) }
-
-        /// The DER and its layout, built on first use for a key read without CRT exponents.
-        var encoded: Encoded {
-            switch source {
-            case .encoded(let encoded): return encoded
-            case .withoutCRT(let numbers): return numbers.encoded
-            }
-        }
-
-        /// Whether the DER exists yet (false only for a key read without CRT exponents and not yet
-        /// used privately).
-        var isEncoded: Bool {
-            switch source {
-            case .encoded: return true
-            case .withoutCRT(let numbers): return numbers.isEncoded
-            }
-        }
-
-        /// The public half without building the DER.
-        var publicKey: RSAPublicKey? {
-            switch source {
-            case .encoded: return nil
-            case .withoutCRT(let numbers): return numbers.publicKey
-            }
+        init(der: SecureBytes, layout: Layout) {
+            self.der = der
+            self.layout = layout
         }
     }
 
-    let storage: Storage
+    /// Where the key's storage comes from: read from DER (or built from numbers), or to be built
+    /// on first private use from a key read without CRT exponents. Two references, so copying a
+    /// key costs one retain and a key read from DER carries nothing for the other case.
+    private enum Source: Sendable {
+        case stored(Storage)
+        case withoutCRT(WithoutCRT)
+    }
+
+    private let source: Source
+
+    /// The DER, its layout and the OpenSSL key cache (built on first use for a key read without
+    /// CRT exponents).
+    var storage: Storage {
+        switch source {
+        case .stored(let storage): return storage
+        case .withoutCRT(let numbers): return numbers.storage
+        }
+    }
+
+    /// Whether the DER exists yet (false only for a key read without CRT exponents and not yet
+    /// used privately).
+    var isEncoded: Bool {
+        switch source {
+        case .stored: return true
+        case .withoutCRT(let numbers): return numbers.isBuilt
+        }
+    }
+
+    /// The public half of a key read without CRT exponents (nil for one read from DER).
+    private var deferredPublicKey: RSAPublicKey? {
+        switch source {
+        case .stored: return nil
+        case .withoutCRT(let numbers): return numbers.publicKey
+        }
+    }
 
     // MARK: Reading
 
     /// Decodes a PKCS#1 `RSAPrivateKey` DER (strict DER).
     public init(pkcs1DER der: ArraySlice<UInt8>) throws {
-        let encoded = try RSAPrivateKey.encoded(pkcs1DER: der)
-        try RSAPrivateKey.validateShape(encoded)
-        storage = Storage(encoded)
+        source = .stored(try RSAPrivateKey.storage(pkcs1DER: der))
     }
 
     /// A key read from a format without CRT exponents (OpenSSH, PuTTY), whose numbers the caller
     /// has checked (d non-zero, both primes above 1); see ``WithoutCRT``.
     init(publicKey: RSAPublicKey, privateExponent: some ByteSource, prime1: some ByteSource,
          prime2: some ByteSource, coefficient: some ByteSource) {
-        storage = Storage(WithoutCRT(publicKey: publicKey, privateExponent: privateExponent, prime1: prime1,
-                                     prime2: prime2, coefficient: coefficient))
+        source = .withoutCRT(WithoutCRT(publicKey: publicKey, privateExponent: privateExponent, prime1: prime1,
+                                        prime2: prime2, coefficient: coefficient))
     }
 
     /// Validates PKCS#1 DER and copies it into wiped storage with its layout.
-    static func encoded(pkcs1DER der: ArraySlice<UInt8>) throws -> Encoded {
+    static func storage(pkcs1DER der: ArraySlice<UInt8>) throws -> Storage {
         if let layout = der.withUnsafeBytes({ RSAPrivateKey.twoPrimeLayout($0) }) {
-            return Encoded(der: der.withUnsafeBytes { SecureBytes(copying: $0) }, layout: layout)
+            try validateShape(layout, of: der)
+            return Storage(der: der.withUnsafeBytes { SecureBytes(copying: $0) }, layout: layout)
         }
         let layout: Layout
         do {
@@ -152,7 +152,8 @@ public struct RSAPrivateKey: Sendable {
             prime2: rebased(layout.prime2), exponent1: rebased(layout.exponent1),
             exponent2: rebased(layout.exponent2), coefficient: rebased(layout.coefficient),
             otherPrimes: layout.otherPrimes.map { (rebased($0.prime), rebased($0.exponent), rebased($0.coefficient)) })
-        return Encoded(der: der.withUnsafeBytes { SecureBytes(copying: $0) }, layout: layoutFromZero)
+        try validateShape(layoutFromZero, of: der)
+        return Storage(der: der.withUnsafeBytes { SecureBytes(copying: $0) }, layout: layoutFromZero)
     }
 
     /// Decodes a PKCS#1 `RSAPrivateKey` DER held in an array.
@@ -165,17 +166,15 @@ public struct RSAPrivateKey: Sendable {
     public init<Secret: ByteSource>(modulus: [UInt8], publicExponent: [UInt8], privateExponent: Secret,
                                     prime1: Secret, prime2: Secret, exponent1: Secret, exponent2: Secret,
                                     coefficient: Secret, otherPrimes: [OtherPrime] = []) throws {
-        let encoded = try RSAPrivateKey.encoded(
+        source = .stored(try RSAPrivateKey.storage(
             modulus: modulus, publicExponent: publicExponent, privateExponent: privateExponent, prime1: prime1,
-            prime2: prime2, exponent1: exponent1, exponent2: exponent2, coefficient: coefficient, otherPrimes: otherPrimes)
-        try RSAPrivateKey.validateShape(encoded)
-        storage = Storage(encoded)
+            prime2: prime2, exponent1: exponent1, exponent2: exponent2, coefficient: coefficient, otherPrimes: otherPrimes))
     }
 
     /// Writes the numbers as PKCS#1 DER (in wiped storage) with its layout.
-    static func encoded<Secret: ByteSource>(modulus: [UInt8], publicExponent: [UInt8], privateExponent: Secret,
+    static func storage<Secret: ByteSource>(modulus: [UInt8], publicExponent: [UInt8], privateExponent: Secret,
                                             prime1: Secret, prime2: Secret, exponent1: Secret, exponent2: Secret,
-                                            coefficient: Secret, otherPrimes: [OtherPrime]) throws -> Encoded {
+                                            coefficient: Secret, otherPrimes: [OtherPrime]) throws -> Storage {
         // Room for every number and its header up front, so the buffer holding the key never grows
         // (a grown buffer would leave an unwiped copy behind).
         let secrets = [privateExponent, prime1, prime2, exponent1, exponent2, coefficient]
@@ -204,7 +203,7 @@ public struct RSAPrivateKey: Sendable {
         }
         var der = writer.finish(wipingContentWith: SecureMemory.zero)
         defer { SecureMemory.zero(&der) }
-        return try encoded(pkcs1DER: der[...])
+        return try storage(pkcs1DER: der[...])
     }
 
     static func parseLayout(_ der: ArraySlice<UInt8>) throws -> Layout {
@@ -251,11 +250,11 @@ public struct RSAPrivateKey: Sendable {
         return layout
     }
 
-    private static func validateShape(_ encoded: Encoded) throws {
-        let modulus = encoded.layout.modulus
+    /// Rejects a zero modulus; `layout`'s ranges count from the start of `der`.
+    private static func validateShape(_ layout: Layout, of der: ArraySlice<UInt8>) throws {
+        let modulus = layout.modulus
         // The magnitude of a zero INTEGER is one 0x00 octet; every other magnitude starts non-zero.
-        let isZero = modulus.count == 1 && encoded.der.withUnsafeBytes { $0[modulus.lowerBound] == 0 }
-        guard !modulus.isEmpty, !isZero else {
+        guard !modulus.isEmpty, modulus.count != 1 || der[der.startIndex + modulus.lowerBound] != 0 else {
             throw KeyError(.malformed, "RSA private key has a zero modulus")
         }
     }
@@ -263,21 +262,21 @@ public struct RSAPrivateKey: Sendable {
     // MARK: Accessors
 
     private func bytes(_ field: (Layout) -> Range<Int>) -> [UInt8] {
-        let encoded = storage.encoded
-        return encoded.der.withUnsafeBytes { Array($0[field(encoded.layout)]) }
+        let storage = storage
+        return storage.der.withUnsafeBytes { Array($0[field(storage.layout)]) }
     }
 
     private func secret(_ field: (Layout) -> Range<Int>) -> SecureBytes {
-        let encoded = storage.encoded
-        return encoded.der.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[field(encoded.layout)])) }
+        let storage = storage
+        return storage.der.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[field(storage.layout)])) }
     }
 
     /// 0 for a two-prime key, 1 for a multi-prime key.
-    public var version: Int { storage.publicKey == nil ? storage.encoded.layout.version : 0 }
+    public var version: Int { deferredPublicKey == nil ? storage.layout.version : 0 }
     /// n.
-    public var modulus: [UInt8] { storage.publicKey?.modulus ?? bytes(\.modulus) }
+    public var modulus: [UInt8] { deferredPublicKey?.modulus ?? bytes(\.modulus) }
     /// e.
-    public var publicExponent: [UInt8] { storage.publicKey?.publicExponent ?? bytes(\.publicExponent) }
+    public var publicExponent: [UInt8] { deferredPublicKey?.publicExponent ?? bytes(\.publicExponent) }
     /// d.
     public var privateExponent: SecureBytes { secret(\.privateExponent) }
     /// p.
@@ -292,8 +291,7 @@ public struct RSAPrivateKey: Sendable {
     public var coefficient: SecureBytes { secret(\.coefficient) }
     /// The extra primes of a multi-prime key (empty for two primes).
     public var otherPrimes: [OtherPrime] {
-        let encoded = storage.encoded
-        return encoded.layout.otherPrimes.map { ranges in
+        return storage.layout.otherPrimes.map { ranges in
             OtherPrime(prime: secret { _ in ranges.prime }, exponent: secret { _ in ranges.exponent },
                        coefficient: secret { _ in ranges.coefficient })
         }
@@ -303,7 +301,7 @@ public struct RSAPrivateKey: Sendable {
 
     /// The public half.
     public var publicKey: RSAPublicKey {
-        if let publicKey = storage.publicKey { return publicKey }
+        if let publicKey = deferredPublicKey { return publicKey }
         // The numbers were validated non-zero on decoding, so this cannot fail.
         return try! RSAPublicKey(modulus: modulus, publicExponent: publicExponent)
     }
@@ -312,5 +310,5 @@ public struct RSAPrivateKey: Sendable {
     public var bits: Int { publicKey.bits }
 
     /// The canonical PKCS#1 `RSAPrivateKey` DER, in wiped storage.
-    public var pkcs1DER: SecureBytes { storage.encoded.der }
+    public var pkcs1DER: SecureBytes { storage.der }
 }
