@@ -1,7 +1,7 @@
 import ASN1Kit
 import CryptoOpenSSL
 import Foundation
-import AsymmetricKeys
+@_spi(Oracles) import AsymmetricKeys
 import Synchronization
 import Testing
 
@@ -145,6 +145,44 @@ struct KeyDecoderTests {
         }
         #expect(error.code == .labelMismatch)
         #expect(error.reason.contains(label))
+    }
+
+    @Test("a canonical PKCS#8 RSA key, read before classification, gives what the general path gives")
+    func canonicalPKCS8() throws {
+        let der = try DERFixtures.bytes("rsa1024.pkcs8.der")
+        let expected = try PKCS8PrivateKey.decode(der)
+        #expect(KeyDecoder.canonicalPKCS8Classifies(der))
+        let pem = Array(PEMBlock(label: "PRIVATE KEY", bytes: der).pemText.utf8)
+        for (input, encoding) in [(der, KeyEncoding.der), (pem, .pem)] {
+            for decoded in [try KeyDecoder.decode(input, source: "k", passphrase: nil),
+                            try #require(try KeyDecoder.decodeAll(input, source: "k", passphrase: nil).first)] {
+                #expect(decoded.format == .pkcs8)
+                #expect(decoded.encoding == encoding)
+                #expect(decoded.key.rsa?.privateKey?.pkcs1DER == expected.pkcs1DER)
+            }
+        }
+        // Without the NULL parameters the bytes are not canonical: classified, then read in full.
+        var writer = DERWriter()
+        writer.writeSequence { seq in
+            seq.writeInteger(0)
+            seq.writeSequence { alg in alg.writeObjectIdentifier(.rsaEncryption) }
+            seq.writeOctetString(expected.pkcs1DER.bytes)
+        }
+        let general = try KeyDecoder.decode(writer.finish(), source: "k", passphrase: nil)
+        #expect(general.format == .pkcs8)
+        #expect(general.key.rsa?.privateKey?.pkcs1DER == expected.pkcs1DER)
+        // A damaged key inside: the error PKCS8PrivateKey gives (offset inside the PKCS#8), from
+        // DER and from PEM (where the block is named too).
+        var damaged = der
+        #expect(damaged[26] == 0x30)
+        damaged[26] = 0x31
+        let direct = try #require(throws: KeyError.self) { try PKCS8PrivateKey.decode(damaged) }
+        let fromDER = try #require(throws: KeyError.self) { try KeyDecoder.decode(damaged, source: "k", passphrase: nil) }
+        #expect(fromDER.code == direct.code && fromDER.offset == direct.offset && fromDER.reason == direct.reason)
+        let damagedPEM = Array(PEMBlock(label: "PRIVATE KEY", bytes: damaged).pemText.utf8)
+        let fromPEM = try #require(throws: KeyError.self) { try KeyDecoder.decodeAll(damagedPEM, source: "k", passphrase: nil) }
+        #expect(fromPEM.code == .malformed && fromPEM.offset == direct.offset)
+        #expect(fromPEM.reason == "PEM block 'PRIVATE KEY' at offset 0: \(direct.reason)")
     }
 
     @Test("unknown input is .unrecognizedFormat", arguments: [

@@ -4,7 +4,8 @@
 // Oracles: no crash; only KeyError is thrown; an error's offset lies inside the input; a key that
 // decodes re-encodes (PKCS#8 v1, SPKI) to DER that decodes to the same key; KeyDecoder without a
 // passphrase never does key-derivation work (it stops at .passphraseRequired); the fast two-prime
-// PKCS#1 reader agrees with the general one, and a PKCS#1 key that decodes re-encodes identically.
+// PKCS#1 reader agrees with the general one, and a PKCS#1 key that decodes re-encodes identically;
+// bytes KeyDecoder reads as canonical PKCS#8 without classifying them classify as PKCS#8.
 import FuzzSupport
 @_spi(Oracles) import AsymmetricKeys
 
@@ -15,6 +16,7 @@ public func fuzzPKCS8(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let check = KeyErrorOracle(inputCount: bytes.count).check
 
     guard RSAPrivateKey.twoPrimeFastPathAgrees(bytes) else { fatalError("the fast PKCS#1 reader disagrees with the general one") }
+    guard KeyDecoder.canonicalPKCS8Classifies(bytes) else { fatalError("canonical PKCS#8 bytes do not classify as PKCS#8") }
     check("PKCS#1 RSAPrivateKey") {
         let key = try RSAPrivateKey(pkcs1DER: bytes)
         guard key.pkcs1DER.withUnsafeBytes({ $0.elementsEqual(bytes) }) else { fatalError("PKCS#1 key does not re-encode identically") }

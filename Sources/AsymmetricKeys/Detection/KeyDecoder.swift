@@ -78,6 +78,7 @@ public enum KeyDecoder {
     public static func decode(_ bytes: [UInt8], source: String, passphrase: PassphraseProvider?) throws -> DecodedKey {
         // Raw DER other than PKCS#12 holds exactly one key: skip the array.
         if bytes.first == 0x30 {
+            if let rsa = try PKCS8PrivateKey.decodeCanonicalRSA(bytes[...]) { return canonicalPKCS8(rsa, encoding: .der) }
             let shape = DERShape.classify(bytes[...])
             if shape != .pkcs12 {
                 return try decodeDER(bytes[...], shape: shape, context: Context(source: source, provider: passphrase))
@@ -110,6 +111,7 @@ public enum KeyDecoder {
 
     /// Decodes raw DER: every key and certificate of a PKCS#12 file, or the one key of any other.
     static func decodeAllDER(_ der: ArraySlice<UInt8>, context: Context) throws -> [DecodedKey] {
+        if let rsa = try PKCS8PrivateKey.decodeCanonicalRSA(der) { return [canonicalPKCS8(rsa, encoding: .der)] }
         let shape = DERShape.classify(der)
         guard shape == .pkcs12 else { return [try decodeDER(der, shape: shape, context: context)] }
         return try decodePKCS12(der, context: context)
@@ -143,9 +145,20 @@ public enum KeyDecoder {
         return keys
     }
 
-    /// Decodes raw DER, classified by its outline.
-    static func decodeDER(_ der: ArraySlice<UInt8>, context: Context) throws -> DecodedKey {
-        try decodeDER(der, shape: DERShape.classify(der), context: context)
+    /// Oracle for fuzzing and tests: bytes that ``PKCS8PrivateKey/decodeCanonicalRSA(_:)``
+    /// recognises, and that KeyDecoder therefore reads without classifying, classify as PKCS#8.
+    @_spi(Oracles)
+    public static func canonicalPKCS8Classifies(_ bytes: [UInt8]) -> Bool {
+        PKCS8PrivateKey.canonicalRSAKey(in: bytes[...]) == nil || DERShape.classify(bytes[...]) == .pkcs8
+    }
+
+    /// An RSA key read by ``PKCS8PrivateKey/decodeCanonicalRSA(_:)``: the canonical PKCS#8
+    /// `PrivateKeyInfo` (what openssl, ssh-keygen and every library write) is recognised by its
+    /// fixed bytes and decoded in that one pass, without the outline. Those bytes always classify
+    /// as PKCS#8, so the result, and the error of a malformed key inside, are what classifying
+    /// first would give.
+    static func canonicalPKCS8(_ rsa: RSAPrivateKey, encoding: KeyEncoding) -> DecodedKey {
+        DecodedKey(format: .pkcs8, encoding: encoding, key: .privateKey(.rsa(rsa)))
     }
 
     /// Decodes raw DER of the outline `shape`.
@@ -169,7 +182,8 @@ public enum KeyDecoder {
         case .spki:
             return DecodedKey(format: .spki, encoding: encoding, key: .publicKey(try SubjectPublicKeyInfo.decodeAny(der)))
         case .pkcs8:
-            return DecodedKey(format: .pkcs8, encoding: encoding, key: .privateKey(try PKCS8PrivateKey.decodeAny(der)))
+            // Every caller tried the canonical RSA form first (decodeCanonicalRSA).
+            return DecodedKey(format: .pkcs8, encoding: encoding, key: .privateKey(try PKCS8PrivateKey.decodeParsed(der)))
         case .encryptedPKCS8:
             // Parse first, so that a malformed or unsupported structure is reported without a prompt.
             let parts = try EncryptedPrivateKeyInfo.parse(der)
@@ -256,6 +270,7 @@ public enum KeyDecoder {
         if expected == .pkcs1Private, let key = try? RSAPrivateKey(pkcs1DER: der) {
             return DecodedKey(format: .pkcs1Private, encoding: .pem, key: .privateKey(.rsa(key)))
         }
+        if expected == .pkcs8, let rsa = try PKCS8PrivateKey.decodeCanonicalRSA(der) { return canonicalPKCS8(rsa, encoding: .pem) }
         let actual = DERShape.classify(der)
         if actual != .unknown && actual != expected {
             throw KeyError(.labelMismatch, "the label says '\(label)' but the content is \(actual.name)")

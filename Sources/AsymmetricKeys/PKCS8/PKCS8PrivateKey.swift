@@ -40,12 +40,19 @@ public enum PKCS8PrivateKey {
     /// - Throws: ``KeyError`` `.malformed` with the byte offset, `.unsupportedAlgorithm` naming
     ///   DSA, other curves and the like.
     public static func decodeAny(_ der: ArraySlice<UInt8>) throws -> PrivateKey {
-        if let (inner, keyOffset) = canonicalRSAKey(in: der) {
-            return .rsa(try decodeInner(inner, keyOffset: keyOffset, der: der))
-        }
+        if let rsa = try decodeCanonicalRSA(der) { return .rsa(rsa) }
+        return try decodeParsed(der)
+    }
+
+    /// ``decodeAny(_:)`` without its fast path, for ``KeyDecoder``, which tries
+    /// ``decodeCanonicalRSA(_:)`` before it classifies the DER (it reads canonical RSA keys too).
+    static func decodeParsed(_ der: ArraySlice<UInt8>) throws -> PrivateKey {
         let parts = try parse(der)
         let innerStart = parts.key.startIndex - der.startIndex
-        let context = "PKCS#8 PrivateKeyInfo: the private key in the OCTET STRING at offset \(parts.keyOffset) (content at \(innerStart)) is malformed"
+        // Built only when an error needs it: a successful decode formats no message.
+        func context() -> String {
+            "PKCS#8 PrivateKeyInfo: the private key in the OCTET STRING at offset \(parts.keyOffset) (content at \(innerStart)) is malformed"
+        }
         let key: PrivateKey
         switch parts.algorithm {
         case .rsa, .rsaPSS:
@@ -54,7 +61,7 @@ public enum PKCS8PrivateKey {
             do {
                 key = .ec(try SEC1PrivateKey.decode(parts.key, curve: curve))
             } catch let error as KeyError where error.code == .malformed {
-                throw error.nested(at: innerStart, context)
+                throw error.nested(at: innerStart, context())
             }
         case .octet(let algorithm):
             do {
@@ -72,9 +79,9 @@ public enum PKCS8PrivateKey {
                 }
                 key = .octet(try OctetPrivateKey(algorithm: algorithm, bytes: raw, storedPublicKey: stored))
             } catch let error as ASN1Error {
-                throw KeyError.malformed("PKCS#8 \(algorithm.displayName) CurvePrivateKey", error).nested(at: innerStart, context)
+                throw KeyError.malformed("PKCS#8 \(algorithm.displayName) CurvePrivateKey", error).nested(at: innerStart, context())
             } catch let error as KeyError where error.code == .malformed && error.offset == nil {
-                throw KeyError(.malformed, "\(context): \(error.reason)", offset: parts.keyOffset, cause: error)
+                throw KeyError(.malformed, "\(context()): \(error.reason)", offset: parts.keyOffset, cause: error)
             }
         case .other:
             throw parts.algorithm.unsupportedError(in: "PKCS#8 PrivateKeyInfo", offset: 0)
@@ -149,6 +156,16 @@ public enum PKCS8PrivateKey {
                 at: innerStart,
                 "PKCS#8 PrivateKeyInfo: the RSAPrivateKey in the OCTET STRING at offset \(keyOffset) (content at \(innerStart)) is malformed")
         }
+    }
+
+    /// The fast path of ``decodeAny(_:)``: the RSA key when `der` is the canonical RSA
+    /// `PrivateKeyInfo` (see ``canonicalRSAKey(in:)``), `nil` for anything else. Such bytes can only
+    /// be a PKCS#8 key, so ``KeyDecoder`` tries this before it classifies the DER's outline.
+    ///
+    /// - Throws: ``KeyError`` `.malformed` when the PKCS#1 key inside is, as ``decodeAny(_:)`` would.
+    static func decodeCanonicalRSA(_ der: ArraySlice<UInt8>) throws -> RSAPrivateKey? {
+        guard let (inner, keyOffset) = canonicalRSAKey(in: der) else { return nil }
+        return try decodeInner(inner, keyOffset: keyOffset, der: der)
     }
 
     /// The 18 fixed bytes between the outer header and the OCTET STRING of a v1 RSA key as every
