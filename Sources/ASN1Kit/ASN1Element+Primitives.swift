@@ -29,16 +29,22 @@ extension ASN1Element {
     @inlinable
     public func integerBytes() throws -> ArraySlice<UInt8> {
         let c = content
-        guard let first = c.first else {
-            throw ASN1Error(.invalidInteger, at: offset, "INTEGER at offset \(offset) is empty")
-        }
+        guard let first = c.first else { throw integerError(empty: true) }
         if c.count > 1 {
             let second = c[c.startIndex + 1]
             if (first == 0x00 && second & 0x80 == 0) || (first == 0xFF && second & 0x80 != 0) {
-                throw ASN1Error(.invalidInteger, at: offset, "INTEGER at offset \(offset) is not minimally encoded (redundant leading octet)")
+                throw integerError(empty: false)
             }
         }
         return c
+    }
+
+    /// The error of ``integerBytes()``, out of line so the inlined check stays small.
+    @usableFromInline @inline(never)
+    func integerError(empty: Bool) -> ASN1Error {
+        ASN1Error(.invalidInteger, at: offset, empty
+                  ? "INTEGER at offset \(offset) is empty"
+                  : "INTEGER at offset \(offset) is not minimally encoded (redundant leading octet)")
     }
 
     /// Whether the INTEGER is negative (its first content octet has the high bit set).

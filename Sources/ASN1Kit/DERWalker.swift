@@ -54,10 +54,7 @@ public enum DERWalker {
                         break
                     }
                     if depth == 0 {
-                        guard !topLevelSeen else {
-                            throw ASN1Error(.trailingData, at: position,
-                                            "\(buffer.count - position) bytes of trailing data at offset \(position) after the last value")
-                        }
+                        guard !topLevelSeen else { throw trailingData(at: position, count: buffer.count - position) }
                         topLevelSeen = true
                     }
                     let header = try readHeader(buffer, bytes, at: position, end: end, rules: options.rules)
@@ -66,10 +63,7 @@ public enum DERWalker {
                     count += 1
                     let contentStart = position + header.headerLength
                     if header.tag.isConstructed {
-                        guard depth + 1 < options.maximumDepth else {
-                            throw ASN1Error(.depthExceeded, at: position,
-                                            "nesting at offset \(position) exceeds the limit of \(options.maximumDepth) levels")
-                        }
+                        guard depth + 1 < options.maximumDepth else { throw depthExceeded(at: position, limit: options.maximumDepth) }
                         ends[depth] = end
                         depth += 1
                         end = contentStart + header.length
@@ -84,6 +78,17 @@ public enum DERWalker {
                 return count
             }
         }
+    }
+
+    // The errors of the loop, out of line so that the loop stays small.
+    @inline(never)
+    private static func trailingData(at position: Int, count: Int) -> ASN1Error {
+        ASN1Error(.trailingData, at: position, "\(count) bytes of trailing data at offset \(position) after the last value")
+    }
+
+    @inline(never)
+    private static func depthExceeded(at position: Int, limit: Int) -> ASN1Error {
+        ASN1Error(.depthExceeded, at: position, "nesting at offset \(position) exceeds the limit of \(limit) levels")
     }
 
     private struct Header {
