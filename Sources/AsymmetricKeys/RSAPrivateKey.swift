@@ -251,6 +251,7 @@ public struct RSAPrivateKey: Sendable {
     }
 
     /// Rejects a zero modulus; `layout`'s ranges count from the start of `der`.
+    @inline(__always)
     private static func validateShape(_ layout: Layout, of der: ArraySlice<UInt8>) throws {
         let modulus = layout.modulus
         // The magnitude of a zero INTEGER is one 0x00 octet; every other magnitude starts non-zero.
