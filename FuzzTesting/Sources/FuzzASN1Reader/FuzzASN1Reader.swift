@@ -4,7 +4,8 @@
 // - nothing crashes, traps or overflows in strict DER, lenient BER, or the PKCS#1-shaped reader;
 // - an error's offset lies inside the input;
 // - a tree that parses in DER mode re-encodes with `DERWriter.writeTree` to the identical bytes;
-// - whatever parses as DER also parses as lenient BER, to the same number of nodes.
+// - whatever parses as DER also parses as lenient BER, to the same number of nodes;
+// - whatever parses as a DER tree, DERWalker walks, visiting the same headers in the same order.
 import ASN1Kit
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -13,7 +14,8 @@ public func fuzzASN1Reader(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
 
     // 1. Strict DER tree, with the round-trip oracle.
     var derNodeCount: Int?
-    if let tree = checked(bytes, { try ASN1Tree(parsing: bytes, options: .der) }) {
+    let derTree = checked(bytes, { try ASN1Tree(parsing: bytes, options: .der) })
+    if let tree = derTree {
         var writer = DERWriter(capacity: bytes.count)
         writer.writeTree(tree)
         let encoded = writer.finish()
@@ -21,6 +23,20 @@ public func fuzzASN1Reader(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
             fatalError("DER tree of \(tree.nodes.count) nodes re-encodes to \(encoded.count) bytes, input had \(bytes.count)")
         }
         derNodeCount = tree.nodes.count
+    }
+
+    // 1b. DERWalker (headers and nesting only): walks every tree that parses as DER, visiting each
+    //     node's tag, offset, lengths and depth in document order.
+    var visited: [ASN1Header] = []
+    let walked = checked(bytes, { try DERWalker.walk(bytes, options: .der) { visited.append($0) } })
+    if let tree = derTree {
+        guard walked == tree.nodes.count, visited.count == tree.nodes.count else {
+            fatalError("DERWalker walked \(walked.map(String.init) ?? "nothing") of a DER tree of \(tree.nodes.count) nodes")
+        }
+        for (header, node) in zip(visited, tree.nodes) where header.tag != node.tag || header.offset != node.offset
+            || header.headerLength != node.headerLength || header.length != node.length || header.depth != node.depth {
+            fatalError("DERWalker's header at offset \(header.offset) differs from the tree's node at \(node.offset)")
+        }
     }
 
     // 2. Lenient BER tree: must accept everything DER accepts.
