@@ -184,18 +184,21 @@ public final class OpenSSLRSAKey: @unchecked Sendable {
 
     // MARK: - Helpers
 
+    /// A public number's magnitude.
     private func number(_ name: String) throws -> [UInt8] {
-        guard let value = optionalNumber(name) else {
-            throw CryptoError.openSSL("EVP_PKEY_get_bn_param", "the key has no \(name)")
-        }
-        return value.bigEndianBytes
+        try requiredNumber(name).bigEndianBytes
     }
 
+    /// A private number's magnitude, written straight into wiped storage.
     private func secretNumber(_ name: String) throws -> SecureBytes {
+        try requiredNumber(name).secureBigEndianBytes
+    }
+
+    private func requiredNumber(_ name: String) throws -> BigNumber {
         guard let value = optionalNumber(name) else {
             throw CryptoError.openSSL("EVP_PKEY_get_bn_param", "the key has no \(name)")
         }
-        return value.secureBigEndianBytes
+        return value
     }
 
     private func optionalNumber(_ name: String) -> BigNumber? {
