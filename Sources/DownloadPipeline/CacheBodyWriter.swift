@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Collects the bytes a transfer will cache, without holding a large body in memory: up to the
 /// cache's inline limit they stay in memory (stored inside the record); past it they go to a
@@ -30,7 +41,7 @@ final class CacheBodyWriter {
         guard !failed, !bytes.isEmpty else { return }
         length += bytes.count
         if file == nil, let directory, memory.count + bytes.count > inlineLimit {
-            let path = (directory as NSString).appendingPathComponent("incoming-\(UInt64.random(in: 0...UInt64.max)).body")
+            let path = directory + "/incoming-\(UInt64.random(in: 0...UInt64.max)).body"
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
                 let writer = try FileWriter(path: path, append: false)
@@ -61,7 +72,7 @@ final class CacheBodyWriter {
         guard let file, let temporaryPath, let directory else { return .inline(memory) }
         file.closeFile()
         self.file = nil
-        let finalPath = (directory as NSString).appendingPathComponent(name)
+        let finalPath = directory + "/" + name
         guard rename(temporaryPath, finalPath) == 0 else {
             abandon()
             return nil

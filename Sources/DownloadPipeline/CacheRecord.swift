@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One cached response: the head and the body (as it arrived, or decrypted). A small body is kept
 /// in the record; a large one in a file beside the store, which the record names.

@@ -1,7 +1,18 @@
 import ASN1Kit
 import AsymmetricKeys
 import CryptoOpenSSL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import KVStorage
 
 /// The pipeline's cache: results kept in a ``KVStore`` (MMKV format), keyed by a hash of the
@@ -59,7 +70,7 @@ public final class DownloadCache: Sendable {
     /// crypt key (every body stays in the store, encrypted).
     public var bodyDirectory: String? {
         guard store.configuration.cryptKey == nil else { return nil }
-        return (store.configuration.directory as NSString).appendingPathComponent(store.configuration.id + ".bodies")
+        return store.configuration.directory + "/" + store.configuration.id + ".bodies"
     }
 
     /// A writer for the body of a transfer that will be cached.
@@ -69,7 +80,7 @@ public final class DownloadCache: Sendable {
 
     /// The path of a body file.
     func path(ofBody name: String) -> String? {
-        bodyDirectory.map { ($0 as NSString).appendingPathComponent(name) }
+        bodyDirectory.map { $0 + "/" + name }
     }
 
     /// The store key for a request identity: `dl.` and the SHA-256 of the identity in hex (so no
@@ -117,7 +128,7 @@ public final class DownloadCache: Sendable {
         try store.clearAll()
         if let bodyDirectory, FileManager.default.fileExists(atPath: bodyDirectory) {
             for name in try FileManager.default.contentsOfDirectory(atPath: bodyDirectory) where name.hasSuffix(".body") {
-                unlink((bodyDirectory as NSString).appendingPathComponent(name))
+                unlink(bodyDirectory + "/" + name)
             }
         }
     }

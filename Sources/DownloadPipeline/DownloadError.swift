@@ -1,5 +1,16 @@
 import CofferErrors
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Why a download failed: the pipeline's one error type, in the shape every Coffer error has
 /// (``CofferError``).

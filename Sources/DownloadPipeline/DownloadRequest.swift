@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What to download and how: the per-request settings of the pipeline.
 ///
@@ -57,12 +61,12 @@ public struct DownloadRequest: Sendable {
 
     /// The first value of header `name` (case-insensitive).
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { HTTPFieldText.namesEqual($0.name, name) }?.value
     }
 
     /// Replaces every header `name` with one `name: value`.
     public mutating func setHeader(_ name: String, _ value: String) {
-        headers.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        headers.removeAll { HTTPFieldText.namesEqual($0.name, name) }
         headers.append((name, value))
     }
 }

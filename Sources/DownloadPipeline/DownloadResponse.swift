@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the server answered, as the response modifier, the validation and the decryptor see it.
 public struct DownloadResponse: Sendable {
@@ -17,11 +21,11 @@ public struct DownloadResponse: Sendable {
 
     /// The first value of the header `name` (case-insensitive).
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { HTTPFieldText.namesEqual($0.name, name) }?.value
     }
 
     /// `Content-Length`, when present and valid.
-    public var contentLength: Int? { header("Content-Length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+    public var contentLength: Int? { header("Content-Length").flatMap { Int(HTTPFieldText.trimmed($0)) } }
 
     /// `Content-Type`, when present.
     public var contentType: String? { header("Content-Type") }

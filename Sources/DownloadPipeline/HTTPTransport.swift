@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Moves bytes over HTTP for the ``Downloader``: starts one request, hands back the response head
 /// and streams the body.

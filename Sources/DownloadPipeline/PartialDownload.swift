@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A resumable download's partial file: the body bytes as they arrived, plus a small sidecar
 /// (`PATH.resume`) naming the URL and the validator (strong `ETag`, else `Last-Modified`) for

@@ -1,6 +1,10 @@
 import ASN1Kit
 import AsymmetricKeys
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What makes two requests "the same": they share a transfer while in flight, and a cache entry.
 ///
@@ -28,7 +32,7 @@ public struct RequestIdentity: Sendable, Hashable {
     public init(request: DownloadRequest, decryptor: (any Decryptor)?, responseModifier: ResponseModifier?,
                 ignoredHeaders: Set<String> = RequestIdentity.defaultIgnoredHeaders) {
         let headers = request.headers
-            .map { (name: $0.name.lowercased(), value: $0.value.trimmingCharacters(in: .whitespaces)) }
+            .map { (name: $0.name.lowercased(), value: HTTPFieldText.trimmed($0.value)) }
             .filter { !ignoredHeaders.contains($0.name) }
             .sorted { ($0.name, $0.value) < ($1.name, $1.value) }
             .map { "\($0.name):\($0.value)" }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// When and how long a failed transfer is tried again.
 ///
@@ -101,7 +105,7 @@ public struct RetryPolicy: Sendable {
     /// Reads `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP date (relative to `now`).
     /// `nil` when absent or malformed; a date in the past is zero.
     public static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
-        guard let text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard let text = value.map(HTTPFieldText.trimmed), !text.isEmpty else { return nil }
         if text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             // Absurdly long values are capped by the policy; keep the arithmetic in range.
             guard let seconds = Int64(text.prefix(12)) else { return nil }

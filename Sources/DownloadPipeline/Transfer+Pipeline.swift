@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The stages of one transfer: cache lookup → attempts (fetch → response modifier → validation →
 /// body into digests, decryptor and output), retried under the ``RetryPolicy`` and resumed with a
@@ -272,7 +276,7 @@ extension Transfer {
     /// The head a resumed download presents: status 200 and the whole length, as if fetched at once.
     private static func wholeResponse(_ head: DownloadResponse, length: Int?) -> DownloadResponse {
         var headers = head.headers.filter {
-            $0.name.caseInsensitiveCompare("Content-Range") != .orderedSame && $0.name.caseInsensitiveCompare("Content-Length") != .orderedSame
+            !HTTPFieldText.namesEqual($0.name, "Content-Range") && !HTTPFieldText.namesEqual($0.name, "Content-Length")
         }
         if let length { headers.append(("Content-Length", String(length))) }
         return DownloadResponse(url: head.url, status: 200, headers: headers)

@@ -1,6 +1,10 @@
 import CryptoOpenSSL
 import AsymmetricKeys
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Chunked RSA decryption with the private key: the body is a whole number of k-byte blocks, each
 /// one RSAES-OAEP (or, opted in, PKCS#1 v1.5) ciphertext, as `openssl pkeyutl -encrypt` writes

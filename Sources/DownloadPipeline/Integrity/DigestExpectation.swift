@@ -36,7 +36,7 @@ struct DigestExpectation: Sendable {
         if !partial { fields.append("Content-Digest") }
         var found: [DigestExpectation] = []
         for field in fields {
-            let values = response.headers.filter { $0.name.caseInsensitiveCompare(field) == .orderedSame }.map(\.value)
+            let values = response.headers.filter { HTTPFieldText.namesEqual($0.name, field) }.map(\.value)
             for value in values {
                 for member in DigestField.members(value) {
                     guard let algorithm = supported[member.key] else { continue }
@@ -58,11 +58,11 @@ enum DigestField {
     /// byte sequence.
     static func members(_ text: String) -> [(key: String, value: [UInt8]?)] {
         text.split(separator: ",").compactMap { raw -> (key: String, value: [UInt8]?)? in
-            let member = raw.trimmingCharacters(in: .whitespaces)
+            let member = HTTPFieldText.trimmed(raw)
             guard !member.isEmpty else { return nil }
             guard let equals = member.firstIndex(of: "=") else { return (member.lowercased(), nil) }
-            let key = member[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-            var value = member[member.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let key = HTTPFieldText.trimmed(member[..<equals]).lowercased()
+            var value = HTTPFieldText.trimmed(member[member.index(after: equals)...])
             if let semicolon = value.firstIndex(of: ";") { value = String(value[..<semicolon]) }
             guard value.count >= 2, value.hasPrefix(":"), value.hasSuffix(":") else { return (key, nil) }
             let encoded = Array(value.utf8.dropFirst().dropLast())
