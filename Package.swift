@@ -74,8 +74,9 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // Command-line tools. None links Foundation except keytool-fetch, which needs the HTTP
-        // client: `keytool fetch` runs it, so the other keytool commands start without it.
+        // Command-line tools. None links full Foundation (the libraries use FoundationEssentials at
+        // most); keytool-fetch holds the HTTP client: `keytool fetch` runs it, so the other keytool
+        // commands start without it.
         // What the tools share, package-internal: libc I/O, and keytool's key loading and passphrases.
         .target(name: "CommandLineSupport", swiftSettings: strict),
         .target(
@@ -98,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "keytool-fetch",
             dependencies: [
-                "AsymmetricKeys", "DownloadPipeline", "KeytoolSupport",
+                "AsymmetricKeys", "CommandLineSupport", "DownloadPipeline", "KeytoolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict,

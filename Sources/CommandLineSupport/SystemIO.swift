@@ -40,6 +40,11 @@ package enum SystemIO {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
+    /// Whether standard error is a terminal (so that progress drawn in place can be seen).
+    package static var standardErrorIsTerminal: Bool {
+        isatty(2) == 1
+    }
+
     /// Writes all of `bytes` to standard output; `false` when the write fails (a closed pipe).
     @discardableResult
     package static func writeStandardOutput(_ bytes: [UInt8]) -> Bool {

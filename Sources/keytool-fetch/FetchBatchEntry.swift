@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import KeytoolSupport
 
 /// One line of a `keytool fetch --batch` file: `URL [sha256=HEX] [out=NAME]`.

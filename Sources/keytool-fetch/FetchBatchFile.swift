@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import KeytoolSupport
 
 /// Reads a batch file: one `URL [sha256=HEX] [out=NAME]` per line; blank lines and lines starting
@@ -13,8 +17,10 @@ enum FetchBatchFile {
         var names: [String: Int] = [:]
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let lineNumber = index + 1
-            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let first = rawLine.firstIndex(where: { !$0.isWhitespace }),
+                  let last = rawLine.lastIndex(where: { !$0.isWhitespace }) else { continue }
+            let line = rawLine[first...last]
+            if line.hasPrefix("#") { continue }
             func failure(_ message: String) -> CommandError { CommandError("\(source):\(lineNumber): \(message)") }
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             guard let url = URL(string: fields[0]), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),

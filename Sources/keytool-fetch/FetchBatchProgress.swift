@@ -1,6 +1,11 @@
 import DownloadPipeline
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
+import CommandLineSupport
 import KeytoolSupport
 
 /// Progress bars for `keytool fetch --batch` on a terminal: one line per active transfer, redrawn
@@ -36,7 +41,7 @@ final class FetchBatchProgress: Sendable {
             state.lastDraw = now
             return Self.redraw(&state)
         }
-        if let text { FileHandle.standardError.write(Data(text.utf8)) }
+        if let text { SystemIO.writeStandardError(text) }
     }
 
     /// Clears the bars.
@@ -45,7 +50,7 @@ final class FetchBatchProgress: Sendable {
             state.active = [:]
             return Self.redraw(&state)
         }
-        if !text.isEmpty { FileHandle.standardError.write(Data(text.utf8)) }
+        if !text.isEmpty { SystemIO.writeStandardError(text) }
     }
 
     /// The escape sequences that replace the previous block with the active transfers' lines.
@@ -64,14 +69,9 @@ final class FetchBatchProgress: Sendable {
     /// `name  [#####.....]  45%  1.2 MB / 2.6 MB`.
     static func line(name: String, progress: DownloadProgress) -> String {
         let width = 24
-        var text = String(name.prefix(32)).padding(toLength: 32, withPad: " ", startingAt: 0) + " "
-        if let fraction = progress.fraction {
-            let filled = Int(fraction * Double(width))
-            text += "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
-            text += String(format: "%3d%%  ", Int(fraction * 100))
-        }
-        text += FetchCommand.ProgressBar.size(progress.received)
-        if let expected = progress.expected { text += " / " + FetchCommand.ProgressBar.size(expected) }
-        return text
+        let shown = name.prefix(32)
+        var text = shown + String(repeating: " ", count: 32 - shown.count) + " "
+        if let fraction = progress.fraction { text += ProgressText.bar(fraction, width: width) }
+        return text + ProgressText.amounts(received: progress.received, expected: progress.expected)
     }
 }

@@ -1,6 +1,11 @@
 import ArgumentParser
 import DownloadPipeline
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import CommandLineSupport
 import KeytoolSupport
 
 extension FetchCommand {
@@ -24,10 +29,10 @@ extension FetchCommand {
         let headers = headers.compactMap(Self.parseHeader)
         let totalTimeout = Duration.milliseconds(Int(timeout * 1000))
         let cachePolicy: CachePolicy = cache == nil ? .disabled : .enabled(storeDecrypted: false, revalidate: true)
-        let bars = isatty(STDERR_FILENO) == 1 ? FetchBatchProgress() : nil
+        let bars = SystemIO.standardErrorIsTerminal ? FetchBatchProgress() : nil
         let requests = entries.enumerated().map { index, entry in
             var request = DownloadRequest(url: entry.url, headers: headers, decryptor: decryptor,
-                                          destination: .file((directory as NSString).appendingPathComponent(entry.outputName)),
+                                          destination: .file(directory + "/" + entry.outputName),
                                           cachePolicy: cachePolicy)
             request.totalTimeout = totalTimeout
             request.expectedSHA256 = entry.sha256
@@ -69,7 +74,7 @@ extension FetchCommand {
                 summary += "failed \(entry.url.absoluteString): \(reason)\n"
             }
         }
-        FileHandle.standardOutput.write(Data(summary.utf8))
+        _ = SystemIO.writeStandardOutput(Array(summary.utf8))
         if failures > 0 {
             printError("\(failures) of \(entries.count) downloads failed")
             throw ExitCode(1)

@@ -1,8 +1,14 @@
 import ArgumentParser
 import DownloadPipeline
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import AsymmetricKeys
+import Dispatch
 import Synchronization
+import CommandLineSupport
 import KeytoolSupport
 
 /// `keytool fetch URL --key K [--scheme S] [--base64] [--header 'Name: value']… [-o OUT]
@@ -136,7 +142,7 @@ struct FetchCommand: ParsableCommand {
                 request.expectedSHA256 = try FetchDigestOption.parse(sha256, what: "--sha256") { CommandError($0) }
             }
             if resume, let output { request.resumeFile = output + ".part" }
-            let progressBar = isatty(STDERR_FILENO) == 1 ? ProgressBar() : nil
+            let progressBar = SystemIO.standardErrorIsTerminal ? ProgressBar() : nil
             if let progressBar {
                 request.progress = { progressBar.draw($0) }
             }
@@ -188,8 +194,8 @@ struct FetchCommand: ParsableCommand {
     /// `Name: value` → the pair, or `nil` when malformed.
     static func parseHeader(_ text: String) -> (name: String, value: String)? {
         guard let colon = text.firstIndex(of: ":") else { return nil }
-        let name = text[..<colon].trimmingCharacters(in: .whitespaces)
-        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let name = HTTPFieldText.trimmed(text[..<colon])
+        let value = HTTPFieldText.trimmed(text[text.index(after: colon)...])
         guard !name.isEmpty, !name.contains(" "), !value.contains("\n"), !value.contains("\r") else { return nil }
         return (name, value)
     }
@@ -241,25 +247,14 @@ struct FetchCommand: ParsableCommand {
         func draw(_ progress: DownloadProgress) {
             let width = 30
             var line = "\r"
-            if let fraction = progress.fraction {
-                let filled = Int(fraction * Double(width))
-                line += "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] "
-                line += String(format: "%3d%%  ", Int(fraction * 100))
-            }
-            line += Self.size(progress.received)
-            if let expected = progress.expected { line += " / " + Self.size(expected) }
+            if let fraction = progress.fraction { line += ProgressText.bar(fraction, width: width) }
+            line += ProgressText.amounts(received: progress.received, expected: progress.expected)
             drawn.withLock { $0 = true }
-            FileHandle.standardError.write(Data((line + "   ").utf8))
+            SystemIO.writeStandardError(line + "   ")
         }
 
         func end() {
-            if drawn.withLock({ $0 }) { FileHandle.standardError.write(Data("\n".utf8)) }
-        }
-
-        static func size(_ bytes: Int) -> String {
-            if bytes < 1024 { return "\(bytes) B" }
-            if bytes < 1024 * 1024 { return String(format: "%.1f KB", Double(bytes) / 1024) }
-            return String(format: "%.1f MB", Double(bytes) / 1024 / 1024)
+            if drawn.withLock({ $0 }) { SystemIO.writeStandardError("\n") }
         }
     }
 }
