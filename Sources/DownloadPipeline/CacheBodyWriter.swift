@@ -3,13 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Collects the bytes a transfer will cache, without holding a large body in memory: up to the
 /// cache's inline limit they stay in memory (stored inside the record); past it they go to a
@@ -73,7 +66,11 @@ final class CacheBodyWriter {
         file.closeFile()
         self.file = nil
         let finalPath = directory + "/" + name
-        guard rename(temporaryPath, finalPath) == 0 else {
+        do {
+            try FileWriter.move(temporaryPath, to: finalPath)
+        } catch {
+            // The cache is best effort: the download itself succeeded.
+            self.temporaryPath = nil
             abandon()
             return nil
         }
@@ -85,7 +82,7 @@ final class CacheBodyWriter {
     func abandon() {
         file?.closeFile()
         file = nil
-        if let temporaryPath { unlink(temporaryPath) }
+        if let temporaryPath { FileWriter.remove(temporaryPath) }
         temporaryPath = nil
         memory = []
     }

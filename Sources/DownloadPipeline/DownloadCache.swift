@@ -6,13 +6,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import KVStorage
 
 /// The pipeline's cache: results kept in a ``KVStore`` (MMKV format), keyed by a hash of the
@@ -112,10 +105,10 @@ public final class DownloadCache: Sendable {
         do {
             try store.setRaw(CacheRecord(decrypted: decrypted, response: response, body: body).encoded(), forKey: key)
         } catch {
-            if case .file(let name, _) = body, let path = path(ofBody: name) { unlink(path) }
+            if case .file(let name, _) = body, let path = path(ofBody: name) { FileWriter.remove(path) }
             return
         }
-        if case .file(let name, _) = previous?.body, let path = path(ofBody: name) { unlink(path) }
+        if case .file(let name, _) = previous?.body, let path = path(ofBody: name) { FileWriter.remove(path) }
     }
 
     /// The number of cached entries.
@@ -128,7 +121,7 @@ public final class DownloadCache: Sendable {
         try store.clearAll()
         if let bodyDirectory, FileManager.default.fileExists(atPath: bodyDirectory) {
             for name in try FileManager.default.contentsOfDirectory(atPath: bodyDirectory) where name.hasSuffix(".body") {
-                unlink(bodyDirectory + "/" + name)
+                FileWriter.remove(bodyDirectory + "/" + name)
             }
         }
     }

@@ -88,6 +88,23 @@ final class FileWriter {
         return Int(info.st_size)
     }
 
+    /// Moves the file at `source` to `destination` (on the same file system, replacing what is
+    /// there); on failure `source` is removed.
+    ///
+    /// - Throws: ``DownloadError`` `.file` naming `destination` and the system's reason.
+    static func move(_ source: String, to destination: String) throws(DownloadError) {
+        guard rename(source, destination) == 0 else {
+            let code = errno
+            unlink(source)
+            throw DownloadError.file(destination, "cannot move the download into place", errno: code)
+        }
+    }
+
+    /// Removes the file at `path`, if there is one.
+    static func remove(_ path: String) {
+        unlink(path)
+    }
+
     /// Whether `path` names something other than a regular file or nothing (a device, a pipe).
     static func isSpecialFile(_ path: String) -> Bool {
         var info = stat()

@@ -3,13 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where a transfer's result bytes go as they are produced: memory, or a file written through a
 /// temporary file that is renamed into place on success. Used by one task at a time.
@@ -56,11 +49,7 @@ final class OutputSink {
         writer.closeFile()
         self.writer = nil
         if let temporaryPath {
-            guard rename(temporaryPath, finalPath) == 0 else {
-                let code = errno
-                unlink(temporaryPath)
-                throw DownloadError.file(finalPath, "cannot move the download into place", errno: code)
-            }
+            try FileWriter.move(temporaryPath, to: finalPath)
         }
         return ([], finalPath)
     }
@@ -70,7 +59,7 @@ final class OutputSink {
         writer?.closeFile()
         writer = nil
         if let temporaryPath, FileWriter.regularFileSize(temporaryPath) != nil {
-            unlink(temporaryPath)
+            FileWriter.remove(temporaryPath)
         }
     }
 }

@@ -3,13 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A resumable download's partial file: the body bytes as they arrived, plus a small sidecar
 /// (`PATH.resume`) naming the URL and the validator (strong `ETag`, else `Last-Modified`) for
@@ -53,7 +46,7 @@ final class PartialDownload {
             let sidecar = try FileWriter(path: sidecarPath, append: false)
             try sidecar.append(Array(text.utf8))
         } else {
-            unlink(sidecarPath)
+            FileWriter.remove(sidecarPath)
         }
     }
 
@@ -71,7 +64,7 @@ final class PartialDownload {
     /// Removes the partial file and its sidecar (after success, or when the bytes are useless).
     func remove() {
         suspend()
-        unlink(path)
-        unlink(sidecarPath)
+        FileWriter.remove(path)
+        FileWriter.remove(sidecarPath)
     }
 }
