@@ -15,7 +15,8 @@ enum FetchBatchFile {
     static func parse(_ text: String, source: String) throws -> [FetchBatchEntry] {
         var entries: [FetchBatchEntry] = []
         var names: [String: Int] = [:]
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line break ends a line: LF, CRLF (one Character, so splitting on "\n" alone misses it), CR.
+        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let lineNumber = index + 1
             guard let first = rawLine.firstIndex(where: { !$0.isWhitespace }),
                   let last = rawLine.lastIndex(where: { !$0.isWhitespace }) else { continue }
