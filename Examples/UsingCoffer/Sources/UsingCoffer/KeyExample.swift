@@ -7,7 +7,7 @@ func keyExample(keyFile: String, passphraseFile: String) throws {
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: keyFile)))
     // Asked only when the file turns out to be encrypted.
     let passphrase: PassphraseProvider = { _ in
-        let line = try String(contentsOfFile: passphraseFile, encoding: .utf8).split(separator: "\n").first ?? ""
+        let line = try String(contentsOfFile: passphraseFile, encoding: .utf8).split(whereSeparator: \.isNewline).first ?? ""
         return SecureBytes(Array(line.utf8))
     }
     for decoded in try KeyDecoder.decodeAll(bytes, source: keyFile, passphrase: passphrase) {
