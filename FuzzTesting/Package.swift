@@ -22,6 +22,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzStoreLoad", ["KVStorage"]),
     ("FuzzStoreSalvage", ["KVStorage"]),
     ("FuzzCMS", ["DownloadPipeline", "AsymmetricKeys"]),
+    ("FuzzHTTPFields", ["DownloadPipeline"]),
     ("FuzzJWK", ["AsymmetricKeys", "CofferJSON"]),
     ("FuzzPKCS12", ["AsymmetricKeys", "CryptoOpenSSL"]),
     ("FuzzX509", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
