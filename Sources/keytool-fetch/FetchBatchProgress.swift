@@ -1,9 +1,4 @@
 import DownloadPipeline
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Synchronization
 import CommandLineSupport
 import KeytoolSupport

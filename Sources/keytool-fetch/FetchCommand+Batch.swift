@@ -32,7 +32,7 @@ extension FetchCommand {
         let bars = SystemIO.standardErrorIsTerminal ? FetchBatchProgress() : nil
         let requests = entries.enumerated().map { index, entry in
             var request = DownloadRequest(url: entry.url, headers: headers, decryptor: decryptor,
-                                          destination: .file(directory + "/" + entry.outputName),
+                                          destination: .file(directory.hasSuffix("/") ? directory + entry.outputName : directory + "/" + entry.outputName),
                                           cachePolicy: cachePolicy)
             request.totalTimeout = totalTimeout
             request.expectedSHA256 = entry.sha256
