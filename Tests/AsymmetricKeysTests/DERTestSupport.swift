@@ -42,9 +42,7 @@ enum Tool {
 
     /// A fresh temporary directory.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-der-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.directory("der")
     }
 
     /// Writes `bytes` to a new temporary file and returns its path.

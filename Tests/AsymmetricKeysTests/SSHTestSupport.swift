@@ -51,9 +51,7 @@ enum SSHTool {
 
     /// A fresh temporary directory.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-ssh-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.directory("ssh")
     }
 
     /// Writes `bytes` to a new private (0600) temporary file and returns its path.

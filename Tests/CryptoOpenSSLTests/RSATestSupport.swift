@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 @testable import CryptoOpenSSL
 
@@ -10,8 +11,7 @@ final class OpenSSLKeyFixture: Sendable {
 
     /// Generates a key with `openssl genpkey` into a fresh temporary directory.
     init(bits: Int, primes: Int = 2) throws {
-        directory = NSTemporaryDirectory() + "coffer-rsa-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = try TestScratch.directory("rsa").path
         privatePath = directory + "/key.pem"
         publicPath = directory + "/pub.pem"
         try OpenSSLTool.run([

@@ -13,7 +13,7 @@ struct ContainerCommandTests {
     }
 
     static func temporary(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("keytool-container-\(UUID())-\(name)").path
+        TestScratch.path("keytool-container-\(name)")
     }
 
     @Test("inspect --json on a JWK Set prints each key with kid, use, alg and its thumbprint")

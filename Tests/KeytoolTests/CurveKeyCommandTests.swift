@@ -9,9 +9,7 @@ struct CurveKeyCommandTests {
     static let passphraseFile = CLIRunner.fixture("keys/passphrase.txt")
 
     static func directory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("keytool-curve-\(UUID())")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.directory("keytool-curve")
     }
 
     static func tool(_ name: String, _ arguments: [String], stdin: [UInt8]? = nil) throws -> ToolOutput {
