@@ -4,13 +4,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NIOCore
 import NIOHTTP1
 
@@ -125,12 +118,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             return .connectionClosed(url: url, cause: error)
         }
         if let error = error as? IOError {
-            let what = switch error.errnoCode {
-            case ECONNREFUSED: "connection refused"
-            case ECONNRESET: "connection reset by the server"
-            default: "connection failed: \(String(cString: strerror(error.errnoCode)))"
-            }
-            return .transport(url: url, what, cause: error)
+            return .connectionFailed(url: url, errno: error.errnoCode, cause: error)
         }
         return .transport(url: url, "connection failed: \(String(describing: error))", cause: error)
     }

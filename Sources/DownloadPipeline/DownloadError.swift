@@ -1,9 +1,4 @@
 import CofferErrors
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -201,6 +196,17 @@ extension DownloadError {
         error.expectedDigest = expected
         error.actualDigest = actual
         return error
+    }
+
+    /// A connection that failed with the system error `code`: refused and reset connections say
+    /// so, any other names the system's reason.
+    static func connectionFailed(url: String?, errno code: Int32, cause: any Error & Sendable) -> DownloadError {
+        let what = switch code {
+        case ECONNREFUSED: "connection refused"
+        case ECONNRESET: "connection reset by the server"
+        default: "connection failed: \(String(cString: strerror(code)))"
+        }
+        return .transport(url: url, what, cause: cause)
     }
 
     /// A local file failed.
