@@ -86,6 +86,13 @@ extension ErrorCode where Domain == KVStoreError {
     public static var expirationDisabled: Self { Self("expirationDisabled") }
     /// A malformed varint (truncated, or an 11th continuation byte).
     public static var malformedVarint: Self { Self("malformedVarint") }
+    /// The file system has no room for the write (`ENOSPC`, `EDQUOT`, or `EFBIG` past a file size
+    /// limit): ``KVStoreError/errno`` says which, the reason how many bytes the file needed. The write
+    /// was not applied; the store stays open and readable, and writable once space returns.
+    public static var noSpace: Self { Self("noSpace") }
+    /// Another process has the store open in a way that excludes this open: one of the two is a
+    /// single-process open (see ``KVStoreConfiguration/multiProcess``).
+    public static var inUse: Self { Self("inUse") }
 }
 
 /// A precise description of how a store's files are damaged, as found at load time.
@@ -100,6 +107,9 @@ public enum KVStoreDamage: Sendable, Equatable, CustomStringConvertible {
     case metaMissing(nonZeroBytes: Int)
     /// The data file is shorter than its 4-byte header.
     case truncatedDataFile(fileSize: Int)
+    /// The meta file claims more data than was ever written: past `writtenBytes` the data file is
+    /// a hole (a sparse file left by a crash or a full disk).
+    case unwrittenData(actualSize: Int, writtenBytes: Int)
 
     /// What is wrong, in one sentence (what `kvstore verify` prints).
     public var description: String {
@@ -114,6 +124,8 @@ public enum KVStoreDamage: Sendable, Equatable, CustomStringConvertible {
             return "the meta (.crc) file is missing or zeroed but the data file holds \(count) non-zero bytes"
         case let .truncatedDataFile(size):
             return "the data file is \(size) bytes long, shorter than its 4-byte header"
+        case let .unwrittenData(size, written):
+            return "the meta file claims \(size) bytes of data but only the first \(written) bytes of the data file were ever written (the rest is a hole)"
         }
     }
 }

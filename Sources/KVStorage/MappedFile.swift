@@ -11,12 +11,19 @@ import Darwin
 /// Growth is page-size aware: ``grow(to:)`` rounds up to a page multiple, extends the file with
 /// `ftruncate` (the new range reads as zeros) and remaps. Extending never touches existing bytes,
 /// so a kill during growth leaves the old contents intact.
+///
+/// No write through the mapping may reach a byte past ``allocatedSize``: a store in a hole of a
+/// `MAP_SHARED` mapping allocates a block at the page fault, and on a full file system the kernel
+/// answers that fault with `SIGBUS`. Writers call ``reserve(upTo:)`` first (`posix_fallocate`),
+/// which fails with `noSpace` instead. Readers stay inside ``readableBytes``: on tmpfs even a read fault in a hole needs a page.
 struct MappedFile: ~Copyable {
     let path: String
     let descriptor: Int32
     let writable: Bool
     private(set) var base: UnsafeMutableRawPointer?
     private(set) var size: Int
+    /// The prefix of the file whose blocks are known to be reserved (0 until ``reserve(upTo:)``).
+    private(set) var allocatedSize = 0
 
     /// Opens (and, when writable, creates with mode 0600) `path` and maps it. A writable file with a
     /// positive `minimumSize` is first grown to at least that size rounded up to a page; with
@@ -76,18 +83,46 @@ struct MappedFile: ~Copyable {
         UnsafeRawBufferPointer(start: base, count: base == nil ? 0 : size)
     }
 
-    /// Extends the file to `newSize` rounded up to a page and remaps it.
+    /// The mapped bytes up to the first hole of the file (`SEEK_HOLE`): what can be read without
+    /// touching a hole. One `lseek` per call, so callers take it when they load, not per read.
+    var readableBytes: UnsafeRawBufferPointer {
+        guard let base else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        if allocatedSize >= size { return UnsafeRawBufferPointer(start: base, count: size) }
+        // A file truncated under the mapping is only readable up to its new end.
+        let fileSize = min(size, (try? Syscall.fileSize(descriptor, path: path)) ?? 0)
+        return UnsafeRawBufferPointer(start: base, count: Syscall.backedPrefix(descriptor, size: fileSize))
+    }
+
+    /// Reserves the blocks of `[allocatedSize, end)` and some room beyond it (see the type's note),
+    /// so that writes below the new ``allocatedSize`` cannot fault. The file keeps its size: room
+    /// is reserved as the data reaches it, in steps of a quarter of what is reserved (at least
+    /// 256 KiB, at most the mapping), so a file grown ahead of its data stays sparse as MMKV's do.
+    ///
+    /// - Throws: `noSpace` when the file system has no room; nothing changed then.
+    mutating func reserve(upTo end: Int) throws(KVStoreError) {
+        guard writable, end > allocatedSize else { return }
+        let step = max(allocatedSize / 4, 256 * 1024)
+        let target = min(size, MappedFile.roundUp(max(end, allocatedSize + step)))
+        guard target > allocatedSize else { return }
+        try Syscall.allocate(descriptor, offset: allocatedSize, length: target - allocatedSize, path: path)
+        allocatedSize = target
+    }
+
+    /// Extends the file to `newSize` rounded up to a page and remaps it. The new range is a hole
+    /// until ``reserve(upTo:)`` reserves it.
     mutating func grow(to newSize: Int) throws(KVStoreError) {
         // Another process may already have grown the file further: never shrink it.
         let current = try Syscall.fileSize(descriptor, path: path)
         let target = max(MappedFile.roundUp(newSize), current)
         guard target > size else { return }
-        if target == current {
-            try remap(to: target)
-            return
-        }
-        try Syscall.truncate(descriptor, to: target, path: path)
+        if target > current { try Syscall.truncate(descriptor, to: target, path: path) }
         try remap(to: target)
+    }
+
+    /// The file's size now (`fstat`): less than ``size`` when another program truncated it, and
+    /// then the mapping's tail must not be touched.
+    func currentFileSize() throws(KVStoreError) -> Int {
+        try Syscall.fileSize(descriptor, path: path)
     }
 
     /// Remaps after another process changed the file size; returns whether the size changed.
@@ -102,6 +137,7 @@ struct MappedFile: ~Copyable {
         if let base { Syscall.unmap(base, size: size) }
         base = nil
         size = 0
+        allocatedSize = min(allocatedSize, newSize)
         guard newSize > 0 else { return }
         base = try Syscall.map(descriptor, size: newSize, writable: writable, path: path)
         size = newSize

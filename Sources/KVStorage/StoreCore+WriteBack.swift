@@ -69,7 +69,8 @@ extension StoreCore {
     /// Rewrites the store from its index (or `plan.replacement`) through a temporary file and an
     /// atomic rename, following the invariant above.
     func writeBack(_ plan: WriteBackPlan) throws(KVStoreError) {
-        guard writable, let metaPointer else { throw readOnlyError("write-back") }
+        try ensureWritable(upTo: 0)
+        guard let metaPointer else { throw readOnlyError("write-back") }
         let now = self.now
         let newExpiration = plan.newExpiration ?? expiration
         let newCrypt: CryptSpec? = plan.newCrypt ?? crypt
@@ -188,6 +189,8 @@ extension StoreCore {
         let temporaryPath = dataPath + Self.compactSuffix
         let fd = try Syscall.open(temporaryPath, flags: O_RDWR | O_CREAT | O_TRUNC, mode: 0o600)
         do throws(KVStoreError) {
+            // The image's blocks are written below; a full disk fails there, and the original
+            // files stay exactly as they were. The free tail stays a hole until appends reserve it.
             try Syscall.truncate(fd, to: fileSize, path: temporaryPath)
             let failure: KVStoreError? = image.withUnsafeBytes { bytes in
                 do throws(KVStoreError) { try Syscall.writeAll(fd, bytes, at: 0, path: temporaryPath) } catch { return error }
@@ -216,6 +219,7 @@ extension StoreCore {
         try Syscall.rename(temporaryPath, to: dataPath)
         try Syscall.syncDirectory(directory.isEmpty ? "." : directory)
         data = try MappedFile(path: dataPath, writable: true, minimumSize: fileSize)
+        try? data.reserve(upTo: 4 + newSize)    // written above: this records it (and some room)
 
         // Steps 4 and 5: commit the meta.
         crypt = newCrypt

@@ -48,6 +48,8 @@ final class StoreCore {
     var knownSize = 0
     /// A repair adopted under a shared lock that still has to be written to the meta file.
     var pendingRepair = false
+    /// Whether the meta struct's bytes hold data (not a hole) and may be read through the mapping.
+    var metaReadable = false
 
     /// How many times the files were loaded, and how many CRC passes over the data region that
     /// took (including the one of ``statistics(recomputingCRC:)``): what tests check to keep an
@@ -95,6 +97,7 @@ final class StoreCore {
         metaPointer = nil
         let metaDescriptor = metaFile.descriptor
         meta = metaFile
+        try OwnershipLock.acquire(descriptor: metaDescriptor, exclusive: writable && !multiProcess, path: metaPath)
         lock = FileLock(descriptor: metaDescriptor, path: configuration.metaPath, enabled: configuration.multiProcess && metaDescriptor >= 0)
         try lock.lock(writable ? .exclusive : .shared)
         defer { lock.unlock(writable ? .exclusive : .shared) }
@@ -114,20 +117,51 @@ final class StoreCore {
     /// Grows the files of a read-write store that just loaded to their working sizes: the data file
     /// to a page multiple of at least the initial capacity, the meta file to one page. Growing only
     /// appends zeros, which every reader ignores.
+    ///
+    /// The meta page's blocks are reserved here and the data file's before each write reaches them
+    /// (``ensureWritable(upTo:)``), so that no write through the mappings can fault with `SIGBUS`
+    /// on a full disk. When the file system has no room the store still opens, readable, and every
+    /// write fails with `noSpace` until space returns.
     private func growLoadedFiles() throws(KVStoreError) {
         let page = Syscall.pageSize
         let minimum = max(page, configuration.initialCapacity)
-        if data.size < minimum || data.size % page != 0 {
-            try data.grow(to: max(minimum, data.size))
+        do throws(KVStoreError) {
+            if meta.size < page { try meta.grow(to: page) }
+            if data.size < minimum || data.size % page != 0 {
+                try data.grow(to: max(minimum, data.size))
+            }
+            try meta.reserve(upTo: page)
+        } catch where error.code == .noSpace {
+            // Opened readable; writes try again.
         }
-        if meta.size < page { try meta.grow(to: page) }
-        metaPointer = meta.base
+        metaPointer = meta.allocatedSize >= MetaInfo.size ? meta.base : nil
+    }
+
+    /// Reserves the blocks every write up to data-file offset `end` touches, and the meta file's,
+    /// before anything is written: the write fails with `noSpace` instead of a `SIGBUS`.
+    @inline(never)
+    func ensureWritable(upTo end: Int) throws(KVStoreError) {
+        guard writable else { throw readOnlyError("write") }
+        if meta.allocatedSize < MetaInfo.size {
+            if meta.size < Syscall.pageSize { try meta.grow(to: Syscall.pageSize) }
+            try meta.reserve(upTo: Syscall.pageSize)
+            metaPointer = meta.base
+        }
+        if end > data.allocatedSize {
+            if end > data.size {
+                try data.grow(to: end)
+                plaintext?.reserve(data.size)
+            }
+            try data.reserve(upTo: end)
+        }
     }
 
     // MARK: Meta access
 
+    /// The meta struct as the file holds it; a meta file whose first page was never written (a hole)
+    /// reads as zeros without touching the hole.
     func readMeta() -> MetaInfo {
-        MetaInfo(bytes: meta.bytes)
+        MetaInfo(bytes: meta.readableBytes)
     }
 
     /// The current meta struct as this instance believes it should be.
@@ -146,6 +180,7 @@ final class StoreCore {
 
     /// Writes the whole meta struct (MMKV's `IncreaseSequence` write), with the header first.
     func writeFullMeta(_ info: MetaInfo, sync: Bool) throws(KVStoreError) {
+        try ensureWritable(upTo: 4)
         guard let metaPointer, let dataBase = data.base else { throw readOnlyError("write meta") }
         dataBase.storeBytes(of: info.actualSize.littleEndian, as: UInt32.self)
         atomicMemoryFence(ordering: .releasing)
@@ -170,8 +205,10 @@ final class StoreCore {
             data = try MappedFile(path: dataPath, writable: writable, minimumSize: 0)
         }
         let info = readMeta()
+        metaReadable = meta.readableBytes.count >= MetaInfo.size
         let loaded = try StoreLoader.load(
-            data: data.bytes, meta: info, crypt: crypt, policy: configuration.onDamage, path: dataPath)
+            data: data.readableBytes, fileSize: data.size, meta: info, crypt: crypt, policy: configuration.onDamage,
+            path: dataPath)
         loads += 1
         crcPasses += loaded.crcPasses
         if writable { try growLoadedFiles() }
@@ -221,9 +258,24 @@ final class StoreCore {
 
     /// Before every operation in multi-process mode: notices other processes' writes through the
     /// meta's sequence, CRC and size (MMKV's `checkLoadData`) and reloads what changed.
+    ///
+    /// A file shorter than its mapping (truncated by another program) is found here, before any of
+    /// its bytes is touched (touching them would raise `SIGBUS`): the store reloads from what is
+    /// left, which the damage policy judges.
     func refreshFromOtherProcesses() throws(KVStoreError) {
         guard configuration.multiProcess else { return }
-        let view = meta.bytes
+        let dataShrank = try data.currentFileSize() < data.size
+        var metaShrank = false
+        if !meta.isAbsent { metaShrank = try meta.currentFileSize() < meta.size }
+        if dataShrank || metaShrank {
+            _ = try meta.refreshSize()
+            metaPointer = writable && meta.allocatedSize >= MetaInfo.size ? meta.base : nil
+            try reload(remap: true)
+            return
+        }
+        // A meta file that was a hole when loaded is read only once it holds data.
+        if !metaReadable { metaReadable = meta.readableBytes.count >= MetaInfo.size }
+        let view = metaReadable ? meta.bytes : UnsafeRawBufferPointer(start: nil, count: 0)
         guard view.count >= MetaInfo.size, let base = view.baseAddress else { return }
         let fileSequence = MetaInfo.load(at: MetaInfo.Offset.sequence, from: base)
         let fileCRC = MetaInfo.load(at: MetaInfo.Offset.crc, from: base)
@@ -377,6 +429,7 @@ final class StoreCore {
     /// Starts an empty data region: a random 4-byte placeholder (and, encrypted, a fresh IV),
     /// committed with a full meta write (sequence + 1), as MMKV's first insert does.
     func startRegion() throws(KVStoreError) {
+        try ensureWritable(upTo: 8)
         guard let dataBase = data.base else { throw readOnlyError("write") }
         let placeholder = UInt32.random(in: Self.placeholderRange)
         if let crypt {
@@ -468,7 +521,9 @@ final class StoreCore {
     /// through a write-back.
     func ensureSpace(for entrySize: Int) throws(KVStoreError) {
         let needed = 4 + actualSize + entrySize
-        guard needed > data.size else { return }
+        // The hot path: the bytes are mapped and reserved (see `MappedFile`).
+        guard needed > data.allocatedSize || meta.allocatedSize < MetaInfo.size else { return }
+        guard needed > data.size else { return try ensureWritable(upTo: needed) }
         let liveCount = index.count + 1
         if index.deadBytes * 2 >= actualSize && data.size >= Self.compactionThreshold {
             var plan = WriteBackPlan()
@@ -479,10 +534,11 @@ final class StoreCore {
         let lengthNeeded = 4 + actualSize + entrySize
         let average = (lengthNeeded + liveCount - 1) / liveCount
         let future = average * max(8, liveCount / 2)
-        var size = data.size
+        var size = max(data.size, Syscall.pageSize)
         while lengthNeeded + future >= size { size *= 2 }
         try data.grow(to: size)
         plaintext?.reserve(data.size)
+        try ensureWritable(upTo: needed)
     }
 
     /// Drops every expired key from the index view used by count/allKeys (no write).

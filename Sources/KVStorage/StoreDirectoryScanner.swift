@@ -24,7 +24,7 @@ enum StoreDirectoryScanner {
         let dataPath = folder + "/" + id
         let metaPath = dataPath + ".crc"
         let metaFile = try MappedFile(path: metaPath, writable: false, minimumSize: 0)
-        let meta = MetaInfo(bytes: metaFile.bytes)
+        let meta = MetaInfo(bytes: metaFile.readableBytes)
         let hasIV = meta.version >= 2 && meta.iv.contains { $0 != 0 }
         var listing = KVStoreListing(
             id: id, relativePath: (hashed ? hashedSubdirectory + "/" : "") + id, isHashedID: hashed,

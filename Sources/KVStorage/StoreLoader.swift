@@ -45,18 +45,24 @@ struct LoadedState {
 /// pair without a pending record would drop acknowledged data, so it is reported as damage.
 /// All reads are bounded by the data mapping, whatever the meta claims.
 enum StoreLoader {
+    ///
+    /// - Parameters:
+    ///   - data: the data file's bytes that may be read: its written prefix (see
+    ///     `MappedFile.readableBytes`), so a hole is never touched.
+    ///   - fileSize: the data file's size, when it is longer than `data` (a sparse file).
     static func load(
-        data: UnsafeRawBufferPointer, meta: MetaInfo, crypt: CryptSpec?,
+        data: UnsafeRawBufferPointer, fileSize: Int? = nil, meta: MetaInfo, crypt: CryptSpec?,
         policy: KVStoreConfiguration.DamagePolicy, path: String
     ) throws(KVStoreError) -> LoadedState {
         var passes = 0
-        var state = try choose(data: data, meta: meta, crypt: crypt, policy: policy, path: path, crcPasses: &passes)
+        var state = try choose(
+            data: data, fileSize: fileSize ?? data.count, meta: meta, crypt: crypt, policy: policy, path: path, crcPasses: &passes)
         state.crcPasses = passes
         return state
     }
 
     private static func choose(
-        data: UnsafeRawBufferPointer, meta: MetaInfo, crypt: CryptSpec?,
+        data: UnsafeRawBufferPointer, fileSize wholeSize: Int, meta: MetaInfo, crypt: CryptSpec?,
         policy: KVStoreConfiguration.DamagePolicy, path: String, crcPasses passes: inout Int
     ) throws(KVStoreError) -> LoadedState {
         let fileSize = data.count
@@ -66,7 +72,10 @@ enum StoreLoader {
                     actualSize: 0, crc: 0, iv: meta.iv, expiration: meta.expirationEnabled, index: StoreIndex(),
                     cipher: nil, plaintext: nil, repair: .none)
             }
-            return try damaged(.truncatedDataFile(fileSize: fileSize), policy: policy, path: path, meta: meta) { _ in fallback() }
+            let damage: KVStoreDamage = wholeSize >= 4
+                ? .unwrittenData(actualSize: Int(meta.actualSize), writtenBytes: fileSize)
+                : .truncatedDataFile(fileSize: wholeSize)
+            return try damaged(damage, policy: policy, path: path, meta: meta) { _ in fallback() }
         }
         let header = Int(MetaInfo.load(at: 0, from: base))
         let version = meta.version >= 7 ? 3 : meta.version
@@ -150,8 +159,10 @@ enum StoreLoader {
 
         // No consistent state: the files are damaged.
         let damage: KVStoreDamage
-        if metaSize > fileSize - 4 {
-            damage = .sizeOutOfRange(actualSize: metaSize, fileSize: fileSize)
+        if metaSize > wholeSize - 4 {
+            damage = .sizeOutOfRange(actualSize: metaSize, fileSize: wholeSize)
+        } else if metaSize > fileSize - 4 {
+            damage = .unwrittenData(actualSize: metaSize, writtenBytes: fileSize)
         } else {
             passes += 1
             damage = .crcMismatch(stored: meta.crc, computed: CRC32.update(0, base + 4, count: metaSize), actualSize: metaSize)
@@ -177,7 +188,7 @@ enum StoreLoader {
         case .fail:
             var reason = "the store is damaged: \(damage)"
             if meta.version >= 3 && meta.lastConfirmedSize > 0 && !meta.hasPendingCommit {
-                reason += "; an older consistent state (\(meta.lastConfirmedSize) bytes) may exist, open with the recover policy"
+                reason += "; an older consistent state (\(meta.lastConfirmedSize) bytes) may exist"
             }
             throw KVStoreError(.damaged, reason, path: path, damage: damage)
         case .discard:

@@ -30,8 +30,9 @@ enum StoreSalvager {
         } catch where error.code == .notFound {
             meta = MappedFile(absentPath: source.metaPath)
         }
-        let info = MetaInfo(bytes: meta.bytes)
-        let fileSize = data.size
+        let info = MetaInfo(bytes: meta.readableBytes)
+        // Only the written prefix: a hole (a sparse file) is never touched.
+        let fileSize = data.readableBytes.count
         guard fileSize >= 4, let base = data.base.map(UnsafeRawPointer.init) else {
             throw KVStoreError(
                 .damaged, "nothing to salvage: the data file is shorter than its header", path: source.dataPath,
@@ -195,14 +196,21 @@ enum StoreSalvager {
                 path: target.dataPath, operation: "salvage")
         }
         try Syscall.makeDirectories(directory)
-        let store = try KVStore(target)
-        defer { store.close() }
-        try store.write { core throws(KVStoreError) in
-            var plan = WriteBackPlan()
-            plan.replacement = entries
-            plan.newExpiration = expiration
-            plan.trim = true
-            try core.writeBack(plan)
+        do throws(KVStoreError) {
+            let store = try KVStore(target)
+            defer { store.close() }
+            try store.write { core throws(KVStoreError) in
+                var plan = WriteBackPlan()
+                plan.replacement = entries
+                plan.newExpiration = expiration
+                plan.trim = true
+                try core.writeBack(plan)
+            }
+        } catch {
+            // A copy that could not be written whole (a full disk) is not left behind half made.
+            try? Syscall.unlink(target.dataPath)
+            try? Syscall.unlink(target.metaPath)
+            throw error
         }
         return target.dataPath
     }

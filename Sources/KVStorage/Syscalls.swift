@@ -43,12 +43,128 @@ enum Syscall {
         return Int(info.st_size)
     }
 
-    /// `ftruncate(2)`.
+    /// `ftruncate(2)`. A size past `RLIMIT_FSIZE` is `noSpace` (`EFBIG`).
     static func truncate(_ fd: Int32, to size: Int, path: String) throws(KVStoreError) {
         while ftruncate(fd, off_t(size)) != 0 {
             if errno == EINTR { continue }
-            throw failure("ftruncate", path: path)
+            let code = errno
+            if isNoSpace(code) { throw noSpace(bytes: size, path: path, operation: "ftruncate", errno: code) }
+            throw failure("ftruncate", path: path, errno: code)
         }
+    }
+
+    /// Whether `code` says the file system has no room: `ENOSPC`, `EDQUOT` or `EFBIG` (a file
+    /// size limit, `RLIMIT_FSIZE`).
+    static func isNoSpace(_ code: Int32) -> Bool {
+        code == ENOSPC || code == EDQUOT || code == EFBIG
+    }
+
+    /// Reserves the blocks of `[offset, offset + length)` so that writes through a mapping never
+    /// fault for lack of space (`posix_fallocate(3)`; the file grows when the range ends past it).
+    /// Bytes already there are not changed. Where the file system cannot reserve (`EOPNOTSUPP`,
+    /// `EINVAL`), every hole in the range is filled with written zeros instead, which reads the same.
+    ///
+    /// - Throws: `noSpace` (with the bytes asked for and the errno) on `ENOSPC`, `EDQUOT` and
+    ///   `EFBIG`; `systemCall` otherwise.
+    static func allocate(_ fd: Int32, offset: Int, length: Int, path: String) throws(KVStoreError) {
+        guard length > 0 else { return }
+        #if os(Linux)
+        var code: Int32
+        repeat { code = posix_fallocate(fd, off_t(offset), off_t(length)) } while code == EINTR
+        if code == 0 { return }
+        if code == EOPNOTSUPP || code == EINVAL {
+            try fillHoles(fd, offset: offset, length: length, path: path)
+            return
+        }
+        if isNoSpace(code) {
+            throw noSpace(bytes: offset + length, path: path, operation: "posix_fallocate", errno: code)
+        }
+        throw failure("posix_fallocate", path: path, errno: code)
+        #else
+        try fillHoles(fd, offset: offset, length: length, path: path)
+        #endif
+    }
+
+    /// The `noSpace` error for a file that needed to hold `bytes` bytes.
+    static func noSpace(bytes: Int, path: String, operation: String, errno code: Int32) -> KVStoreError {
+        KVStoreError(
+            .noSpace, "no room on the file system for \(bytes) bytes: \(String(cString: strerror(code)))",
+            path: path, operation: operation, errno: code)
+    }
+
+    /// Writes zeros over every hole in `[offset, offset + length)` (`lseek(2)` `SEEK_DATA`), extending
+    /// the file when the range ends past it. Zeros are what a hole reads as, so no byte changes.
+    private static func fillHoles(_ fd: Int32, offset: Int, length: Int, path: String) throws(KVStoreError) {
+        let end = offset + length
+        let size = try fileSize(fd, path: path)
+        let zeros = [UInt8](repeating: 0, count: 64 * 1024)
+        var position = offset
+        while position < end {
+            // The next hole at or after `position`, and the data after it.
+            let hole = position < size ? Int(lseek(fd, off_t(position), SEEK_HOLE)) : position
+            guard hole >= 0, hole < end else { return }
+            let data = hole < size ? Int(lseek(fd, off_t(hole), SEEK_DATA)) : -1
+            let holeEnd = min(end, data > hole ? data : max(size, end))
+            var cursor = hole
+            while cursor < holeEnd {
+                let count = min(zeros.count, holeEnd - cursor)
+                let written = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress!, count, off_t(cursor)) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    let code = errno
+                    if isNoSpace(code) { throw noSpace(bytes: end, path: path, operation: "pwrite", errno: code) }
+                    throw failure("pwrite", path: path, errno: code)
+                }
+                cursor += written
+            }
+            position = holeEnd
+        }
+    }
+
+    /// The length of the prefix of the file that holds data (`lseek(2)` `SEEK_HOLE` from 0), at most
+    /// `size`. A hole reads as zeros, but on tmpfs touching one through a mapping needs a free page
+    /// and raises `SIGBUS` on a full file system; readers stop before it.
+    static func backedPrefix(_ fd: Int32, size: Int) -> Int {
+        guard size > 0 else { return 0 }
+        let hole = lseek(fd, 0, SEEK_HOLE)
+        guard hole >= 0 else { return size }    // no SEEK_HOLE here: every byte counts as data
+        return min(size, Int(hole))
+    }
+
+    /// An open file description (OFD) lock on `[start, start + length)` of `fd`'s file (Linux
+    /// `F_OFD_SETLK`, never blocking): a write lock is exclusive, a read lock shared. Returns `false`
+    /// when a conflicting lock is held elsewhere. OFD locks are independent of `flock(2)` locks, are
+    /// owned by the open file (not the process) and vanish when its last descriptor closes.
+    static func rangeLock(_ fd: Int32, exclusive: Bool, start: Int, length: Int, path: String) throws(KVStoreError) -> Bool {
+        #if os(Linux)
+        var lock = flock()
+        lock.l_type = Int16(exclusive ? F_WRLCK : F_RDLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = off_t(start)
+        lock.l_len = off_t(length)
+        while fcntl(fd, F_OFD_SETLK, &lock) != 0 {
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EACCES { return false }
+            throw failure("fcntl(F_OFD_SETLK)", path: path)
+        }
+        #endif
+        return true
+    }
+
+    /// The start of the first lock held elsewhere that would conflict with a write lock on
+    /// `[start, start + length)` (`F_OFD_GETLK`), or `nil` when there is none.
+    static func conflictingLockStart(_ fd: Int32, start: Int, length: Int) -> Int? {
+        #if os(Linux)
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = off_t(start)
+        lock.l_len = off_t(length)
+        guard fcntl(fd, F_OFD_GETLK, &lock) == 0, lock.l_type != Int16(F_UNLCK) else { return nil }
+        return Int(lock.l_start)
+        #else
+        return nil
+        #endif
     }
 
     /// `mmap(2)` with `MAP_SHARED`.
@@ -185,7 +301,9 @@ enum Syscall {
             let count = pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
             if count < 0 {
                 if errno == EINTR { continue }
-                throw failure("pwrite", path: path)
+                let code = errno
+                if isNoSpace(code) { throw noSpace(bytes: offset + buffer.count, path: path, operation: "pwrite", errno: code) }
+                throw failure("pwrite", path: path, errno: code)
             }
             done += count
         }
@@ -220,4 +338,11 @@ enum Syscall {
 @inline(__always) private func Glibc_fsync(_ fd: Int32) -> Int32 { fsync(fd) }
 @inline(__always) private func Glibc_fdatasync(_ fd: Int32) -> Int32 { fdatasync(fd) }
 @inline(__always) private func Glibc_rename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 { rename(from, to) }
+#if os(Linux)
+// Linux constants that Glibc's module leaves out (they need _GNU_SOURCE in C).
+private let SEEK_DATA: Int32 = 3
+private let SEEK_HOLE: Int32 = 4
+private let F_OFD_GETLK: Int32 = 36
+private let F_OFD_SETLK: Int32 = 37
+#endif
 @inline(__always) private func Glibc_unlink(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) }
