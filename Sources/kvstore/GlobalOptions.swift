@@ -22,8 +22,14 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .customLong("aes256"), help: "The store uses AES-256-CFB (default AES-128-CFB).")
     var aes256 = false
 
-    @Flag(name: .customLong("multi-process"), help: "Share the store with other processes (flock on the .crc file).")
-    var multiProcess = false
+    @Flag(name: .customLong("single-process"), help: ArgumentHelp(
+        "Open the store for this process alone: faster, and any other process that opens it meanwhile is refused. By default stores are shared with other processes (flock on the .crc file, as MMKV's multi-process mode)."))
+    var singleProcess = false
+
+    @Option(name: .customLong("on-damage"), help: ArgumentHelp(
+        "What to do with a damaged store: fail (leave the files as they are), recover (keep what parses, rewrite the store), discard (start empty).",
+        valueName: "policy"))
+    var onDamage: DamagePolicyArgument = .fail
 
     func validate() throws {
         if cryptKeyFile != nil && cryptKeyEnv != nil {
@@ -49,16 +55,14 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// The configuration of the store these options name.
-    func configuration(
-        _ access: KVStoreConfiguration.AccessMode,
-        onDamage: KVStoreConfiguration.DamagePolicy = .fail
-    ) throws(KvstoreToolError) -> KVStoreConfiguration {
+    func configuration(_ access: KVStoreConfiguration.AccessMode) throws(KvstoreToolError) -> KVStoreConfiguration {
         KVStoreConfiguration(
             directory: directory, id: id, cryptKey: try cryptKey(), cipher: cipher, accessMode: access,
-            multiProcess: multiProcess, onDamage: onDamage)
+            multiProcess: !singleProcess, onDamage: onDamage.policy)
     }
 
-    /// Opens the store read-write (creating it when needed), refusing damaged files and wrong keys.
+    /// Opens the store read-write (creating it when needed), refusing wrong keys, and damaged files
+    /// unless `--on-damage` says otherwise.
     ///
     /// One load and one CRC pass: the store is checked as it is before it is grown to whole
     /// pages, so a refused open leaves the files exactly as they were.
@@ -119,5 +123,18 @@ enum CryptKeySource {
             throw KvstoreToolError(.input, "the crypt key is empty", path: file, operation: option)
         }
         return key
+    }
+}
+
+/// `--on-damage`: the store's damage policy, by name.
+enum DamagePolicyArgument: String, ExpressibleByArgument, CaseIterable {
+    case fail, recover, discard
+
+    var policy: KVStoreConfiguration.DamagePolicy {
+        switch self {
+        case .fail: return .fail
+        case .recover: return .recover
+        case .discard: return .discard
+        }
     }
 }

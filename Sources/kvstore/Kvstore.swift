@@ -33,6 +33,9 @@ struct Kvstore: ParsableCommand {
     @OptionGroup var globals: GlobalOptions
 
     static func main() {
+        // Past a file size limit (RLIMIT_FSIZE) a write fails with EFBIG, reported as an error,
+        // instead of the default SIGXFSZ killing the process.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -41,10 +41,28 @@ struct KvstoreToolError: Error, CustomStringConvertible {
     }
 
     /// Wraps a store error, naming the operation.
+    /// Wraps a store error, naming the operation and, where there is one, the way out.
     init(_ error: KVStoreError, operation: String) {
         var reason = error.description
         if let damage = error.damage, !reason.contains(damage.description) { reason += ": \(damage)" }
+        if let way = KvstoreToolError.wayOut(error) { reason += "\n  " + way }
         self.init(error.code == .notFound ? .storeNotFound : .store, reason, operation: operation, underlying: error)
+    }
+
+    /// What a user can do about `error`, in the command's own terms.
+    static func wayOut(_ error: KVStoreError) -> String? {
+        switch error.code {
+        case .damaged:
+            return "the files were left as they are. Ways out: 'kvstore salvage --to DIR' copies what still parses "
+                + "into a new store in DIR; '--on-damage recover' keeps what parses and rewrites this store; "
+                + "'--on-damage discard' empties it."
+        case .inUse:
+            return "wait for that process to close the store; a store opened with --single-process is that process's alone."
+        case .noSpace:
+            return "nothing was written and the store is unchanged; free space on that file system and run the command again."
+        default:
+            return nil
+        }
     }
 
     /// The process exit status: 64 for usage errors, 1 for everything else.
