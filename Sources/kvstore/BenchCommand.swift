@@ -12,7 +12,7 @@ import Darwin
 #endif
 
 extension Kvstore {
-    /// `kvstore bench [--count N] [--json]`: the standard store workload on a scratch store.
+    /// `kvstore bench [--count N] [--json] [--only STEP]`: the standard store workload on a scratch store.
     struct BenchCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "bench",
@@ -29,6 +29,11 @@ extension Kvstore {
                 thread, up to 500 sets in chunks of 50) and int64SetSystemParallel (ns per set from 4 \
                 threads at once, which share flushes). The global --dir/--id are ignored; \
                 --crypt-key-*/--aes256 and --multi-process apply to the scratch stores.
+
+                --only STEP (int64-set, int64-get, string-set or string-get) runs that step alone, for \
+                instruction counts: the sets a get step needs, then --count operations of the step, \
+                untimed, inside the function StoreWorkload.measuredPhase, and prints nothing. Count \
+                them with valgrind --tool=callgrind --toggle-collect='*measuredPhase*' (tools/mmkv-bench).
                 """)
 
         @ParentCommand var root: Kvstore
@@ -38,6 +43,9 @@ extension Kvstore {
 
         @Flag(name: .long, help: "Print one JSON object.")
         var json = false
+
+        @Option(name: .long, help: ArgumentHelp("Run only this step, untimed, and print nothing.", valueName: "step"))
+        var only: StoreWorkload.Phase?
 
         func validate() throws {
             if count < 1 || count > 10_000_000 { throw ValidationError("--count must be between 1 and 10000000") }
@@ -49,6 +57,12 @@ extension Kvstore {
             var configuration = try root.globals.configuration(.readWrite)
             configuration.directory = directory
             configuration.id = "bench"
+            if let only {
+                do { try StoreWorkload.runOnly(only, configuration: configuration, count: count) } catch {
+                    throw KvstoreToolError(error, operation: "bench")
+                }
+                return
+            }
             let result: StoreWorkload.Result
             do {
                 result = try StoreWorkload.run(configuration: configuration, count: count)
@@ -143,3 +157,5 @@ extension Kvstore {
         }
     }
 }
+
+extension StoreWorkload.Phase: ExpressibleByArgument {}

@@ -90,6 +90,47 @@ enum StoreWorkload {
         return result
     }
 
+    /// A step that `kvstore bench --only` runs alone.
+    enum Phase: String, CaseIterable {
+        case int64Set = "int64-set", int64Get = "int64-get", stringSet = "string-set", stringGet = "string-get"
+    }
+
+    /// Runs `phase` alone on a new store at `configuration`, untimed: first the sets a get step needs
+    /// (`count` keys, named as in ``run(configuration:count:)``), then `count` operations of the step
+    /// inside ``measuredPhase(_:_:_:)``, which `valgrind --tool=callgrind --toggle-collect` can count
+    /// apart from the fill and the start-up.
+    static func runOnly(_ phase: Phase, configuration: KVStoreConfiguration, count: Int) throws(KVStoreError) {
+        let strings = phase == .stringSet || phase == .stringGet
+        let keys = (0..<count).map { (strings ? "str-" : "int-") + String($0) }
+        let store = try KVStore(configuration)
+        defer { store.close() }
+        if phase == .int64Get { _ = try steps(.int64Set, store, keys) }
+        if phase == .stringGet { _ = try steps(.stringSet, store, keys) }
+        let sum = try measuredPhase(phase, store, keys)
+        try check(phase != .int64Get || sum == Int64(count) * Int64(count - 1) / 2, "int64 get")
+        try check(phase != .stringGet || sum == 32 * Int64(count), "string get")
+    }
+
+    /// The measured step of ``runOnly(_:configuration:count:)``; a function of its own so that its
+    /// symbol holds only the step.
+    @inline(never)
+    static func measuredPhase(_ phase: Phase, _ store: KVStore, _ keys: [String]) throws(KVStoreError) -> Int64 {
+        try steps(phase, store, keys)
+    }
+
+    /// One operation of `phase` per key: the int64 value is the key's index. Returns the sum of the
+    /// int64s or string lengths read.
+    private static func steps(_ phase: Phase, _ store: KVStore, _ keys: [String]) throws(KVStoreError) -> Int64 {
+        var sum: Int64 = 0
+        switch phase {
+        case .int64Set: for index in keys.indices { try store.set(Int64(index), forKey: keys[index]) }
+        case .int64Get: for index in keys.indices { sum &+= try store.int64(forKey: keys[index]) ?? -1 }
+        case .stringSet: for key in keys { try store.set(stringValue, forKey: key) }
+        case .stringGet: for key in keys { sum &+= Int64(try store.string(forKey: key)?.utf8.count ?? 0) }
+        }
+        return sum
+    }
+
     /// The cost of `.system` durability: int64 sets on a second store that flush each write to the
     /// disk, from one thread (timed in chunks like the other steps) and from several at once.
     private static func measureDurability(configuration: KVStoreConfiguration, count: Int, into result: inout Result) throws(KVStoreError) {
