@@ -149,9 +149,16 @@ package enum SystemIO {
     /// Writes all of `bytes` to the descriptor `fd`, retrying on `EINTR`; `false` when a write
     /// fails (`errno` says why).
     package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { writeAll(fd, $0) }
+    }
+
+    /// Writes all of `bytes` (borrowed, not copied: a store's mapping, say) to the descriptor `fd`,
+    /// retrying on `EINTR`; `false` when a write fails (`errno` says why).
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
         var written = 0
         while written < bytes.count {
-            let result = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            let result = write(fd, base + written, bytes.count - written)
             if result < 0 {
                 if errno == EINTR { continue }
                 return false

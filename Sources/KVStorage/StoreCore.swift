@@ -361,7 +361,7 @@ final class StoreCore {
     /// The value location of `key` (expired or not), or `nil`.
     @inline(__always)
     func entry(for key: String) -> IndexEntry? {
-        index.lookup(key, base: valueBase, limit: valueLimit)
+        index.probe.lookup(key, base: valueBase, limit: valueLimit)
     }
 
     /// Every indexed entry (expired ones included) as key, value location — in file order.
@@ -378,7 +378,8 @@ final class StoreCore {
     /// when the key is absent or expired.
     @inline(__always)
     func withPayload<R>(_ key: String, _ body: (UnsafeRawBufferPointer) throws(KVStoreError) -> R) throws(KVStoreError) -> R? {
-        guard let base = valueBase, let entry = index.lookup(key, base: base, limit: valueLimit) else { return nil }
+        // Through the probe: plain words, so the index (and its table) is neither copied nor retained.
+        guard let base = valueBase, let entry = index.probe.lookup(key, base: base, limit: valueLimit) else { return nil }
         var length = Int(entry.length)
         let start = base + Int(entry.offset)
         if expiration {

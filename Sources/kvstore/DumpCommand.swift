@@ -14,7 +14,9 @@ extension Kvstore {
                 Keys are sorted. --json prints one JSON object per key (JSON Lines) with key, raw_hex, \
                 raw_len, expireAt (stores with expiration), guess {type, value, confidence, reason} and decodings \
                 {type: value} for every type the bytes are a valid value of. MMKV records no types: the guess \
-                is the most plausible type, with a confidence from 0.1 to 0.95, never certain.
+                is the most plausible type, with a confidence from 0.1 to 0.95, never certain. The single byte 00 is \
+                an empty string, empty bytes, false and 0 alike: its guess is "ambiguous" with the value "" (as \
+                'kvstore get' prints it), and its decodings list every reading.
 
                 --history lists every entry of the log in file order instead, superseded values and \
                 tombstones included (they stay in the file until compaction), each with its offset and its \
@@ -55,7 +57,7 @@ extension Kvstore {
                     if let expireAt = entry.expireAt, expireAt != 0 { line += " expires at \(expireAt)" }
                     output += line + "\n"
                     output += "  guess: \(guess.text(entry.payload))\n"
-                    for decoding in decodings where decoding.type != guess.type {
+                    for decoding in decodings where guess.isAmbiguous || decoding.type != guess.type {
                         output += "  \(decoding.type.rawValue): \(decoding.value.serialized)\n"
                     }
                 }

@@ -11,12 +11,16 @@ import CofferJSON
 /// | strings | every element is printable UTF-8 and the lengths add up | 0.8 |
 /// | double / float | finite, with few significant digits ("round": 0.1, 48.75) | 0.9 / 0.85 (≤ 6 / ≤ 3 digits), else 0.8 |
 /// | int64 | exactly one minimal varint | 0.85 (10-byte negative), 0.75 (several bytes), 0.7 (one byte) |
-/// | bool | the single byte 00 or 01: also the int 0/1 (and 00 the empty string) | 0.5 |
+/// | ambiguous | the single byte 00: an empty string, empty bytes, false and 0 alike (value `""`) | 0.5 |
+/// | bool | the single byte 01: also the int 1 | 0.5 |
 /// | bytes | the inner length matches, the contents are not text | 0.6 |
 /// | float / double | right size, but not round | 0.35 |
 /// | raw | no type fits | 0.1 |
 struct TypeGuess {
     var type: ValueType
+    /// Whether the payload is the byte 00, which no type can be told from (``ValueType/isAmbiguous(_:)``):
+    /// the guess is then shown as `ambiguous` with an empty value, as `get` prints it.
+    var isAmbiguous: Bool
     /// How plausible the type is, in (0, 0.95].
     var confidence: Double
     /// Why, in a few words.
@@ -24,10 +28,11 @@ struct TypeGuess {
 
     init(_ payload: [UInt8]) {
         type = ValueType.guess(payload)
+        isAmbiguous = payload.withUnsafeBytes { ValueType.isAmbiguous($0) }
         switch type {
         case .bool:
             confidence = 0.5
-            reason = payload == [0] ? "the byte 00: also the int 0 or an empty string" : "the byte 01: also the int 1"
+            reason = isAmbiguous ? "the byte 00: an empty string, empty bytes, false or 0 alike" : "the byte 01: also the int 1"
         case .string:
             let length = type.decode(payload)?.count ?? 0
             confidence = length >= 3 ? 0.9 : 0.75
@@ -62,17 +67,25 @@ struct TypeGuess {
         }
     }
 
+    /// The type's name (`ambiguous` for the byte 00).
+    var name: String { isAmbiguous ? "ambiguous" : type.rawValue }
+
+    /// The value as JSON (`""` for the byte 00).
+    func value(_ payload: [UInt8]) -> JSONValue {
+        isAmbiguous ? .string("") : type.jsonValue(payload) ?? .null
+    }
+
     /// The guess as JSON: type, value, confidence and reason.
     func json(_ payload: [UInt8]) -> JSONValue {
         JSONValue(object: [
-            ("type", .string(type.rawValue)), ("value", type.jsonValue(payload) ?? .null),
+            ("type", .string(name)), ("value", value(payload)),
             ("confidence", .number(Self.format(confidence))), ("reason", .string(reason)),
         ])
     }
 
     /// The guess as text: `type value (confidence C: reason)`, worded as a guess.
     func text(_ payload: [UInt8]) -> String {
-        "\(type.rawValue) \((type.jsonValue(payload) ?? .null).serialized) (confidence \(Self.format(confidence)): \(reason))"
+        "\(name) \(value(payload).serialized) (confidence \(Self.format(confidence)): \(reason))"
     }
 
     private static func format(_ value: Double) -> String {

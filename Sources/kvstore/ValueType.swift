@@ -132,7 +132,8 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
     /// The most plausible type of a payload whose type is unknown, chosen so that the value's text
     /// form encodes back to exactly the same bytes. In order:
     ///
-    /// 1. a single byte `00`/`01` → `bool` (MMKV's bool; an empty string or a zero is the same byte);
+    /// 1. a single byte `00`/`01` → `bool` (MMKV's bool; `00` is also an empty string, empty bytes and
+    ///    a zero: see ``isAmbiguous(_:)``, which `get` and `dump` check first);
     /// 2. a length-prefixed valid UTF-8 string with no control characters but tab, CR and LF → `string`;
     /// 3. a length-prefixed list of such strings (at least one) → `strings`;
     /// 4. 4 bytes that are a float with at most 6 significant digits → `float`; 8 bytes that are a
@@ -142,30 +143,67 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
     /// 7. other 4 bytes → `float`, other 8 bytes → `double`;
     /// 8. anything else → `raw`.
     static func guess(_ payload: [UInt8]) -> ValueType {
-        if payload == [0] || payload == [1] { return .bool }
-        if let text = payload.withUnsafeBytes({ KVStoreValueCodec.decodeString($0) }), isPrintable(text), ValueType.string.roundTrips(payload) {
+        payload.withUnsafeBytes { guess($0) }
+    }
+
+    /// ``guess(_:)-([UInt8])`` on borrowed bytes (a value in a store's mapping): a string or a byte
+    /// string, however long, is recognised without copying it.
+    static func guess(_ payload: UnsafeRawBufferPointer) -> ValueType {
+        if payload.count == 1 && payload[0] <= 1 { return .bool }
+        if let text = minimalBytesSlice(payload), KVStoreValueCodec.decodeStringSlice(payload) != nil, isPrintable(text) {
             return .string
         }
-        if let list = payload.withUnsafeBytes({ KVStoreValueCodec.decodeStrings($0) }), !list.isEmpty, list.allSatisfy(isPrintable),
-            ValueType.strings.roundTrips(payload)
+        if let list = KVStoreValueCodec.decodeStrings(payload), !list.isEmpty, list.allSatisfy(isPrintable),
+            ValueType.strings.roundTrips(Array(payload))
         {
             return .strings
         }
+        // The remaining checks but `bytes` concern payloads of at most 10 bytes: copying them is free.
+        let small = payload.count <= 10 ? Array(payload) : []
         // A float whose shortest form is short (0.1, 48.75) is likelier than the large integer the
         // same 4 or 8 bytes would be as a varint.
-        if payload.count == 4, let text = ValueType.float.decode(payload), significantDigits(text) <= 6, ValueType.float.roundTrips(payload) {
+        if payload.count == 4, let text = ValueType.float.decode(small), significantDigits(text) <= 6, ValueType.float.roundTrips(small) {
             return .float
         }
-        if payload.count == 8, let text = ValueType.double.decode(payload), significantDigits(text) <= 12,
-            ValueType.double.roundTrips(payload)
+        if payload.count == 8, let text = ValueType.double.decode(small), significantDigits(text) <= 12,
+            ValueType.double.roundTrips(small)
         {
             return .double
         }
-        if ValueType.int64.roundTrips(payload) { return .int64 }
-        if ValueType.bytes.roundTrips(payload) { return .bytes }
-        if payload.count == 4, ValueType.float.roundTrips(payload) { return .float }
-        if payload.count == 8, ValueType.double.roundTrips(payload) { return .double }
+        if !small.isEmpty, ValueType.int64.roundTrips(small) { return .int64 }
+        if minimalBytesSlice(payload) != nil { return .bytes }
+        if payload.count == 4, ValueType.float.roundTrips(small) { return .float }
+        if payload.count == 8, ValueType.double.roundTrips(small) { return .double }
         return .raw
+    }
+
+    /// Whether `payload` is the single byte `00`: an empty string, empty bytes, an empty list of
+    /// strings, `false` and the integer 0 are all stored that way, so the bytes cannot tell which was
+    /// meant. `get` prints it as empty and says so on stderr; `dump` guesses `ambiguous`.
+    static func isAmbiguous(_ payload: UnsafeRawBufferPointer) -> Bool {
+        payload.count == 1 && payload[0] == 0
+    }
+
+    /// The note `get` prints on stderr for an ambiguous payload (``isAmbiguous(_:)``).
+    static let ambiguityNote = "the 1-byte value 00 reads as an empty string, false or 0; give --type to choose"
+
+    /// The bytes after the inner length of a length-prefixed byte string whose length varint is
+    /// minimal (so `bytes` and `string` encode the value back to the same payload), or `nil`.
+    private static func minimalBytesSlice(_ payload: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard let slice = KVStoreValueCodec.decodeBytesSlice(payload) else { return nil }
+        var length = slice.count >> 7
+        var prefix = 1
+        while length > 0 {
+            length >>= 7
+            prefix += 1
+        }
+        return payload.count - slice.count == prefix ? slice : nil
+    }
+
+    /// Whether UTF-8 `bytes` hold no control character but tab, LF and CR (the bytes of a multi-byte
+    /// sequence are all 0x80 or above, so a byte scan sees exactly the ASCII controls).
+    private static func isPrintable(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.allSatisfy { $0 >= 0x20 && $0 != 0x7F || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 
     /// The number of significant decimal digits in a float's text (`inf`/`nan` count as many).

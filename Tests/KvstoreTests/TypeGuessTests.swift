@@ -16,7 +16,7 @@ struct TypeGuessTests {
     static let cases: [Case] = [
         Case(payloadHex: "0568656c6c6f", type: "string", valueJSON: "\"hello\"", confidence: 0.9),
         Case(payloadHex: "026869", type: "string", valueJSON: "\"hi\"", confidence: 0.75),
-        Case(payloadHex: "00", type: "bool", valueJSON: "false", confidence: 0.5),
+        Case(payloadHex: "00", type: "ambiguous", valueJSON: "\"\"", confidence: 0.5),
         Case(payloadHex: "cdcccc3d", type: "float", valueJSON: "0.1", confidence: 0.9),
         Case(payloadHex: "000000000000e03f", type: "double", valueJSON: "0.5", confidence: 0.9),
         Case(payloadHex: "ffffffffffffffffff01", type: "int64", valueJSON: "-1", confidence: 0.85),
