@@ -21,9 +21,11 @@ extension StoreCore {
         let info = readMeta()
         var crcValid = false
         var header: UInt32 = 0
-        if let base = data.base, data.size >= 4 {
+        // Only the written prefix: a hole (a store created on a full disk) is never touched.
+        let readable = data.readableBytes
+        if let base = readable.baseAddress, readable.count >= 4 {
             header = MetaInfo.load(at: 0, from: base)
-            if 4 + actualSize <= data.size {
+            if 4 + actualSize <= readable.count {
                 let current: UInt32
                 if recomputingCRC {
                     crcPasses += 1

@@ -28,7 +28,8 @@ extension Kvstore {
                 int64SetSystem (ns per int64 set that returns only once flushed to the disk, from one \
                 thread, up to 500 sets in chunks of 50) and int64SetSystemParallel (ns per set from 4 \
                 threads at once, which share flushes). The global --dir/--id are ignored; \
-                --crypt-key-*/--aes256 and --multi-process apply to the scratch stores.
+                --crypt-key-*/--aes256 and --single-process apply to the scratch stores (shared, the \
+                default, costs a flock and a change check per operation).
 
                 --only STEP (int64-set, int64-get, string-set or string-get) runs that step alone, for \
                 instruction counts: the sets a get step needs, then --count operations of the step, \

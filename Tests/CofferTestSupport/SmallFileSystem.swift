@@ -45,7 +45,14 @@ public final class SmallFileSystem {
     /// free (as near as the file system's block accounting allows); returns the ballast's size.
     @discardableResult
     public func fill(leaving spare: Int = 0, name: String = "ballast") throws -> Int {
-        let ballast = path + "/" + name
+        try Self.fill(path, leaving: spare, name: name)
+    }
+
+    /// ``fill(leaving:name:)`` for the file system holding `directory` (a child process that only
+    /// knows the path).
+    @discardableResult
+    public static func fill(_ directory: String, leaving spare: Int = 0, name: String = "ballast") throws -> Int {
+        let ballast = directory + "/" + name
         let fd = open(ballast, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         guard fd >= 0 else { throw SmallFileSystemError(reason: "cannot create \(ballast): errno \(errno)") }
         defer { close(fd) }
@@ -66,7 +73,12 @@ public final class SmallFileSystem {
 
     /// Removes the ballast file, freeing its space.
     public func drain(name: String = "ballast") {
-        unlink(path + "/" + name)
+        Self.drain(path, name: name)
+    }
+
+    /// Removes the ballast file in `directory`.
+    public static func drain(_ directory: String, name: String = "ballast") {
+        unlink(directory + "/" + name)
     }
 
     /// Bytes free on the file system (`statvfs`).

@@ -95,25 +95,53 @@ struct CrashTests {
         }
     }
 
+    /// Set for the nearly-full variant: the folder of a small file system where the child keeps a
+    /// ballast file, filling and freeing it in turns.
+    static let ballastVariable = "KVSTORE_CRASH_CHILD_BALLAST"
+    /// Where the store lives when not beside the acknowledgements (on the small file system, which
+    /// the acknowledgements must not share: they could not be written while it is full).
+    static let storeVariable = "KVSTORE_CRASH_CHILD_STORE"
+
     @Test("child: write until killed", .enabled(if: ChildProcess.environment(directoryVariable) != nil))
     func crashChildWriter() throws {
         let directory = try #require(ChildProcess.environment(Self.directoryVariable))
         let seed = try #require(UInt64(ChildProcess.environment(Self.seedVariable) ?? ""))
-        let store = try KVStore(KVStoreConfiguration(directory: directory, id: "crash"))
+        let ballast = ChildProcess.environment(Self.ballastVariable)
+        let storeDirectory = ChildProcess.environment(Self.storeVariable) ?? directory
+        let store = try KVStore(KVStoreConfiguration(directory: storeDirectory, id: "crash"))
         let fd = open(directory + "/acks", O_WRONLY | O_CREAT | O_APPEND, 0o600)
         var index = 0
         while index < 200_000 {
-            try Self.perform(Self.operation(seed: seed, index: index), on: store)
-            ChildProcess.appendLine(String(index), fd: fd)
+            if let ballast, index % 150 == 75 {
+                // Space comes and goes: fill the file system to 24 KiB of free space, or free it.
+                if FileManager.default.fileExists(atPath: ballast + "/ballast") {
+                    SmallFileSystem.drain(ballast)
+                } else {
+                    try SmallFileSystem.fill(ballast, leaving: 24 * 1024)
+                }
+            }
+            do {
+                try Self.perform(Self.operation(seed: seed, index: index), on: store)
+                ChildProcess.appendLine(String(index), fd: fd)
+            } catch let error as KVStoreError where ballast != nil && error.code == .noSpace {
+                // Refused for lack of space: not applied, so not acknowledged ("!").
+                ChildProcess.appendLine(String(index) + "!", fd: fd)
+            }
             index += 1
         }
     }
 
-    static func acknowledged(_ directory: String) -> Int {
-        guard let text = try? String(contentsOfFile: directory + "/acks", encoding: .utf8) else { return 0 }
+    /// The child's complete acknowledgement lines, in order: `true` for an operation it applied,
+    /// `false` for one refused with `noSpace`.
+    static func acknowledgements(_ directory: String) -> [Bool] {
+        guard let text = try? String(contentsOfFile: directory + "/acks", encoding: .utf8) else { return [] }
         // Only complete lines count: the last one may have been cut by the kill.
-        return text.split(separator: "\n", omittingEmptySubsequences: true).count - (text.hasSuffix("\n") || text.isEmpty ? 0 : 1)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+        if !text.hasSuffix("\n") && !lines.isEmpty { lines.removeLast() }
+        return lines.map { !$0.hasSuffix("!") }
     }
+
+    static func acknowledged(_ directory: String) -> Int { acknowledgements(directory).count }
 
     /// Opens the killed child's store and returns its contents, trying the crypt keys the model allows.
     static func contents(_ directory: String, keys: [Model]) throws -> (values: [String: [UInt8]], model: Int) {
@@ -143,29 +171,48 @@ struct CrashTests {
         Result { () throws(KVStoreError) -> KVStore in try KVStore(configuration) }
     }
 
-    static func runKills(_ iterations: Int) throws {
+    /// Kills a writing child `iterations` times; on `disk`, a small file system that the child fills
+    /// and frees in turns, so that writes also fail for lack of space.
+    static func runKills(_ iterations: Int, on disk: SmallFileSystem? = nil) throws {
         var outcomes: [String: Int] = [:]
+        var refused = 0
         for iteration in 0..<iterations {
             let directory = try TestSupport.temporaryDirectory("crash")
-            defer { TestSupport.removeDirectory(directory) }
+            var storeDirectory = directory
+            if let disk {
+                disk.drain()
+                storeDirectory = disk.path + "/crash-\(iteration)"
+                try FileManager.default.createDirectory(atPath: storeDirectory, withIntermediateDirectories: true)
+            }
+            defer {
+                TestSupport.removeDirectory(directory)
+                TestSupport.removeDirectory(storeDirectory)
+            }
             let seed = UInt64.random(in: 1...UInt64.max)
-            let child = try ChildProcess.start(
-                filter: "crashChildWriter", environment: [directoryVariable: directory, seedVariable: String(seed)])
+            var environment = [directoryVariable: directory, seedVariable: String(seed)]
+            if let disk {
+                environment[ballastVariable] = disk.path
+                environment[storeVariable] = storeDirectory
+            }
+            let child = try ChildProcess.start(filter: "crashChildWriter", environment: environment)
             let deadline = Date().addingTimeInterval(20)
             while acknowledged(directory) < 1 && Date() < deadline && child.isRunning { usleep(500) }
             usleep(UInt32.random(in: 0...60_000))
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
-            let done = acknowledged(directory)
+            disk?.drain()    // room for the check's own write
+            let acknowledgements = acknowledgements(directory)
+            let done = acknowledgements.count
             #expect(done > 0, "iteration \(iteration): the child acknowledged nothing")
+            refused += acknowledgements.filter { !$0 }.count
 
             var before = Model()
-            for index in 0..<done { before.apply(operation(seed: seed, index: index)) }
+            for (index, applied) in acknowledgements.enumerated() where applied { before.apply(operation(seed: seed, index: index)) }
             var after = before
             let inFlight = operation(seed: seed, index: done)
             after.apply(inFlight)
             do {
-                let (values, _) = try contents(directory, keys: before.key == after.key ? [before] : [before, after])
+                let (values, _) = try contents(storeDirectory, keys: before.key == after.key ? [before] : [before, after])
                 let matches = values == before.values || values == after.values
                 #expect(matches, "iteration \(iteration) seed \(seed): \(done) acknowledged operations, contents differ")
                 outcomes["\(inFlight)".prefix(while: { $0 != "(" }).description, default: 0] += 1
@@ -173,12 +220,22 @@ struct CrashTests {
                 Issue.record("iteration \(iteration) seed \(seed): the store does not open after the kill: \(error)")
             }
         }
-        print("crash test: \(iterations) kills; operation in flight at the kill: \(outcomes)")
+        print("crash test\(disk == nil ? "" : " (nearly full file system)"): \(iterations) kills; operation in flight at the kill: \(outcomes)"
+              + (disk == nil ? "" : "; \(refused) operations refused for lack of space"))
     }
 
     @Test("SIGKILL at random points never loses an acknowledged write")
     func killAtRandomPoints() throws {
         let iterations = Int(ChildProcess.environment("KVSTORE_CRASH_ITERATIONS") ?? "") ?? 25
         try Self.runKills(iterations)
+    }
+
+    @Test("SIGKILL on a nearly full file system never loses an acknowledged write",
+          .enabled(if: SmallFileSystem.available, "needs root and the right to mount a tmpfs"))
+    func killOnNearlyFullDisk() throws {
+        let iterations = Int(ChildProcess.environment("KVSTORE_CRASH_FULL_ITERATIONS") ?? "") ?? 20
+        let disk = try SmallFileSystem(bytes: 1024 * 1024)
+        defer { disk.unmount() }
+        try Self.runKills(iterations, on: disk)
     }
 }
