@@ -57,6 +57,8 @@ public struct KVStoreConfiguration: Sendable, CustomStringConvertible {
     public var accessMode: AccessMode
     /// Whether other processes share the store: enables `flock` on the `.crc` file and change
     /// detection through sequence, CRC and size on every access (MMKV's `MMKV_MULTI_PROCESS`).
+    /// Without it a read-write open has the store to itself: while it is open, another process's
+    /// open fails with `inUse` (and this one fails while another process has the store open).
     public var multiProcess: Bool
     /// What to do when the files are damaged. A wrong crypt key is always an error.
     public var onDamage: DamagePolicy
