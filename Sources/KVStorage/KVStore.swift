@@ -347,14 +347,26 @@ public final class KVStore: Sendable {
         try Syscall.makeDirectories(directory)
         try Syscall.unlink(target.dataPath)
         try Syscall.unlink(target.metaPath)
-        let copy = try KVStore(target)
-        defer { copy.close() }
-        try copy.write { core throws(KVStoreError) in
-            var plan = WriteBackPlan()
-            plan.replacement = entries
-            plan.newExpiration = expiration
-            plan.trim = true
-            try core.writeBack(plan)
+        try KVStore.writeCopy(entries, expiration: expiration, to: target)
+    }
+
+    /// Writes `entries` as a new, compacted store at `target`'s files (backup, salvage). A copy that
+    /// cannot be written whole (a full disk) is removed, not left behind half made.
+    static func writeCopy(_ entries: [KVStoreEntry], expiration: Bool, to target: KVStoreConfiguration) throws(KVStoreError) {
+        do throws(KVStoreError) {
+            let copy = try KVStore(target)
+            defer { copy.close() }
+            try copy.write { core throws(KVStoreError) in
+                var plan = WriteBackPlan()
+                plan.replacement = entries
+                plan.newExpiration = expiration
+                plan.trim = true
+                try core.writeBack(plan)
+            }
+        } catch {
+            try? Syscall.unlink(target.dataPath)
+            try? Syscall.unlink(target.metaPath)
+            throw error
         }
     }
 

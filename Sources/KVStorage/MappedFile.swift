@@ -104,8 +104,16 @@ struct MappedFile: ~Copyable {
         let step = max(allocatedSize / 4, 256 * 1024)
         let target = min(size, MappedFile.roundUp(max(end, allocatedSize + step)))
         guard target > allocatedSize else { return }
-        try Syscall.allocate(descriptor, offset: allocatedSize, length: target - allocatedSize, path: path)
-        allocatedSize = target
+        do throws(KVStoreError) {
+            try Syscall.allocate(descriptor, offset: allocatedSize, length: target - allocatedSize, path: path)
+            allocatedSize = target
+        } catch where error.code == .noSpace && MappedFile.roundUp(end) < target {
+            // No room for the step: reserve exactly what this write needs. Bytes already written
+            // (a write-back's image) take no new blocks, so a committed write-back never fails here.
+            let exact = min(size, MappedFile.roundUp(end))
+            try Syscall.allocate(descriptor, offset: allocatedSize, length: exact - allocatedSize, path: path)
+            allocatedSize = exact
+        }
     }
 
     /// Extends the file to `newSize` rounded up to a page and remaps it. The new range is a hole

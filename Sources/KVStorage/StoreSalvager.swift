@@ -196,22 +196,7 @@ enum StoreSalvager {
                 path: target.dataPath, operation: "salvage")
         }
         try Syscall.makeDirectories(directory)
-        do throws(KVStoreError) {
-            let store = try KVStore(target)
-            defer { store.close() }
-            try store.write { core throws(KVStoreError) in
-                var plan = WriteBackPlan()
-                plan.replacement = entries
-                plan.newExpiration = expiration
-                plan.trim = true
-                try core.writeBack(plan)
-            }
-        } catch {
-            // A copy that could not be written whole (a full disk) is not left behind half made.
-            try? Syscall.unlink(target.dataPath)
-            try? Syscall.unlink(target.metaPath)
-            throw error
-        }
+        try KVStore.writeCopy(entries, expiration: expiration, to: target)
         return target.dataPath
     }
 }

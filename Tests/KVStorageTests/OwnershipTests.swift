@@ -27,7 +27,7 @@ struct OwnershipTests {
         let store = try KVStore(Self.configuration(directory, multiProcess: shared))
         defer { store.close() }
         try store.set("by the holder", forKey: "held")
-        FileManager.default.createFile(atPath: directory + "/ready", contents: nil)
+        _ = FileManager.default.createFile(atPath: directory + "/ready", contents: nil)
         let deadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: directory + "/release") && Date() < deadline { usleep(2_000) }
     }
@@ -43,7 +43,7 @@ struct OwnershipTests {
     }
 
     static func release(_ child: Process, _ directory: String) {
-        FileManager.default.createFile(atPath: directory + "/release", contents: nil)
+        _ = FileManager.default.createFile(atPath: directory + "/release", contents: nil)
         child.waitUntilExit()
     }
 
