@@ -24,7 +24,7 @@ final class StoreCore {
     // The properties a read touches skip the runtime exclusivity check: a StoreCore is only ever
     // used under its KVStore's mutex, so no two accesses can overlap (the checks cost a third of a get).
     @exclusivity(unchecked) var data: MappedFile
-    var meta: MappedFile
+    @exclusivity(unchecked) var meta: MappedFile
     /// The meta mapping for writes (read-write mode only). The meta file never changes size.
     var metaPointer: UnsafeMutableRawPointer?
     var lock: FileLock
@@ -159,9 +159,11 @@ final class StoreCore {
     // MARK: Meta access
 
     /// The meta struct as the file holds it; a meta file whose first page was never written (a hole)
-    /// reads as zeros without touching the hole.
+    /// reads as zeros without touching the hole. Notes whether the struct's bytes hold data.
     func readMeta() -> MetaInfo {
-        MetaInfo(bytes: meta.readableBytes)
+        let bytes = meta.readableBytes
+        metaReadable = bytes.count >= MetaInfo.size
+        return MetaInfo(bytes: bytes)
     }
 
     /// The current meta struct as this instance believes it should be.
@@ -205,7 +207,6 @@ final class StoreCore {
             data = try MappedFile(path: dataPath, writable: writable, minimumSize: 0)
         }
         let info = readMeta()
-        metaReadable = meta.readableBytes.count >= MetaInfo.size
         let loaded = try StoreLoader.load(
             data: data.readableBytes, fileSize: data.size, meta: info, crypt: crypt, policy: configuration.onDamage,
             path: dataPath)
@@ -269,12 +270,12 @@ final class StoreCore {
         if !meta.isAbsent { metaShrank = try meta.currentFileSize() < meta.size }
         if dataShrank || metaShrank {
             _ = try meta.refreshSize()
-            metaPointer = writable && meta.allocatedSize >= MetaInfo.size ? meta.base : nil
+            metaPointer = nil    // remapped: a successful reload grows the meta file back and sets it
             try reload(remap: true)
             return
         }
         // A meta file that was a hole when loaded is read only once it holds data.
-        if !metaReadable { metaReadable = meta.readableBytes.count >= MetaInfo.size }
+        if !metaReadable { _ = readMeta() }
         let view = metaReadable ? meta.bytes : UnsafeRawBufferPointer(start: nil, count: 0)
         guard view.count >= MetaInfo.size, let base = view.baseAddress else { return }
         let fileSequence = MetaInfo.load(at: MetaInfo.Offset.sequence, from: base)

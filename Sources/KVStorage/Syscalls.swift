@@ -61,27 +61,19 @@ enum Syscall {
 
     /// Reserves the blocks of `[offset, offset + length)` so that writes through a mapping never
     /// fault for lack of space (`posix_fallocate(3)`; the file grows when the range ends past it).
-    /// Bytes already there are not changed. Where the file system cannot reserve (`EOPNOTSUPP`,
-    /// `EINVAL`), every hole in the range is filled with written zeros instead, which reads the same.
+    /// Bytes already there are not changed; where a file system has no `fallocate`, glibc writes
+    /// the blocks instead. Elsewhere than Linux nothing is reserved.
     ///
     /// - Throws: `noSpace` (with the bytes asked for and the errno) on `ENOSPC`, `EDQUOT` and
     ///   `EFBIG`; `systemCall` otherwise.
     static func allocate(_ fd: Int32, offset: Int, length: Int, path: String) throws(KVStoreError) {
-        guard length > 0 else { return }
         #if os(Linux)
+        guard length > 0 else { return }
         var code: Int32
         repeat { code = posix_fallocate(fd, off_t(offset), off_t(length)) } while code == EINTR
         if code == 0 { return }
-        if code == EOPNOTSUPP || code == EINVAL {
-            try fillHoles(fd, offset: offset, length: length, path: path)
-            return
-        }
-        if isNoSpace(code) {
-            throw noSpace(bytes: offset + length, path: path, operation: "posix_fallocate", errno: code)
-        }
+        if isNoSpace(code) { throw noSpace(bytes: offset + length, path: path, operation: "posix_fallocate", errno: code) }
         throw failure("posix_fallocate", path: path, errno: code)
-        #else
-        try fillHoles(fd, offset: offset, length: length, path: path)
         #endif
     }
 
@@ -90,35 +82,6 @@ enum Syscall {
         KVStoreError(
             .noSpace, "no room on the file system for \(bytes) bytes: \(String(cString: strerror(code)))",
             path: path, operation: operation, errno: code)
-    }
-
-    /// Writes zeros over every hole in `[offset, offset + length)` (`lseek(2)` `SEEK_DATA`), extending
-    /// the file when the range ends past it. Zeros are what a hole reads as, so no byte changes.
-    private static func fillHoles(_ fd: Int32, offset: Int, length: Int, path: String) throws(KVStoreError) {
-        let end = offset + length
-        let size = try fileSize(fd, path: path)
-        let zeros = [UInt8](repeating: 0, count: 64 * 1024)
-        var position = offset
-        while position < end {
-            // The next hole at or after `position`, and the data after it.
-            let hole = position < size ? Int(lseek(fd, off_t(position), SEEK_HOLE)) : position
-            guard hole >= 0, hole < end else { return }
-            let data = hole < size ? Int(lseek(fd, off_t(hole), SEEK_DATA)) : -1
-            let holeEnd = min(end, data > hole ? data : max(size, end))
-            var cursor = hole
-            while cursor < holeEnd {
-                let count = min(zeros.count, holeEnd - cursor)
-                let written = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress!, count, off_t(cursor)) }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    let code = errno
-                    if isNoSpace(code) { throw noSpace(bytes: end, path: path, operation: "pwrite", errno: code) }
-                    throw failure("pwrite", path: path, errno: code)
-                }
-                cursor += written
-            }
-            position = holeEnd
-        }
     }
 
     /// The length of the prefix of the file that holds data (`lseek(2)` `SEEK_HOLE` from 0), at most
@@ -340,7 +303,6 @@ enum Syscall {
 @inline(__always) private func Glibc_rename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 { rename(from, to) }
 #if os(Linux)
 // Linux constants that Glibc's module leaves out (they need _GNU_SOURCE in C).
-private let SEEK_DATA: Int32 = 3
 private let SEEK_HOLE: Int32 = 4
 private let F_OFD_GETLK: Int32 = 36
 private let F_OFD_SETLK: Int32 = 37
