@@ -104,12 +104,21 @@ public enum KVStoreValueCodec {
         return validatedString(slice)
     }
 
-    /// The UTF-8 text in `bytes`, or `nil` when it is not valid UTF-8: checked first (ASCII eight
-    /// bytes at a time), then decoded with `String(decoding:as:)`. `String(validating:as:)` would
-    /// check once, but it is generic and unspecialised: it looks up type metadata on every call and
-    /// costs three times as much.
+    /// The UTF-8 text in `bytes`, or `nil` when it is not valid UTF-8, checked once: ASCII eight bytes
+    /// at a time, anything else by `UTF8Span(validating:)`, then copied with `String(copying:)`,
+    /// which does not check again (`String(decoding:as:)` would). `String(validating:as:)` is
+    /// generic and unspecialised: it looks up type metadata on every call and costs three times as
+    /// much.
     @inline(__always)
     static func validatedString(_ bytes: UnsafeRawBufferPointer) -> String? {
+        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+            let units = bytes.assumingMemoryBound(to: UInt8.self).span
+            // ASCII (the common case) checked here eight bytes at a time, so the copy is made
+            // without a second check; anything else through the standard library's validator.
+            if isASCII(bytes) { return String(copying: unsafe UTF8Span(unchecked: units, isKnownASCII: true)) }
+            guard let text = try? UTF8Span(validating: units) else { return nil }
+            return String(copying: text)
+        }
         guard isValidUTF8(bytes) else { return nil }
         return String(decoding: bytes.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
     }
