@@ -48,7 +48,7 @@ extension Kvstore {
             defer { store.close() }
             let outcome: Outcome?
             // The payload is printed while it is borrowed from the mapping: no copy of a large value.
-            do { outcome = try store.withValue(forKey: key) { print($0) } } catch { throw KvstoreToolError(error, operation: "get") }
+            do { outcome = try store.withValue(forKey: key) { printValue($0) } } catch { throw KvstoreToolError(error, operation: "get") }
             switch outcome {
             case nil: throw KvstoreToolError(.keyNotFound, "key not found: \(key)", operation: "get")
             case .printed?: break
@@ -59,7 +59,7 @@ extension Kvstore {
         }
 
         /// Prints `payload` as the value of `--type` or of its guessed type.
-        private func print(_ payload: UnsafeRawBufferPointer) -> Outcome {
+        private func printValue(_ payload: UnsafeRawBufferPointer) -> Outcome {
             if type == nil && ValueType.isAmbiguous(payload) {
                 if json {
                     let candidates = DumpCommand.decodings(Array(payload)).map { ($0.type.rawValue, $0.value) }

@@ -40,7 +40,6 @@ struct KvstoreToolError: Error, CustomStringConvertible {
         self.underlying = underlying
     }
 
-    /// Wraps a store error, naming the operation.
     /// Wraps a store error, naming the operation and, where there is one, the way out.
     init(_ error: KVStoreError, operation: String) {
         var reason = error.description
