@@ -9,7 +9,7 @@ extension ASN1Element {
         let kind = (type ?? tag).number
         let name = ASN1Tag.universalName(kind)
         func bad(_ what: String) -> ASN1Error {
-            ASN1Error(.invalidString, at: offset, "\(name) at offset \(offset) \(what)")
+            ASN1Error(.invalidString, "\(name) at offset \(offset) \(what)", offset: offset)
         }
         switch kind {
         case 12: // UTF8String
@@ -54,7 +54,7 @@ extension ASN1Element {
             }
             return String(scalars)
         default:
-            throw ASN1Error(.unexpectedTag, at: offset, "\(tag.name) at offset \(offset) is not a character string type")
+            throw ASN1Error(.unexpectedTag, "\(tag.name) at offset \(offset) is not a character string type", offset: offset)
         }
     }
 

@@ -43,10 +43,8 @@ extension ASN1Error {
     static func unexpected(_ tag: ASN1Tag, expected: ASN1Tag, at offset: Int) -> ASN1Error {
         let form = { (t: ASN1Tag) in t.isConstructed ? "constructed" : "primitive" }
         if tag.tagClass == expected.tagClass && tag.number == expected.number {
-            return ASN1Error(.invalidConstruction, at: offset,
-                             "\(tag.name) at offset \(offset) is \(form(tag)), expected \(form(expected))")
+            return ASN1Error(.invalidConstruction, "\(tag.name) at offset \(offset) is \(form(tag)), expected \(form(expected))", offset: offset)
         }
-        return ASN1Error(.unexpectedTag, at: offset,
-                         "expected \(expected.name) at offset \(offset), found \(tag.name)")
+        return ASN1Error(.unexpectedTag, "expected \(expected.name) at offset \(offset), found \(tag.name)", offset: offset)
     }
 }

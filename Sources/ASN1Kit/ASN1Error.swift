@@ -8,38 +8,32 @@ import CofferErrors
 /// cares where checks ``offset``.
 ///
 /// Messages never contain the content bytes of the input: they may be key material.
-public struct ASN1Error: CofferError, Hashable {
+public struct ASN1Error: ModuleError, Hashable {
     /// What kind of rule the input broke. Opaque so that new codes can be added.
     public typealias Code = ErrorCode<ASN1Error>
 
     /// What kind of rule the input broke.
     public let code: Code
-    /// Byte offset into the input where the problem starts, when known.
-    public let offset: Int?
     /// A sentence that explains the problem, including the offset.
     public let reason: String
-    /// Where in ASN1Kit the error was raised (for bug reports).
-    public let file: String
-    /// Line in ``file``.
-    public let line: Int
+    /// Where: the byte offset into the input the reader was given, when known.
+    public let context: ErrorContext
     /// The error this one wraps, if any.
     public let cause: (any Error & Sendable)?
+    /// Where in ASN1Kit the error was raised (for bug reports).
+    public let raisedAt: CodeLocation
 
-    /// Creates an error. `reason` should already mention the offset where helpful.
-    public init(
-        _ code: Code, at offset: Int?, _ reason: String, cause: (any Error & Sendable)? = nil,
-        file: String = #fileID, line: Int = #line
-    ) {
+    /// Creates an error from all its parts (call sites use the labelled form, see ``CofferError``).
+    public init(_ code: Code, _ reason: String, context: ErrorContext, cause: (any Error & Sendable)?, raisedAt: CodeLocation) {
         self.code = code
-        self.offset = offset
         self.reason = reason
+        self.context = context
         self.cause = cause
-        self.file = file
-        self.line = line
+        self.raisedAt = raisedAt
     }
 
-    /// The byte offset (``offset``).
-    public var context: ErrorContext { ErrorContext(offset: offset) }
+    /// Byte offset into the input where the problem starts, when known (``context``'s).
+    public var offset: Int? { context.offset }
 
     /// The ``reason``.
     public var description: String { reason }
@@ -47,47 +41,47 @@ public struct ASN1Error: CofferError, Hashable {
 
 extension ErrorCode where Domain == ASN1Error {
     /// The input ended inside an identifier, a length or a value.
-    public static var truncated: Self { Self("truncated") }
+    public static var truncated: Self { Self() }
     /// A declared length runs past the end of the input or of the enclosing value.
-    public static var lengthOverrun: Self { Self("lengthOverrun") }
+    public static var lengthOverrun: Self { Self() }
     /// A length that DER requires in a shorter form.
-    public static var nonMinimalLength: Self { Self("nonMinimalLength") }
+    public static var nonMinimalLength: Self { Self() }
     /// The indefinite length form (0x80), which DER forbids.
-    public static var indefiniteLength: Self { Self("indefiniteLength") }
+    public static var indefiniteLength: Self { Self() }
     /// A length octet that no encoding allows (0xFF), or one too large for this machine.
-    public static var invalidLength: Self { Self("invalidLength") }
+    public static var invalidLength: Self { Self() }
     /// Bytes after the last complete value.
-    public static var trailingData: Self { Self("trailingData") }
+    public static var trailingData: Self { Self() }
     /// Values nested deeper than the configured limit.
-    public static var depthExceeded: Self { Self("depthExceeded") }
+    public static var depthExceeded: Self { Self() }
     /// A high tag number written with more octets than needed, or one that does not fit.
-    public static var invalidTag: Self { Self("invalidTag") }
+    public static var invalidTag: Self { Self() }
     /// A value whose tag is not the one the grammar expects.
-    public static var unexpectedTag: Self { Self("unexpectedTag") }
+    public static var unexpectedTag: Self { Self() }
     /// A constructed encoding where DER requires primitive, or the other way round.
-    public static var invalidConstruction: Self { Self("invalidConstruction") }
+    public static var invalidConstruction: Self { Self() }
     /// A BOOLEAN that is not exactly one octet of 0x00 or 0xFF.
-    public static var invalidBoolean: Self { Self("invalidBoolean") }
+    public static var invalidBoolean: Self { Self() }
     /// An INTEGER that is empty or not in minimal two's complement form.
-    public static var invalidInteger: Self { Self("invalidInteger") }
+    public static var invalidInteger: Self { Self() }
     /// A negative INTEGER where only non-negative numbers are allowed.
-    public static var negativeInteger: Self { Self("negativeInteger") }
+    public static var negativeInteger: Self { Self() }
     /// An INTEGER too large for the requested type.
-    public static var integerOverflow: Self { Self("integerOverflow") }
+    public static var integerOverflow: Self { Self() }
     /// A NULL with content.
-    public static var invalidNull: Self { Self("invalidNull") }
+    public static var invalidNull: Self { Self() }
     /// A BIT STRING with a bad unused-bits octet or non-zero padding bits.
-    public static var invalidBitString: Self { Self("invalidBitString") }
+    public static var invalidBitString: Self { Self() }
     /// An OBJECT IDENTIFIER that is empty, truncated or not minimally encoded.
-    public static var invalidObjectIdentifier: Self { Self("invalidObjectIdentifier") }
+    public static var invalidObjectIdentifier: Self { Self() }
     /// A string with a character its type does not allow.
-    public static var invalidString: Self { Self("invalidString") }
+    public static var invalidString: Self { Self() }
     /// A UTCTime or GeneralizedTime not in the DER form.
-    public static var invalidTime: Self { Self("invalidTime") }
+    public static var invalidTime: Self { Self() }
     /// A SET OF whose elements are not in ascending DER order.
-    public static var unsortedSet: Self { Self("unsortedSet") }
+    public static var unsortedSet: Self { Self() }
     /// A PEM document that is malformed.
-    public static var invalidPEM: Self { Self("invalidPEM") }
+    public static var invalidPEM: Self { Self() }
     /// Base64 text that is malformed.
-    public static var invalidBase64: Self { Self("invalidBase64") }
+    public static var invalidBase64: Self { Self() }
 }

@@ -104,7 +104,7 @@ enum ASN1HeaderParser {
         let offset = start - origin
         guard start < end else {
             if incremental { return .needMoreBytes(2) }
-            throw ASN1Error(.truncated, at: offset, "input ends at offset \(offset) where an identifier was expected")
+            throw ASN1Error(.truncated, "input ends at offset \(offset) where an identifier was expected", offset: offset)
         }
         let first = bytes[start]
         var index = start + 1
@@ -118,29 +118,29 @@ enum ASN1HeaderParser {
             while true {
                 guard index < end else {
                     if incremental { return .needMoreBytes(2) }
-                    throw ASN1Error(.truncated, at: offset, "identifier at offset \(offset) is cut off by the end of the input")
+                    throw ASN1Error(.truncated, "identifier at offset \(offset) is cut off by the end of the input", offset: offset)
                 }
                 let byte = bytes[index]
                 index += 1
                 if count == 0 && byte == 0x80 {
-                    throw ASN1Error(.invalidTag, at: offset, "tag number at offset \(offset) has a leading zero group (not minimal)")
+                    throw ASN1Error(.invalidTag, "tag number at offset \(offset) has a leading zero group (not minimal)", offset: offset)
                 }
                 count += 1
                 guard count <= 9 else {
-                    throw ASN1Error(.invalidTag, at: offset, "tag number at offset \(offset) is too large")
+                    throw ASN1Error(.invalidTag, "tag number at offset \(offset) is too large", offset: offset)
                 }
                 number = (number << 7) | UInt64(byte & 0x7F)
                 if byte & 0x80 == 0 { break }
             }
             if number < 31 {
-                throw ASN1Error(.invalidTag, at: offset, "tag number \(number) at offset \(offset) uses the high-tag-number form (not minimal)")
+                throw ASN1Error(.invalidTag, "tag number \(number) at offset \(offset) uses the high-tag-number form (not minimal)", offset: offset)
             }
         }
         let tag = ASN1Tag(tagClass, number, constructed: constructed)
 
         guard index < end else {
             if incremental { return .needMoreBytes(1) }
-            throw ASN1Error(.truncated, at: offset, "input ends at offset \(index - origin) where the length of \(tag.name) at offset \(offset) was expected")
+            throw ASN1Error(.truncated, "input ends at offset \(index - origin) where the length of \(tag.name) at offset \(offset) was expected", offset: offset)
         }
         let lengthByte = bytes[index]
         index += 1
@@ -149,42 +149,41 @@ enum ASN1HeaderParser {
             contentLength = Int(lengthByte)
         } else if lengthByte == 0x80 {
             guard rules == .lenientBER else {
-                throw ASN1Error(.indefiniteLength, at: offset, "\(tag.name) at offset \(offset) uses the indefinite length form, which DER forbids")
+                throw ASN1Error(.indefiniteLength, "\(tag.name) at offset \(offset) uses the indefinite length form, which DER forbids", offset: offset)
             }
             guard constructed else {
-                throw ASN1Error(.invalidLength, at: offset, "primitive \(tag.name) at offset \(offset) uses the indefinite length form")
+                throw ASN1Error(.invalidLength, "primitive \(tag.name) at offset \(offset) uses the indefinite length form", offset: offset)
             }
             contentLength = nil
         } else if lengthByte == 0xFF {
-            throw ASN1Error(.invalidLength, at: offset, "length octet 0xFF at offset \(index - 1 - origin) is reserved")
+            throw ASN1Error(.invalidLength, "length octet 0xFF at offset \(index - 1 - origin) is reserved", offset: offset)
         } else {
             let count = Int(lengthByte & 0x7F)
             guard count <= 8 else {
-                throw ASN1Error(.invalidLength, at: offset, "length of \(tag.name) at offset \(offset) has \(count) octets, more than this reader supports")
+                throw ASN1Error(.invalidLength, "length of \(tag.name) at offset \(offset) has \(count) octets, more than this reader supports", offset: offset)
             }
             guard end - index >= count else {
                 if incremental { return .needMoreBytes(count - (end - index)) }
-                throw ASN1Error(.truncated, at: offset, "length of \(tag.name) at offset \(offset) is cut off by the end of the input")
+                throw ASN1Error(.truncated, "length of \(tag.name) at offset \(offset) is cut off by the end of the input", offset: offset)
             }
             var value: UInt64 = 0
             for i in 0..<count { value = (value << 8) | UInt64(bytes[index + i]) }
             if rules == .der {
                 if bytes[index] == 0 {
-                    throw ASN1Error(.nonMinimalLength, at: offset, "length of \(tag.name) at offset \(offset) has a leading zero octet (not minimal)")
+                    throw ASN1Error(.nonMinimalLength, "length of \(tag.name) at offset \(offset) has a leading zero octet (not minimal)", offset: offset)
                 }
                 if value < 0x80 {
-                    throw ASN1Error(.nonMinimalLength, at: offset, "length \(value) of \(tag.name) at offset \(offset) uses the long form (not minimal)")
+                    throw ASN1Error(.nonMinimalLength, "length \(value) of \(tag.name) at offset \(offset) uses the long form (not minimal)", offset: offset)
                 }
             }
             index += count
             guard value <= UInt64(Int.max) else {
-                throw ASN1Error(.invalidLength, at: offset, "length of \(tag.name) at offset \(offset) is too large")
+                throw ASN1Error(.invalidLength, "length of \(tag.name) at offset \(offset) is too large", offset: offset)
             }
             contentLength = Int(value)
         }
         if !incremental, let length = contentLength, length > end - index {
-            throw ASN1Error(.lengthOverrun, at: offset,
-                            "length \(length) at offset \(offset) runs past the end of the input (\(end - index) bytes available)")
+            throw ASN1Error(.lengthOverrun, "length \(length) at offset \(offset) runs past the end of the input (\(end - index) bytes available)", offset: offset)
         }
         return .header(Header(tag: tag, headerLength: index - start, contentLength: contentLength))
     }

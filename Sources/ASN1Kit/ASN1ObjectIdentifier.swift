@@ -12,17 +12,17 @@ public struct ASN1ObjectIdentifier: Hashable, Sendable, CustomStringConvertible,
     /// terminated.
     public init(validating content: ArraySlice<UInt8>, at offset: Int = 0) throws {
         guard !content.isEmpty else {
-            throw ASN1Error(.invalidObjectIdentifier, at: offset, "OBJECT IDENTIFIER at offset \(offset) is empty")
+            throw ASN1Error(.invalidObjectIdentifier, "OBJECT IDENTIFIER at offset \(offset) is empty", offset: offset)
         }
         var atStart = true
         for byte in content {
             if atStart && byte == 0x80 {
-                throw ASN1Error(.invalidObjectIdentifier, at: offset, "OBJECT IDENTIFIER at offset \(offset) has a subidentifier with a leading zero group (not minimal)")
+                throw ASN1Error(.invalidObjectIdentifier, "OBJECT IDENTIFIER at offset \(offset) has a subidentifier with a leading zero group (not minimal)", offset: offset)
             }
             atStart = byte & 0x80 == 0
         }
         guard content.last! & 0x80 == 0 else {
-            throw ASN1Error(.invalidObjectIdentifier, at: offset, "OBJECT IDENTIFIER at offset \(offset) ends inside a subidentifier")
+            throw ASN1Error(.invalidObjectIdentifier, "OBJECT IDENTIFIER at offset \(offset) ends inside a subidentifier", offset: offset)
         }
         self.encoded = Array(content)
     }

@@ -18,7 +18,7 @@ public struct ASN1Time: Hashable, Sendable, CustomStringConvertible {
     public init(derContent content: ArraySlice<UInt8>, kind: Kind, offset: Int = 0) throws {
         let name = kind == .utcTime ? "UTCTime" : "GeneralizedTime"
         func bad(_ what: String) -> ASN1Error {
-            ASN1Error(.invalidTime, at: offset, "\(name) at offset \(offset) \(what)")
+            ASN1Error(.invalidTime, "\(name) at offset \(offset) \(what)", offset: offset)
         }
         let bytes = Array(content)
         let yearDigits = kind == .utcTime ? 2 : 4

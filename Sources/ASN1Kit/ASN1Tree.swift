@@ -41,7 +41,7 @@ public struct ASN1Tree: Sendable {
             if options.isDER && element.tag == .set {
                 let encoding = element.content[start..<child.remaining.startIndex]
                 if let previous, !DERReader.inSetOrder(previous, encoding) {
-                    throw ASN1Error(.unsortedSet, at: next.offset, "SET element at offset \(next.offset) is out of DER order")
+                    throw ASN1Error(.unsortedSet, "SET element at offset \(next.offset) is out of DER order", offset: next.offset)
                 }
                 previous = encoding
             }
@@ -52,12 +52,10 @@ public struct ASN1Tree: Sendable {
     private static func validateForm(_ element: ASN1Element) throws {
         let tag = element.tag
         if tag.isConstructed && tag.universalMustBePrimitive {
-            throw ASN1Error(.invalidConstruction, at: element.offset,
-                            "\(tag.name) at offset \(element.offset) is constructed, which DER forbids")
+            throw ASN1Error(.invalidConstruction, "\(tag.name) at offset \(element.offset) is constructed, which DER forbids", offset: element.offset)
         }
         if !tag.isConstructed && tag.universalMustBeConstructed {
-            throw ASN1Error(.invalidConstruction, at: element.offset,
-                            "\(tag.name) at offset \(element.offset) is primitive, but must be constructed")
+            throw ASN1Error(.invalidConstruction, "\(tag.name) at offset \(element.offset) is primitive, but must be constructed", offset: element.offset)
         }
     }
 
@@ -65,7 +63,7 @@ public struct ASN1Tree: Sendable {
     private static func validateValue(_ element: ASN1Element) throws {
         guard element.tag.tagClass == .universal else { return }
         switch element.tag.number {
-        case 0: throw ASN1Error(.invalidLength, at: element.offset, "end-of-contents octets at offset \(element.offset) outside an indefinite-length value")
+        case 0: throw ASN1Error(.invalidLength, "end-of-contents octets at offset \(element.offset) outside an indefinite-length value", offset: element.offset)
         case 1: _ = try element.boolean()
         case 2, 10: _ = try element.integerBytes()
         case 3: _ = try element.bitString()

@@ -27,11 +27,11 @@ extension Base64 {
             case UInt8(ascii: "-"): standard.append(UInt8(ascii: "+"))
             case UInt8(ascii: "_"): standard.append(UInt8(ascii: "/"))
             default:
-                throw ASN1Error(.invalidBase64, at: baseOffset + i, "character 0x\(String(c, radix: 16)) at offset \(baseOffset + i) is not in the base64url alphabet (no padding or whitespace allowed)")
+                throw ASN1Error(.invalidBase64, "character 0x\(String(c, radix: 16)) at offset \(baseOffset + i) is not in the base64url alphabet (no padding or whitespace allowed)", offset: baseOffset + i)
             }
         }
         if standard.count % 4 == 1 {
-            throw ASN1Error(.invalidBase64, at: baseOffset + standard.count - 1, "base64url text of \(standard.count) characters ends with a dangling character")
+            throw ASN1Error(.invalidBase64, "base64url text of \(standard.count) characters ends with a dangling character", offset: baseOffset + standard.count - 1)
         }
         let bytes = try decode(standard, baseOffset: baseOffset)
         // Unused low bits of the last character must be zero.
@@ -39,7 +39,7 @@ extension Base64 {
             let value = alphabet.firstIndex(of: last) ?? 0
             let unusedMask = standard.count % 4 == 2 ? 0x0F : 0x03
             if value & unusedMask != 0 {
-                throw ASN1Error(.invalidBase64, at: baseOffset + standard.count - 1, "base64url text ends in a character with non-zero unused bits (offset \(baseOffset + standard.count - 1))")
+                throw ASN1Error(.invalidBase64, "base64url text ends in a character with non-zero unused bits (offset \(baseOffset + standard.count - 1))", offset: baseOffset + standard.count - 1)
             }
         }
         return bytes

@@ -169,16 +169,16 @@ public enum Base64 {
                         case 0xFD:
                             padding += 1
                             if padding > 2 || count % 4 < 2 {
-                                failure = ASN1Error(.invalidBase64, at: offset, "misplaced '=' padding at offset \(offset)")
+                                failure = ASN1Error(.invalidBase64, "misplaced '=' padding at offset \(offset)", offset: offset)
                                 written = o
                                 return
                             }
                         case let v where v < 64:
-                            failure = ASN1Error(.invalidBase64, at: offset, "base64 data continues after '=' padding at offset \(offset)")
+                            failure = ASN1Error(.invalidBase64, "base64 data continues after '=' padding at offset \(offset)", offset: offset)
                             written = o
                             return
                         default:
-                            failure = ASN1Error(.invalidBase64, at: offset, "invalid base64 character at offset \(offset)")
+                            failure = ASN1Error(.invalidBase64, "invalid base64 character at offset \(offset)", offset: offset)
                             written = o
                             return
                         }
@@ -186,23 +186,23 @@ public enum Base64 {
                     let endOffset = baseOffset + text.count
                     switch count {
                     case 0:
-                        if padding != 0 { failure = ASN1Error(.invalidBase64, at: endOffset, "misplaced '=' padding before offset \(endOffset)") }
+                        if padding != 0 { failure = ASN1Error(.invalidBase64, "misplaced '=' padding before offset \(endOffset)", offset: endOffset) }
                     case 1:
-                        failure = ASN1Error(.invalidBase64, at: endOffset, "base64 data ends with a dangling character before offset \(endOffset)")
+                        failure = ASN1Error(.invalidBase64, "base64 data ends with a dangling character before offset \(endOffset)", offset: endOffset)
                     case 2:
                         if padding != 0 && padding != 2 {
-                            failure = ASN1Error(.invalidBase64, at: endOffset, "wrong '=' padding before offset \(endOffset)")
+                            failure = ASN1Error(.invalidBase64, "wrong '=' padding before offset \(endOffset)", offset: endOffset)
                         } else if accumulator & 0x0F != 0 {
-                            failure = ASN1Error(.invalidBase64, at: endOffset, "base64 data has non-zero padding bits before offset \(endOffset)")
+                            failure = ASN1Error(.invalidBase64, "base64 data has non-zero padding bits before offset \(endOffset)", offset: endOffset)
                         } else {
                             output[o] = UInt8(truncatingIfNeeded: accumulator >> 4)
                             o += 1
                         }
                     default:
                         if padding != 0 && padding != 1 {
-                            failure = ASN1Error(.invalidBase64, at: endOffset, "wrong '=' padding before offset \(endOffset)")
+                            failure = ASN1Error(.invalidBase64, "wrong '=' padding before offset \(endOffset)", offset: endOffset)
                         } else if accumulator & 0x03 != 0 {
-                            failure = ASN1Error(.invalidBase64, at: endOffset, "base64 data has non-zero padding bits before offset \(endOffset)")
+                            failure = ASN1Error(.invalidBase64, "base64 data has non-zero padding bits before offset \(endOffset)", offset: endOffset)
                         } else {
                             output[o] = UInt8(truncatingIfNeeded: accumulator >> 10)
                             output[o + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)

@@ -61,7 +61,7 @@ public struct Base64StreamDecoder: Sendable {
             if value < 64 {
                 if paddingSeen {
                     guard mode == .lenient else {
-                        throw ASN1Error(.invalidBase64, at: offset, "base64: data after the '=' padding at offset \(offset)")
+                        throw ASN1Error(.invalidBase64, "base64: data after the '=' padding at offset \(offset)", offset: offset)
                     }
                     paddingSeen = false
                 }
@@ -79,7 +79,7 @@ public struct Base64StreamDecoder: Sendable {
                 if count == 0 {
                     // A second (or stray) '=' after a finished group.
                     guard paddingSeen || mode == .lenient else {
-                        throw ASN1Error(.invalidBase64, at: offset, "base64: misplaced '=' at offset \(offset)")
+                        throw ASN1Error(.invalidBase64, "base64: misplaced '=' at offset \(offset)", offset: offset)
                     }
                     continue
                 }
@@ -88,7 +88,7 @@ public struct Base64StreamDecoder: Sendable {
             } else if value == Self.whitespace || mode == .lenient {
                 continue
             } else {
-                throw ASN1Error(.invalidBase64, at: offset, "base64: invalid character at offset \(offset)")
+                throw ASN1Error(.invalidBase64, "base64: invalid character at offset \(offset)", offset: offset)
             }
         }
     }
@@ -112,7 +112,7 @@ public struct Base64StreamDecoder: Sendable {
             output.append(UInt8(truncatingIfNeeded: accumulator >> 2))
             produced += 2
         default:
-            throw ASN1Error(.invalidBase64, at: offset, "base64: a lone character ends a group at offset \(offset); its bits make no byte")
+            throw ASN1Error(.invalidBase64, "base64: a lone character ends a group at offset \(offset); its bits make no byte", offset: offset)
         }
         count = 0
         accumulator = 0

@@ -1,3 +1,4 @@
+import CofferErrors
 // Typed reads: each reads one element, checks its tag (the universal one unless an IMPLICIT tag is
 // given) and decodes its content. The cursor moves only when both succeed.
 
@@ -142,7 +143,7 @@ extension DERReader {
         var copy = self
         let element = try copy.readElement()
         guard element.tag == .utcTime || element.tag == .generalizedTime else {
-            throw ASN1Error(.unexpectedTag, at: element.offset, "expected UTCTIME or GENERALIZEDTIME at offset \(element.offset), found \(element.tag.name)")
+            throw ASN1Error(.unexpectedTag, "expected UTCTIME or GENERALIZEDTIME at offset \(element.offset), found \(element.tag.name)", offset: element.offset)
         }
         let value = try element.time()
         self = copy
@@ -162,13 +163,12 @@ extension DERReader {
                 let element = try probe.readElement()
                 let encoding = set.remaining[start..<probe.remaining.startIndex]
                 if set.options.isDER, let previous, !DERReader.inSetOrder(previous, encoding) {
-                    throw ASN1Error(.unsortedSet, at: element.offset,
-                                    "SET OF element at offset \(element.offset) is out of DER order")
+                    throw ASN1Error(.unsortedSet, "SET OF element at offset \(element.offset) is out of DER order", offset: element.offset)
                 }
                 previous = encoding
                 results.append(try body(&set))
                 if set.remaining.startIndex != probe.remaining.startIndex {
-                    throw ASN1Error(.trailingData, at: element.offset, "SET OF element at offset \(element.offset) was not read whole")
+                    throw ASN1Error(.trailingData, "SET OF element at offset \(element.offset) was not read whole", offset: element.offset)
                 }
             }
             return results

@@ -1,3 +1,4 @@
+import CofferErrors
 /// A cursor over DER (or, when asked, lenient BER) that reads one TLV at a time.
 ///
 /// The reader borrows the caller's bytes: elements and values are slices of the input, and nothing
@@ -113,13 +114,11 @@ public struct DERReader: Sendable {
     @inlinable
     public func reader(for element: ASN1Element) throws -> DERReader {
         guard element.tag.isConstructed else {
-            throw ASN1Error(.invalidConstruction, at: element.offset,
-                            "\(element.tag.name) at offset \(element.offset) is primitive, expected constructed")
+            throw ASN1Error(.invalidConstruction, "\(element.tag.name) at offset \(element.offset) is primitive, expected constructed", offset: element.offset)
         }
         let childDepth = depth + 1
         guard childDepth < options.maximumDepth else {
-            throw ASN1Error(.depthExceeded, at: element.offset,
-                            "nesting at offset \(element.offset) exceeds the limit of \(options.maximumDepth) levels")
+            throw ASN1Error(.depthExceeded, "nesting at offset \(element.offset) exceeds the limit of \(options.maximumDepth) levels", offset: element.offset)
         }
         return DERReader(child: element.content, origin: origin, options: options, depth: childDepth)
     }
@@ -186,16 +185,14 @@ public struct DERReader: Sendable {
     @inlinable
     public func finish() throws {
         guard isAtEnd else {
-            throw ASN1Error(.trailingData, at: offset,
-                            "\(window.endIndex - position) bytes of trailing data at offset \(offset) after the last value")
+            throw ASN1Error(.trailingData, "\(window.endIndex - position) bytes of trailing data at offset \(offset) after the last value", offset: offset)
         }
     }
 
     @inlinable
     func finish(inside element: ASN1Element) throws {
         guard isAtEnd else {
-            throw ASN1Error(.trailingData, at: offset,
-                            "\(window.endIndex - position) unexpected bytes at offset \(offset) at the end of \(element.tag.name) at offset \(element.offset)")
+            throw ASN1Error(.trailingData, "\(window.endIndex - position) unexpected bytes at offset \(offset) at the end of \(element.tag.name) at offset \(element.offset)", offset: offset)
         }
     }
 
@@ -204,15 +201,13 @@ public struct DERReader: Sendable {
     @usableFromInline
     func endOfIndefiniteContent(from start: Int, depth: Int, headerOffset: Int) throws -> Int {
         guard depth < options.maximumDepth else {
-            throw ASN1Error(.depthExceeded, at: headerOffset,
-                            "nesting at offset \(headerOffset) exceeds the limit of \(options.maximumDepth) levels")
+            throw ASN1Error(.depthExceeded, "nesting at offset \(headerOffset) exceeds the limit of \(options.maximumDepth) levels", offset: headerOffset)
         }
         var index = start
         let end = window.endIndex
         while true {
             guard end - index >= 2 else {
-                throw ASN1Error(.truncated, at: headerOffset,
-                                "indefinite-length value at offset \(headerOffset) has no end-of-contents octets")
+                throw ASN1Error(.truncated, "indefinite-length value at offset \(headerOffset) has no end-of-contents octets", offset: headerOffset)
             }
             if window[index] == 0 && window[index + 1] == 0 { return index }
             let header = try ASN1HeaderParser.parse(window, at: index, origin: origin, rules: options.rules)

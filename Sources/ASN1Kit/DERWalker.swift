@@ -73,7 +73,7 @@ public enum DERWalker {
                     }
                 }
                 guard topLevelSeen else {
-                    throw ASN1Error(.truncated, at: 0, "input ends at offset 0 where an identifier was expected")
+                    throw ASN1Error(.truncated, "input ends at offset 0 where an identifier was expected", offset: 0)
                 }
                 return count
             }
@@ -83,12 +83,12 @@ public enum DERWalker {
     // The errors of the loop, out of line so that the loop stays small.
     @inline(never)
     private static func trailingData(at position: Int, count: Int) -> ASN1Error {
-        ASN1Error(.trailingData, at: position, "\(count) bytes of trailing data at offset \(position) after the last value")
+        ASN1Error(.trailingData, "\(count) bytes of trailing data at offset \(position) after the last value", offset: position)
     }
 
     @inline(never)
     private static func depthExceeded(at position: Int, limit: Int) -> ASN1Error {
-        ASN1Error(.depthExceeded, at: position, "nesting at offset \(position) exceeds the limit of \(limit) levels")
+        ASN1Error(.depthExceeded, "nesting at offset \(position) exceeds the limit of \(limit) levels", offset: position)
     }
 
     private struct Header {
@@ -121,8 +121,7 @@ public enum DERWalker {
         }
         let parsed = try ASN1HeaderParser.parse(bytes[..<end], at: position, origin: 0, rules: rules)
         guard let length = parsed.contentLength else {
-            throw ASN1Error(.indefiniteLength, at: position,
-                            "\(parsed.tag.name) at offset \(position) uses the indefinite length form; DERWalker reads definite lengths only (use ASN1Tree)")
+            throw ASN1Error(.indefiniteLength, "\(parsed.tag.name) at offset \(position) uses the indefinite length form; DERWalker reads definite lengths only (use ASN1Tree)", offset: position)
         }
         return Header(tag: parsed.tag, headerLength: parsed.headerLength, length: length)
     }

@@ -75,7 +75,7 @@ extension DERWriter {
             var units: [UInt8] = []
             for scalar in text.unicodeScalars {
                 guard scalar.value <= 0xFFFF else {
-                    throw ASN1Error(.invalidString, at: nil, "BMPSTRING cannot hold a character beyond U+FFFF")
+                    throw ASN1Error(.invalidString, "BMPSTRING cannot hold a character beyond U+FFFF")
                 }
                 units += [UInt8(scalar.value >> 8), UInt8(scalar.value & 0xFF)]
             }

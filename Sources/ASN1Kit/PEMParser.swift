@@ -35,7 +35,7 @@ public enum PEMParser {
             }
         }
         guard !blocks.isEmpty else {
-            throw ASN1Error(.invalidPEM, at: 0, "no PEM block (-----BEGIN ...-----) found")
+            throw ASN1Error(.invalidPEM, "no PEM block (-----BEGIN ...-----) found", offset: 0)
         }
         return blocks
     }
@@ -56,15 +56,13 @@ public enum PEMParser {
             if line.isMarker {
                 if let endLabel = markerLabel(text, line, prefix: end) ?? (startsWith(text, line, end) ? "?" : nil) {
                     guard endLabel == label else {
-                        throw ASN1Error(.invalidPEM, at: line.markerStart,
-                                        "PEM END line at offset \(line.markerStart) says '\(endLabel)' but the block at offset \(offset) began as '\(label)'")
+                        throw ASN1Error(.invalidPEM, "PEM END line at offset \(line.markerStart) says '\(endLabel)' but the block at offset \(offset) began as '\(label)'", offset: line.markerStart)
                     }
                     let body = UnsafeBufferPointer(rebasing: text[(bodyStart ?? line.start)..<line.start])
                     return PEMBlock(label: label, headers: headers, bytes: try decodeBody(body, at: bodyStart ?? line.start, label: label, offset: offset), offset: offset)
                 }
                 if startsWith(text, line, begin) {
-                    throw ASN1Error(.invalidPEM, at: line.markerStart,
-                                    "PEM block '\(label)' at offset \(offset) has no END line before the next BEGIN at offset \(line.markerStart)")
+                    throw ASN1Error(.invalidPEM, "PEM block '\(label)' at offset \(offset) has no END line before the next BEGIN at offset \(line.markerStart)", offset: line.markerStart)
                 }
             }
             guard inHeaders else { continue }
@@ -90,7 +88,7 @@ public enum PEMParser {
             inHeaders = false
             bodyStart = line.start
         }
-        throw ASN1Error(.invalidPEM, at: offset, "PEM block '\(label)' at offset \(offset) has no END line")
+        throw ASN1Error(.invalidPEM, "PEM block '\(label)' at offset \(offset) has no END line", offset: offset)
     }
 
     /// Decodes a block's base64 body, which starts at offset `start` of the text.
@@ -105,8 +103,7 @@ public enum PEMParser {
                 while last > 0, isSpace(body[last - 1]) { last -= 1 }
                 fileOffset = start + last
             }
-            throw ASN1Error(.invalidBase64, at: fileOffset,
-                            "PEM block '\(label)' at offset \(offset) has bad base64 at offset \(fileOffset)", cause: error)
+            throw ASN1Error(.invalidBase64, "PEM block '\(label)' at offset \(offset) has bad base64 at offset \(fileOffset)", offset: fileOffset, cause: error)
         }
     }
 

@@ -7,7 +7,7 @@ import CryptoOpenSSL
 /// Carries a code, a human reason that names the byte offset where one is known, and the cause (an
 /// ``ASN1Error``, a ``CryptoError`` or a `JSONParseError`). Messages never contain key bytes or
 /// passphrases.
-public struct KeyError: CofferError {
+public struct KeyError: ModuleError {
     /// What went wrong. Opaque so that new codes can be added; equality of errors compares the
     /// code only.
     public typealias Code = ErrorCode<KeyError>
@@ -16,10 +16,12 @@ public struct KeyError: CofferError {
     public var code: Code
     /// A sentence explaining it, with the byte offset where known.
     public var reason: String
-    /// Byte offset into the input where the problem was found, when known.
-    public var offset: Int?
+    /// Where: the byte offset into the input, when known.
+    public var context: ErrorContext
     /// The underlying error, if any.
     public var cause: (any Error & Sendable)?
+    /// Where in Coffer the error was raised.
+    public let raisedAt: CodeLocation
     /// For ``CofferErrors/ErrorCode/unsupportedAlgorithm``: the recognised algorithm in the
     /// lowercase spelling `inspect --json` prints (`ec`, `ed25519`, `ed448`, `x25519`, `x448`,
     /// `dsa`, `dh`).
@@ -27,16 +29,20 @@ public struct KeyError: CofferError {
     /// For ``CofferErrors/ErrorCode/costTooHigh``: the cap that was exceeded.
     public var exceededLimit: KDFLimits.Limit? = nil
 
-    /// Creates an error.
-    public init(_ code: Code, _ reason: String, offset: Int? = nil, cause: (any Error & Sendable)? = nil) {
+    /// Creates an error from all its parts (call sites use the labelled form, see ``CofferError``).
+    public init(_ code: Code, _ reason: String, context: ErrorContext, cause: (any Error & Sendable)?, raisedAt: CodeLocation) {
         self.code = code
         self.reason = reason
-        self.offset = offset
+        self.context = context
         self.cause = cause
+        self.raisedAt = raisedAt
     }
 
-    /// The byte offset (``offset``).
-    public var context: ErrorContext { ErrorContext(offset: offset) }
+    /// Byte offset into the input where the problem was found, when known (``context``'s).
+    public var offset: Int? {
+        get { context.offset }
+        set { context.offset = newValue }
+    }
 
     /// The ``reason``.
     public var description: String { reason }
@@ -63,29 +69,29 @@ public struct KeyError: CofferError {
 
 extension ErrorCode where Domain == KeyError {
     /// The bytes are not a well-formed container of the format they claim or appear to be.
-    public static var malformed: Self { Self("malformed") }
+    public static var malformed: Self { Self() }
     /// The input is not any key format Coffer knows.
-    public static var unrecognizedFormat: Self { Self("unrecognizedFormat") }
+    public static var unrecognizedFormat: Self { Self() }
     /// A well-formed key of another algorithm (EC, Ed25519, DSA, ...), named in the reason.
-    public static var unsupportedAlgorithm: Self { Self("unsupportedAlgorithm") }
+    public static var unsupportedAlgorithm: Self { Self() }
     /// A cipher, KDF or PRF Coffer does not support.
-    public static var unsupportedEncryption: Self { Self("unsupportedEncryption") }
+    public static var unsupportedEncryption: Self { Self() }
     /// The key is encrypted and no passphrase was supplied.
-    public static var passphraseRequired: Self { Self("passphraseRequired") }
+    public static var passphraseRequired: Self { Self() }
     /// Decryption failed: the passphrase is wrong, or the key is damaged.
-    public static var wrongPassphrase: Self { Self("wrongPassphrase") }
+    public static var wrongPassphrase: Self { Self() }
     /// A PEM label that contradicts the content.
-    public static var labelMismatch: Self { Self("labelMismatch") }
+    public static var labelMismatch: Self { Self() }
     /// The key's numbers are inconsistent (key check failed).
-    public static var inconsistentKey: Self { Self("inconsistentKey") }
+    public static var inconsistentKey: Self { Self() }
     /// The key cannot be written in the requested format (a public key as a private format, ...).
-    public static var cannotConvert: Self { Self("cannotConvert") }
+    public static var cannotConvert: Self { Self() }
     /// An RSA operation failed (bad padding, wrong length, verification failure, OpenSSL error).
-    public static var operationFailed: Self { Self("operationFailed") }
+    public static var operationFailed: Self { Self() }
     /// The caller asked for something unsafe without saying so, or an argument is invalid.
-    public static var invalidArgument: Self { Self("invalidArgument") }
+    public static var invalidArgument: Self { Self() }
     /// The file asks for more key-derivation work than ``KDFLimits/current`` allows.
-    public static var costTooHigh: Self { Self("costTooHigh") }
+    public static var costTooHigh: Self { Self() }
 }
 
 /// The name ``KeyError`` had while the module held RSA keys only.

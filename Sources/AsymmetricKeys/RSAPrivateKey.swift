@@ -212,7 +212,7 @@ public struct RSAPrivateKey: Sendable {
             let versionElement = try seq.readElement(.integer)
             let version: Int = try versionElement.integer()
             guard version == 0 || version == 1 else {
-                throw ASN1Error(.invalidInteger, at: versionElement.offset, "RSAPrivateKey version \(version) at offset \(versionElement.offset) is neither 0 nor 1")
+                throw ASN1Error(.invalidInteger, "RSAPrivateKey version \(version) at offset \(versionElement.offset) is neither 0 nor 1", offset: versionElement.offset)
             }
             func range(_ slice: ArraySlice<UInt8>) -> Range<Int> { slice.startIndex..<slice.endIndex }
             let n = range(try seq.readUnsignedInteger())
@@ -236,12 +236,11 @@ public struct RSAPrivateKey: Sendable {
                     }
                 }
                 guard !others.isEmpty else {
-                    throw ASN1Error(.unexpectedTag, at: start, "otherPrimeInfos at offset \(start) is empty (SIZE(1..MAX))")
+                    throw ASN1Error(.unexpectedTag, "otherPrimeInfos at offset \(start) is empty (SIZE(1..MAX))", offset: start)
                 }
             }
             guard (version == 1) == !others.isEmpty else {
-                throw ASN1Error(.invalidInteger, at: versionElement.offset,
-                                "RSAPrivateKey version \(version) at offset \(versionElement.offset) does not match \(others.isEmpty ? "two" : "multiple") primes")
+                throw ASN1Error(.invalidInteger, "RSAPrivateKey version \(version) at offset \(versionElement.offset) does not match \(others.isEmpty ? "two" : "multiple") primes", offset: versionElement.offset)
             }
             return Layout(version: version, modulus: n, publicExponent: e, privateExponent: d, prime1: p,
                           prime2: q, exponent1: dp, exponent2: dq, coefficient: qinv, otherPrimes: others)

@@ -10,7 +10,7 @@
 ///
 /// extension ErrorCode where Domain == KVStoreError {
 ///     /// The store's files do not exist (read-only open of a missing store).
-///     public static var notFound: Self { Self("notFound") }
+///     public static var notFound: Self { Self() }
 /// }
 /// ```
 ///
@@ -31,7 +31,8 @@ public struct ErrorCode<Domain: CofferError>: CofferErrorCode {
     /// The code's name, spelled as its static constant (`malformed`, `wrongCryptKey`).
     public let name: String
 
-    /// Creates the code named `name`, which must be the name of the static constant that returns
-    /// it.
-    package init(_ name: String) { self.name = name }
+    /// Creates the code named after the static constant that returns it: `#function` in a static
+    /// property's getter is the property's name, so a constant written `{ Self() }` cannot carry
+    /// another name.
+    package init(_ name: String = #function) { self.name = name }
 }

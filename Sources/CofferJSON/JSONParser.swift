@@ -38,7 +38,7 @@ public struct JSONParser {
     }
 
     private func error(_ code: JSONParseError.Code, _ reason: String, at offset: Int? = nil) -> JSONParseError {
-        JSONParseError(code, offset: offset ?? index, reason: reason)
+        JSONParseError(code, reason, offset: offset ?? index)
     }
 
     private mutating func skipSpace() {

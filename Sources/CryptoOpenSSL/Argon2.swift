@@ -60,7 +60,7 @@ public enum Argon2 {
         guard status == ARGON2_OK.rawValue else {
             let message = String(cString: argon2_error_message(status))
             let code: CryptoError.Code = status == ARGON2_MEMORY_ALLOCATION_ERROR.rawValue ? .openSSL : .invalidArgument
-            throw CryptoError(code, operation: "argon2_hash", reason: "\(variant.rawValue) failed: \(message)")
+            throw CryptoError(code, "\(variant.rawValue) failed: \(message)", operation: "argon2_hash")
         }
         return output
     }

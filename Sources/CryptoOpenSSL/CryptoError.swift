@@ -9,41 +9,36 @@ import CofferErrors
 ///
 /// Equality compares the ``code`` only, as for every Coffer error, so tests and callers can match
 /// on the kind of failure.
-public struct CryptoError: CofferError {
+public struct CryptoError: ModuleError {
     /// What kind of failure happened. Opaque so that new codes can be added.
     public typealias Code = ErrorCode<CryptoError>
 
     /// What kind of failure happened.
     public var code: Code
-    /// The operation that failed, usually the name of the OpenSSL function.
-    public var operation: String
     /// A human explanation of the failure.
     public var reason: String
-    /// The OpenSSL error queue, drained at the time of the failure, oldest entry first.
-    ///
-    /// Each entry reads `library: reason (function) file:line` as OpenSSL reported it.
-    public var openSSLErrors: [String]
+    /// Where: the operation that failed (usually the OpenSSL function) and the OpenSSL error
+    /// queue, drained at the time of the failure, oldest entry first; each queue entry reads
+    /// `library: reason (function) file:line` as OpenSSL reported it.
+    public var context: ErrorContext
     /// The error this one wraps, if any.
     public var cause: (any Error & Sendable)?
+    /// Where in CryptoOpenSSL the error was raised.
+    public let raisedAt: CodeLocation
 
-    /// Creates an error.
-    ///
-    /// - Parameters:
-    ///   - code: The kind of failure.
-    ///   - operation: The operation that failed.
-    ///   - reason: A human explanation; must not contain secret material.
-    ///   - openSSLErrors: The drained OpenSSL error queue.
-    ///   - cause: The error this one wraps, if any.
-    public init(_ code: Code, operation: String, reason: String, openSSLErrors: [String] = [], cause: (any Error & Sendable)? = nil) {
+    /// Creates an error from all its parts (call sites use the labelled form, see ``CofferError``).
+    public init(_ code: Code, _ reason: String, context: ErrorContext, cause: (any Error & Sendable)?, raisedAt: CodeLocation) {
         self.code = code
-        self.operation = operation
         self.reason = reason
-        self.openSSLErrors = openSSLErrors
+        self.context = context
         self.cause = cause
+        self.raisedAt = raisedAt
     }
 
-    /// The ``operation`` and the ``openSSLErrors`` queue.
-    public var context: ErrorContext { ErrorContext(operation: operation, openSSLErrors: openSSLErrors) }
+    /// The operation that failed (``context``'s).
+    public var operation: String { context.operation ?? "" }
+    /// The drained OpenSSL error queue (``context``'s).
+    public var openSSLErrors: [String] { context.openSSLErrors }
 
     /// `operation: reason [OpenSSL: entry; entry]`.
     public var description: String {
@@ -57,15 +52,15 @@ public struct CryptoError: CofferError {
 
 extension ErrorCode where Domain == CryptoError {
     /// An OpenSSL call failed for a reason not covered by a more specific code.
-    public static var openSSL: Self { Self("openSSL") }
+    public static var openSSL: Self { Self() }
     /// The caller passed an argument the operation cannot accept (wrong key or IV length, ...).
-    public static var invalidArgument: Self { Self("invalidArgument") }
+    public static var invalidArgument: Self { Self() }
     /// An authenticated cipher (GCM) rejected the tag: the data or the key is wrong.
-    public static var authenticationFailed: Self { Self("authenticationFailed") }
+    public static var authenticationFailed: Self { Self() }
     /// Decryption produced bad padding: most often a wrong key or passphrase.
-    public static var badDecrypt: Self { Self("badDecrypt") }
+    public static var badDecrypt: Self { Self() }
     /// The requested algorithm or parameter is not supported by this build of OpenSSL.
-    public static var unsupported: Self { Self("unsupported") }
+    public static var unsupported: Self { Self() }
     /// The random number generator failed.
-    public static var randomFailure: Self { Self("randomFailure") }
+    public static var randomFailure: Self { Self() }
 }

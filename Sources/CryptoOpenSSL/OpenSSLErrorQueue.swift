@@ -50,11 +50,11 @@ enum OpenSSLErrorQueue {
 extension CryptoError {
     /// An error for a failed OpenSSL call, carrying the drained error queue.
     static func openSSL(_ operation: String, _ reason: String = "the call failed", code: Code = .openSSL) -> CryptoError {
-        CryptoError(code, operation: operation, reason: reason, openSSLErrors: OpenSSLErrorQueue.drain())
+        CryptoError(code, reason, operation: operation, openSSLErrors: OpenSSLErrorQueue.drain())
     }
 
     /// An error for an argument the operation cannot accept; the OpenSSL queue is not involved.
     static func invalidArgument(_ operation: String, _ reason: String) -> CryptoError {
-        CryptoError(.invalidArgument, operation: operation, reason: reason)
+        CryptoError(.invalidArgument, reason, operation: operation)
     }
 }

@@ -6,7 +6,7 @@ import CofferErrors
 /// The ``cause`` is the error the decryptor met, when there is one (an `ASN1Error` in the CMS
 /// structure, a `KeyError` from the RSA operation, a `CryptoError` from the cipher). Equality
 /// compares the code only, as for every Coffer error.
-public struct DecryptionError: CofferError {
+public struct DecryptionError: ModuleError {
     /// What kind of failure. Opaque so that new codes can be added.
     public typealias Code = ErrorCode<DecryptionError>
 
@@ -14,21 +14,27 @@ public struct DecryptionError: CofferError {
     public var code: Code
     /// A sentence for people; never plaintext or key bytes.
     public var reason: String
-    /// Byte offset in the payload, when known.
-    public var offset: Int?
+    /// Where: the byte offset in the payload, when known.
+    public var context: ErrorContext
     /// The error this one wraps, if any.
     public var cause: (any Error & Sendable)?
+    /// Where in DownloadPipeline the error was raised.
+    public let raisedAt: CodeLocation
 
-    /// Creates an error.
-    public init(_ code: Code, _ reason: String, offset: Int? = nil, cause: (any Error & Sendable)? = nil) {
+    /// Creates an error from all its parts (call sites use the labelled form, see ``CofferError``).
+    public init(_ code: Code, _ reason: String, context: ErrorContext, cause: (any Error & Sendable)?, raisedAt: CodeLocation) {
         self.code = code
         self.reason = reason
-        self.offset = offset
+        self.context = context
         self.cause = cause
+        self.raisedAt = raisedAt
     }
 
-    /// The byte offset (``offset``).
-    public var context: ErrorContext { ErrorContext(offset: offset) }
+    /// Byte offset in the payload, when known (``context``'s).
+    public var offset: Int? {
+        get { context.offset }
+        set { context.offset = newValue }
+    }
 
     /// The ``reason``.
     public var description: String { reason }
@@ -36,13 +42,13 @@ public struct DecryptionError: CofferError {
 
 extension ErrorCode where Domain == DecryptionError {
     /// The payload is not in the format the decryptor expects (bad CMS, bad base64, wrong length).
-    public static var malformedPayload: Self { Self("malformedPayload") }
+    public static var malformedPayload: Self { Self() }
     /// The key does not fit: no recipient matches, or the key cannot decrypt the key transport.
-    public static var wrongKey: Self { Self("wrongKey") }
+    public static var wrongKey: Self { Self() }
     /// Authentication failed or padding was wrong: the data was altered (or the key is wrong).
-    public static var tampered: Self { Self("tampered") }
+    public static var tampered: Self { Self() }
     /// The payload uses an algorithm Coffer does not support.
-    public static var unsupported: Self { Self("unsupported") }
+    public static var unsupported: Self { Self() }
     /// `auto` could not tell the scheme.
-    public static var unknownScheme: Self { Self("unknownScheme") }
+    public static var unknownScheme: Self { Self() }
 }

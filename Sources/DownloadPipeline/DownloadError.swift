@@ -14,7 +14,7 @@ import Darwin
 /// 404, ask for another key after `decryptionFailed`). The context fields say which URL, status,
 /// lengths or timeout were involved. Messages never contain header values (tokens), key bytes or
 /// payload bytes. Equality compares the code only, as for every Coffer error.
-public struct DownloadError: CofferError {
+public struct DownloadError: ModuleError {
     /// What went wrong. Opaque so that new codes can be added: a `switch` over it needs a
     /// `default:` case.
     public typealias Code = ErrorCode<DownloadError>
@@ -33,8 +33,8 @@ public struct DownloadError: CofferError {
     public var code: Code
     /// A sentence for people; names the URL or file, never secrets.
     public var reason: String
-    /// The URL involved, when there is one.
-    public var url: String?
+    /// Where: the URL and, for `file`, the file involved.
+    public var context: ErrorContext
     /// The HTTP status, for `badStatus`.
     public var status: Int?
     /// The announced body length, for `truncated` and `lengthMismatch`.
@@ -45,8 +45,6 @@ public struct DownloadError: CofferError {
     public var timeoutKind: TimeoutKind?
     /// The decryptor's error, for `decryptionFailed`.
     public var decryptionError: DecryptionError?
-    /// The file involved, for `file`.
-    public var path: String?
     /// The underlying error, when there is one: the transport or system error, or for
     /// `decryptionFailed` the ``decryptionError``.
     public var cause: (any Error & Sendable)?
@@ -62,16 +60,28 @@ public struct DownloadError: CofferError {
     public var actualDigest: String?
     /// How many attempts the transfer made before this error (1 without retries).
     public var attempts = 1
+    /// Where in DownloadPipeline the error was raised.
+    public let raisedAt: CodeLocation
 
-    /// Creates an error; prefer the static constructors.
-    public init(_ code: Code, _ reason: String, url: String? = nil) {
+    /// Creates an error from all its parts (call sites use the labelled form, see ``CofferError``).
+    public init(_ code: Code, _ reason: String, context: ErrorContext, cause: (any Error & Sendable)?, raisedAt: CodeLocation) {
         self.code = code
         self.reason = reason
-        self.url = url
+        self.context = context
+        self.cause = cause
+        self.raisedAt = raisedAt
     }
 
-    /// The ``url`` and the ``path``.
-    public var context: ErrorContext { ErrorContext(path: path, url: url) }
+    /// The URL involved, when there is one (``context``'s).
+    public var url: String? {
+        get { context.url }
+        set { context.url = newValue }
+    }
+    /// The file involved, for `file` (``context``'s).
+    public var path: String? {
+        get { context.path }
+        set { context.path = newValue }
+    }
 
     /// `url: reason`.
     public var description: String {
@@ -82,32 +92,32 @@ public struct DownloadError: CofferError {
 
 extension ErrorCode where Domain == DownloadError {
     /// The URL is not an absolute `http` or `https` URL with a host.
-    public static var invalidURL: Self { Self("invalidURL") }
+    public static var invalidURL: Self { Self() }
     /// The connection failed or broke (refused, reset, protocol error); ``DownloadError/cause`` has
     /// details.
-    public static var transport: Self { Self("transport") }
+    public static var transport: Self { Self() }
     /// A timeout fired: ``DownloadError/timeoutKind`` says which.
-    public static var timeout: Self { Self("timeout") }
+    public static var timeout: Self { Self() }
     /// The server answered with a status the pipeline does not accept (``DownloadError/status``).
-    public static var badStatus: Self { Self("badStatus") }
+    public static var badStatus: Self { Self() }
     /// The body ended before the length the server announced (``DownloadError/expectedLength``,
     /// ``DownloadError/receivedLength``).
-    public static var truncated: Self { Self("truncated") }
+    public static var truncated: Self { Self() }
     /// More bytes arrived than announced, or a range response did not fit the request.
-    public static var lengthMismatch: Self { Self("lengthMismatch") }
+    public static var lengthMismatch: Self { Self() }
     /// The decryptor rejected the payload (``DownloadError/decryptionError``, also the
     /// ``DownloadError/cause``). Never marks the URL as bad.
-    public static var decryptionFailed: Self { Self("decryptionFailed") }
+    public static var decryptionFailed: Self { Self() }
     /// Every caller cancelled (or the request modifier cancelled the request).
-    public static var cancelled: Self { Self("cancelled") }
+    public static var cancelled: Self { Self() }
     /// A request or response modifier rejected the transfer.
-    public static var rejected: Self { Self("rejected") }
+    public static var rejected: Self { Self() }
     /// A local file (destination or partial download) could not be read or written
     /// (``DownloadError/path``).
-    public static var file: Self { Self("file") }
+    public static var file: Self { Self() }
     /// The body's digest differs from the expected one (the request's or the server's
     /// `Content-Digest` / `Repr-Digest`): nothing was cached or written.
-    public static var integrity: Self { Self("integrity") }
+    public static var integrity: Self { Self() }
 }
 
 extension DownloadError {

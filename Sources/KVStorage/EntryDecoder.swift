@@ -58,9 +58,7 @@ enum EntryDecoder {
         var offset = start
         var current = start
         func fail(_ at: Int, _ detail: String) -> KVStoreError {
-            KVStoreError(
-                .damaged, "malformed entry at offset \(at): \(detail)", offset: at,
-                damage: .malformedEntry(offset: at, detail: detail))
+            KVStoreError(.damaged, "malformed entry at offset \(at): \(detail)", offset: at).withDamage(.malformedEntry(offset: at, detail: detail))
         }
         do throws(KVStoreError) {
             if skipPlaceholder && offset < end {

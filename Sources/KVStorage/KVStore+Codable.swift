@@ -27,9 +27,7 @@ extension KVStore {
         do {
             encoded = try encoder.encodeForStore(value)
         } catch {
-            throw KVStoreError(
-                .invalidArgument, "the \(Value.self) value does not encode: \(Self.describeCodingError(error))", key: key,
-                operation: "set")
+            throw KVStoreError(.invalidArgument, "the \(Value.self) value does not encode: \(Self.describeCodingError(error))", key: key, operation: "set")
         }
         try setRaw(KVStoreValueCodec.encode(bytes: encoded), forKey: key, expireAfter: expireAfter)
     }
@@ -45,16 +43,12 @@ extension KVStore {
     ) throws(KVStoreError) -> Value? {
         guard let payload = try rawValue(forKey: key) else { return nil }
         guard let encoded = KVStoreValueCodec.decodeBytes(payload) else {
-            throw KVStoreError(
-                .typeMismatch, "the \(payload.count)-byte value is not a bytes payload, so not a \(Value.self)", key: key,
-                operation: "get")
+            throw KVStoreError(.typeMismatch, "the \(payload.count)-byte value is not a bytes payload, so not a \(Value.self)", key: key, operation: "get")
         }
         do {
             return try decoder.decodeFromStore(type, from: encoded)
         } catch {
-            throw KVStoreError(
-                .typeMismatch, "the \(encoded.count)-byte value does not decode as \(Value.self): \(Self.describeCodingError(error))",
-                key: key, operation: "get")
+            throw KVStoreError(.typeMismatch, "the \(encoded.count)-byte value does not decode as \(Value.self): \(Self.describeCodingError(error))", key: key, operation: "get")
         }
     }
 

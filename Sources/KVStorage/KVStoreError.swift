@@ -7,7 +7,7 @@ import CofferErrors
 /// as much context as is known: the file path, the byte offset inside the data file, the key name,
 /// the operation or system call and its `errno`. Messages never contain crypt-key bytes or stored
 /// values. Two errors compare equal when their codes are equal, as for every Coffer error.
-public struct KVStoreError: CofferError {
+public struct KVStoreError: ModuleError {
     /// What kind of failure this is. Opaque so that new codes can be added.
     public typealias Code = ErrorCode<KVStoreError>
 
@@ -15,84 +15,99 @@ public struct KVStoreError: CofferError {
     public let code: Code
     /// A human-readable explanation, free of secrets and stored values.
     public let reason: String
-    /// The file the failure concerns, when there is one.
-    public var path: String?
-    /// The byte offset (from the start of the data file) where the failure was found.
-    public var offset: Int?
-    /// The key name involved, when there is one.
-    public var key: String?
-    /// The operation or C function that failed (`open`, `mmap`, `flock`, `rekey`, ...).
-    public var operation: String?
-    /// The `errno` reported by the failing system call.
-    public var errno: Int32?
+    /// Where: the file, the byte offset from the start of the data file, the key name, the
+    /// operation or C function that failed (`open`, `mmap`, `flock`, `rekey`, ...) and its `errno`.
+    public var context: ErrorContext
     /// For ``CofferErrors/ErrorCode/damaged``: exactly what is wrong.
     public var damage: KVStoreDamage?
     /// The error this one wraps, if any (a ``CryptoError``, a coding error, a malformed varint).
     public var cause: (any Error & Sendable)?
+    /// Where in KVStorage the error was raised.
+    public let raisedAt: CodeLocation
 
-    /// Creates an error.
-    public init(
-        _ code: Code, _ reason: String, path: String? = nil, offset: Int? = nil, key: String? = nil,
-        operation: String? = nil, errno: Int32? = nil, damage: KVStoreDamage? = nil, cause: (any Error & Sendable)? = nil
-    ) {
+    /// Creates an error from all its parts (call sites use the labelled form, see ``CofferError``).
+    public init(_ code: Code, _ reason: String, context: ErrorContext, cause: (any Error & Sendable)?, raisedAt: CodeLocation) {
         self.code = code
         self.reason = reason
-        self.path = path
-        self.offset = offset
-        self.key = key
-        self.operation = operation
-        self.errno = errno
-        self.damage = damage
+        self.context = context
         self.cause = cause
+        self.raisedAt = raisedAt
     }
 
-    /// The path, offset, key, operation and `errno`.
-    public var context: ErrorContext {
-        ErrorContext(offset: offset, path: path, key: key, operation: operation, errno: errno)
+    /// The file the failure concerns, when there is one (``context``'s).
+    public var path: String? {
+        get { context.path }
+        set { context.path = newValue }
+    }
+    /// The byte offset where the failure was found (``context``'s).
+    public var offset: Int? {
+        get { context.offset }
+        set { context.offset = newValue }
+    }
+    /// The key name involved, when there is one (``context``'s).
+    public var key: String? {
+        get { context.key }
+        set { context.key = newValue }
+    }
+    /// The operation or C function that failed (``context``'s).
+    public var operation: String? {
+        get { context.operation }
+        set { context.operation = newValue }
+    }
+    /// The `errno` reported by the failing system call (``context``'s).
+    public var errno: Int32? {
+        get { context.errno }
+        set { context.errno = newValue }
+    }
+
+    /// This error with ``damage`` set to `damage`.
+    public func withDamage(_ damage: KVStoreDamage?) -> KVStoreError {
+        var error = self
+        error.damage = damage
+        return error
     }
 
     /// The reason followed by the context: path, offset, key, operation, errno.
     public var description: String {
-        let context = context
-        return context.isEmpty ? reason : "\(reason) (\(context))"
+        context.isEmpty ? reason : "\(reason) (\(context))"
     }
 }
 
 extension ErrorCode where Domain == KVStoreError {
     /// A system call failed; ``KVStoreError/errno`` and ``KVStoreError/operation`` say which.
-    public static var systemCall: Self { Self("systemCall") }
+    public static var systemCall: Self { Self() }
     /// The store's files do not exist (read-only open of a missing store).
-    public static var notFound: Self { Self("notFound") }
+    public static var notFound: Self { Self() }
     /// The files fail their CRC or structure checks; ``KVStoreError/damage`` says how.
-    public static var damaged: Self { Self("damaged") }
+    public static var damaged: Self { Self() }
     /// The data passes its CRC but does not decrypt into a valid store with the given key.
-    public static var wrongCryptKey: Self { Self("wrongCryptKey") }
+    public static var wrongCryptKey: Self { Self() }
     /// The data passes its CRC but does not parse, and no crypt key was given: the store is
     /// probably encrypted, or was written by an incompatible writer.
-    public static var undecodable: Self { Self("undecodable") }
+    public static var undecodable: Self { Self() }
     /// A key is empty or longer than 65,531 UTF-8 bytes.
-    public static var invalidKey: Self { Self("invalidKey") }
+    public static var invalidKey: Self { Self() }
     /// An argument is out of range (for example an entry larger than 4 GiB).
-    public static var invalidArgument: Self { Self("invalidArgument") }
+    public static var invalidArgument: Self { Self() }
     /// The stored payload cannot be decoded as the requested type.
-    public static var typeMismatch: Self { Self("typeMismatch") }
+    public static var typeMismatch: Self { Self() }
     /// A write was attempted on a store opened read-only.
-    public static var readOnly: Self { Self("readOnly") }
+    public static var readOnly: Self { Self() }
     /// Another instance for the same (directory, id) is already open in this process.
-    public static var alreadyOpen: Self { Self("alreadyOpen") }
+    public static var alreadyOpen: Self { Self() }
     /// The instance was closed.
-    public static var closed: Self { Self("closed") }
+    public static var closed: Self { Self() }
     /// A per-key expiration was requested but expiration is not enabled on the store.
-    public static var expirationDisabled: Self { Self("expirationDisabled") }
+    public static var expirationDisabled: Self { Self() }
     /// A malformed varint (truncated, or an 11th continuation byte).
-    public static var malformedVarint: Self { Self("malformedVarint") }
+    public static var malformedVarint: Self { Self() }
     /// The file system has no room for the write (`ENOSPC`, `EDQUOT`, or `EFBIG` past a file size
     /// limit): ``KVStoreError/errno`` says which, the reason how many bytes the file needed. The write
     /// was not applied; the store stays open and readable, and writable once space returns.
-    public static var noSpace: Self { Self("noSpace") }
+    public static var noSpace: Self { Self() }
     /// Another process has the store open in a way that excludes this open: one of the two is a
     /// single-process open (see ``KVStoreConfiguration/multiProcess``).
-    public static var inUse: Self { Self("inUse") }
+    public static var inUse: Self { Self() }
 }
 
 /// A precise description of how a store's files are damaged, as found at load time.

@@ -141,20 +141,14 @@ enum StoreLoader {
         if let failure = firstFailure {
             // The bytes are intact (their CRC matches) but do not decode.
             if crypt != nil {
-                throw KVStoreError(
-                    .wrongCryptKey,
-                    "the data passes its CRC but does not decrypt into a valid store: wrong crypt key or cipher, or the store is not encrypted",
-                    path: path, offset: failure.offset, cause: failure)
+                throw KVStoreError(.wrongCryptKey, "the data passes its CRC but does not decrypt into a valid store: wrong crypt key or cipher, or the store is not encrypted", offset: failure.offset, path: path, cause: failure)
             }
             if policy == .recover {
                 return try greedy(
                     base: base, size: metaSize, iv: primaryIV, expiration: flagsExpire, crypt: nil,
                     repair: .rewrite("recovered the entries before: \(failure.reason)"), crcPasses: &passes)
             }
-            throw KVStoreError(
-                .undecodable,
-                "the data passes its CRC but does not parse (\(failure.reason)); the store is probably encrypted: give its crypt key",
-                path: path, offset: failure.offset, damage: failure.damage, cause: failure)
+            throw KVStoreError(.undecodable, "the data passes its CRC but does not parse (\(failure.reason)); the store is probably encrypted: give its crypt key", offset: failure.offset, path: path, cause: failure).withDamage(failure.damage)
         }
 
         // No consistent state: the files are damaged.
@@ -190,7 +184,7 @@ enum StoreLoader {
             if meta.version >= 3 && meta.lastConfirmedSize > 0 && !meta.hasPendingCommit {
                 reason += "; an older consistent state (\(meta.lastConfirmedSize) bytes) may exist"
             }
-            throw KVStoreError(.damaged, reason, path: path, damage: damage)
+            throw KVStoreError(.damaged, reason, path: path).withDamage(damage)
         case .discard:
             return LoadedState(
                 actualSize: 0, crc: 0, iv: meta.iv, expiration: meta.expirationEnabled, index: StoreIndex(),

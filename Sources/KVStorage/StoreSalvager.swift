@@ -34,9 +34,7 @@ enum StoreSalvager {
         // Only the written prefix: a hole (a sparse file) is never touched.
         let fileSize = data.readableBytes.count
         guard fileSize >= 4, let base = data.base.map(UnsafeRawPointer.init) else {
-            throw KVStoreError(
-                .damaged, "nothing to salvage: the data file is shorter than its header", path: source.dataPath,
-                damage: .truncatedDataFile(fileSize: fileSize))
+            throw KVStoreError(.damaged, "nothing to salvage: the data file is shorter than its header", path: source.dataPath).withDamage(.truncatedDataFile(fileSize: fileSize))
         }
 
         // 1. The region.
@@ -191,9 +189,7 @@ enum StoreSalvager {
         target.multiProcess = false
         target.onDamage = .fail
         if Syscall.exists(target.dataPath) || Syscall.exists(target.metaPath) {
-            throw KVStoreError(
-                .invalidArgument, "a store already exists where the salvaged copy would go (the source is never overwritten)",
-                path: target.dataPath, operation: "salvage")
+            throw KVStoreError(.invalidArgument, "a store already exists where the salvaged copy would go (the source is never overwritten)", path: target.dataPath, operation: "salvage")
         }
         try Syscall.makeDirectories(directory)
         try KVStore.writeCopy(entries, expiration: expiration, to: target)

@@ -12,9 +12,7 @@ enum Syscall {
     static let pageSize: Int = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     static func failure(_ operation: String, path: String?, errno code: Int32 = errno) -> KVStoreError {
-        KVStoreError(
-            .systemCall, "\(operation) failed: \(String(cString: strerror(code)))",
-            path: path, operation: operation, errno: code)
+        KVStoreError(.systemCall, "\(operation) failed: \(String(cString: strerror(code)))", path: path, operation: operation, errno: code)
     }
 
     /// `open(2)`; returns the descriptor.
@@ -79,9 +77,7 @@ enum Syscall {
 
     /// The `noSpace` error for a file that needed to hold `bytes` bytes.
     static func noSpace(bytes: Int, path: String, operation: String, errno code: Int32) -> KVStoreError {
-        KVStoreError(
-            .noSpace, "no room on the file system for \(bytes) bytes: \(String(cString: strerror(code)))",
-            path: path, operation: operation, errno: code)
+        KVStoreError(.noSpace, "no room on the file system for \(bytes) bytes: \(String(cString: strerror(code)))", path: path, operation: operation, errno: code)
     }
 
     /// The length of the prefix of the file that holds data (`lseek(2)` `SEEK_HOLE` from 0), at most

@@ -7,15 +7,15 @@ import Testing
 struct ASN1ErrorTests {
     @Test("equality and hashing compare the code only; the offset is read on its own")
     func equality() throws {
-        let a = ASN1Error(.trailingData, at: 26, "1 bytes of trailing data at offset 26 after the last value")
-        let b = ASN1Error(.trailingData, at: 3, "other words")
+        let a = ASN1Error(.trailingData, "1 bytes of trailing data at offset 26 after the last value", offset: 26)
+        let b = ASN1Error(.trailingData, "other words", offset: 3)
         #expect(a == b)
         #expect(a.hashValue == b.hashValue)
-        #expect(a != ASN1Error(.truncated, at: 26, a.reason))
+        #expect(a != ASN1Error(.truncated, a.reason, offset: 26))
         #expect(Set([a, b]).count == 1)
 
         let thrown = try #require(throws: ASN1Error.self) { try ASN1Tree(parsing: [0x05, 0x00, 0x00]) }
-        #expect(thrown == ASN1Error(.trailingData, at: nil, ""))
+        #expect(thrown == ASN1Error(.trailingData, ""))
         #expect(thrown.offset == 2)
         #expect(thrown.context == ErrorContext(offset: 2))
         #expect(thrown.cause == nil)

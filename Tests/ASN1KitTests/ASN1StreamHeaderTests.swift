@@ -34,7 +34,7 @@ struct ASN1StreamHeaderTests {
             ([0x1F, 0x80, 0x01], .lenientBER, .invalidTag),
         ]
         for (bytes, rules, code) in cases {
-            #expect(throws: ASN1Error(code, at: 0, "")) { try Self.parse(bytes, rules: rules) }
+            #expect(throws: ASN1Error(code, "", offset: 0)) { try Self.parse(bytes, rules: rules) }
             let thrown = try #require(throws: ASN1Error.self) { try Self.parse(bytes, rules: rules) }
             #expect(thrown.offset == 0, "\(bytes)")
             #expect(thrown.context.offset == 0, "\(bytes)")

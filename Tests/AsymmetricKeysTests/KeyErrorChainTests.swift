@@ -12,7 +12,7 @@ struct KeyErrorChainTests {
     @Test("equality compares the code only; the offset is read on its own")
     func equality() {
         let a = KeyError(.malformed, "SubjectPublicKeyInfo is malformed: one thing", offset: 4)
-        let b = KeyError(.malformed, "another thing", offset: 90, cause: ASN1Error(.truncated, at: 90, ""))
+        let b = KeyError(.malformed, "another thing", offset: 90, cause: ASN1Error(.truncated, "", offset: 90))
         #expect(a == b)
         #expect(a.offset != b.offset)
         #expect(a != KeyError(.wrongPassphrase, a.reason, offset: 4))

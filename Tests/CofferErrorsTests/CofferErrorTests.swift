@@ -25,13 +25,13 @@ private struct OuterError: CofferError {
 }
 
 extension ErrorCode where Domain == InnerError {
-    static var truncated: Self { Self("truncated") }
-    static var trailingData: Self { Self("trailingData") }
+    static var truncated: Self { Self() }
+    static var trailingData: Self { Self() }
 }
 
 extension ErrorCode where Domain == OuterError {
-    static var malformed: Self { Self("malformed") }
-    static var wrongPassphrase: Self { Self("wrongPassphrase") }
+    static var malformed: Self { Self() }
+    static var wrongPassphrase: Self { Self() }
 }
 
 /// A system error at the bottom of a chain, which is not a Coffer error.

@@ -73,12 +73,12 @@ struct JSONParserTests {
 
     @Test("errors compare by code only, as every Coffer error; offset and reason are read on their own")
     func equality() throws {
-        let a = JSONParseError(.truncated, offset: 0, reason: "the text ends where a value was expected")
-        let b = JSONParseError(.truncated, offset: 7, reason: "the text ends inside an array")
+        let a = JSONParseError(.truncated, "the text ends where a value was expected", offset: 0)
+        let b = JSONParseError(.truncated, "the text ends inside an array", offset: 7)
         #expect(a == b)
         #expect(a.hashValue == b.hashValue)
-        #expect(a != JSONParseError(.trailingData, offset: 0, reason: a.reason))
-        #expect(JSONParseError(offset: 1, reason: "x").code == .malformed)
+        #expect(a != JSONParseError(.trailingData, a.reason, offset: 0))
+        #expect(JSONParseError(.malformed, "x", offset: 1).code == .malformed)
         #expect(a.cause == nil)
         let thrown = try #require(throws: JSONParseError.self) { try Self.parse("[1, 2") }
         #expect(thrown == a)

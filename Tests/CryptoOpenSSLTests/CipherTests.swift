@@ -67,7 +67,7 @@ struct CipherTests {
         recovered += try decryptor.finish()
         #expect(ciphertext == oneShot)
         #expect(recovered == plaintext)
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) { try encryptor.update([1]) }
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) { try encryptor.update([1]) }
     }
 
     @Test("a wrong key is a bad decrypt with the OpenSSL queue")
@@ -92,19 +92,19 @@ struct CipherTests {
 
     @Test("argument checks")
     func arguments() throws {
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) {
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try Cipher.encrypt(.aes128CBC, key: [UInt8](repeating: 0, count: 15), iv: [UInt8](repeating: 0, count: 16), [1])
         }
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) {
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try Cipher.encrypt(.aes128CBC, key: [UInt8](repeating: 0, count: 16), iv: [UInt8](repeating: 0, count: 8), [1])
         }
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) {
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try Cipher.encrypt(.aes128CBC, key: [UInt8](repeating: 0, count: 16), iv: [UInt8](repeating: 0, count: 16), [1, 2, 3], padding: false)
         }
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) {
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try Cipher.encrypt(.aes128GCM, key: [UInt8](repeating: 0, count: 16), iv: [UInt8](repeating: 0, count: 12), [1])
         }
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) {
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try Cipher.sealGCM(.aes128CBC, key: [UInt8](repeating: 0, count: 16), iv: [UInt8](repeating: 0, count: 16), [1])
         }
     }
@@ -187,8 +187,8 @@ struct GCMTests {
         // The streaming interface: AAD after data is refused; the tag is known only after finish.
         let stream = try CipherStream(cipher: .aes256GCM, key: key, iv: iv, decrypting: false)
         _ = try stream.update([1, 2, 3])
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) { try stream.setAAD([9]) }
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) { try stream.tag() }
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) { try stream.setAAD([9]) }
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) { try stream.tag() }
         _ = try stream.finish()
         #expect(try stream.tag().count == 16)
     }

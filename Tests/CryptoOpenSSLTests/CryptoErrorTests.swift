@@ -8,10 +8,10 @@ import Testing
 struct CryptoErrorTests {
     @Test("equality compares the code only; operation, reason and queue are read on their own")
     func equality() {
-        let a = CryptoError(.badDecrypt, operation: "EVP_CipherFinal_ex", reason: "bad decrypt", openSSLErrors: ["x"])
-        let b = CryptoError(.badDecrypt, operation: "EVP_PKEY_decrypt", reason: "other")
+        let a = CryptoError(.badDecrypt, "bad decrypt", operation: "EVP_CipherFinal_ex", openSSLErrors: ["x"])
+        let b = CryptoError(.badDecrypt, "other", operation: "EVP_PKEY_decrypt")
         #expect(a == b)
-        #expect(a != CryptoError(.authenticationFailed, operation: a.operation, reason: a.reason, openSSLErrors: a.openSSLErrors))
+        #expect(a != CryptoError(.authenticationFailed, a.reason, operation: a.operation, openSSLErrors: a.openSSLErrors))
         #expect(CryptoError.Code.randomFailure.name == "randomFailure")
         #expect("\(CryptoError.Code.invalidArgument)" == "invalidArgument")
     }
@@ -37,8 +37,8 @@ struct CryptoErrorTests {
 
     @Test("a cause is kept and walked")
     func cause() {
-        let inner = CryptoError(.openSSL, operation: "RAND_bytes", reason: "the call failed")
-        let outer = CryptoError(.randomFailure, operation: "SecureRandom.bytes", reason: "no random bytes", cause: inner)
+        let inner = CryptoError(.openSSL, "the call failed", operation: "RAND_bytes")
+        let outer = CryptoError(.randomFailure, "no random bytes", operation: "SecureRandom.bytes", cause: inner)
         #expect(outer.causes.count == 1)
         #expect(outer.firstCause(ofType: CryptoError.self)?.operation == "RAND_bytes")
         #expect(outer.description == "SecureRandom.bytes: no random bytes")

@@ -31,7 +31,7 @@ struct KDFTests {
         ])
         let key = try KDF.pbkdf2(password: Array("hunter2".utf8), salt: Hex.bytes("0011223344556677"), iterations: 1000, digest: .sha256, keyLength: 48)
         #expect(key == expected)
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) {
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try KDF.pbkdf2(password: [1], salt: [2], iterations: 0, digest: .sha256, keyLength: 16)
         }
     }
@@ -53,10 +53,10 @@ struct KDFTests {
 
     @Test("scrypt refuses bad parameters and too much memory")
     func scryptLimits() {
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) {
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try KDF.scrypt(password: [1], salt: [2], n: 1000, r: 8, p: 1, keyLength: 32)
         }
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) {
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try KDF.scrypt(password: [1], salt: [2], n: 1 << 20, r: 8, p: 1, keyLength: 32, maxMemory: 1 << 20)
         }
     }
@@ -86,7 +86,7 @@ struct KDFTests {
         // With count 2 the first block is MD5(MD5(password)).
         let twice = try KDF.evpBytesToKey(digest: .md5, password: Array("abc".utf8), salt: nil, keyLength: 16, ivLength: 0, count: 2)
         #expect(twice.key == Digest.hash(.md5, Hex.bytes("900150983cd24fb0d6963f7d28e17f72")))
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) {
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try KDF.evpBytesToKey(digest: .md5, password: [1], salt: [1, 2, 3], keyLength: 16, ivLength: 16)
         }
     }

@@ -126,7 +126,7 @@ struct OpenSSLRSAKeyTests {
         let theirs = try OpenSSLTool.run(["rsautl", "-sign", "-inkey", fixture.privatePath, "-in", messagePath])
         #expect(theirs == ours)  // type 1 padding is deterministic
         #expect(try publicKey.verifyRecover(theirs) == message)
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) { try key.signRawPKCS1Type1(random.bytes(246)) }
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) { try key.signRawPKCS1Type1(random.bytes(246)) }
     }
 
     @Test("a three-prime key decrypts and signs like OpenSSL")
@@ -166,8 +166,8 @@ struct OpenSSLRSAKeyTests {
         }
         let small = try OpenSSLRSAKey.generate(bits: 768, publicExponent: 3)
         #expect(try small.components().publicExponent == [3])
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) { try OpenSSLRSAKey.generate(bits: 256) }
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) { try OpenSSLRSAKey.generate(bits: 1024, publicExponent: 4) }
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) { try OpenSSLRSAKey.generate(bits: 256) }
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) { try OpenSSLRSAKey.generate(bits: 1024, publicExponent: 4) }
     }
 
     @Test("many tasks decrypt with one key at once")
@@ -210,16 +210,16 @@ struct OpenSSLRSAKeyTests {
         #expect(!wrongKey.openSSLErrors.isEmpty)
         var flipped = ciphertext
         flipped[100] ^= 0x01
-        #expect(throws: CryptoError(.badDecrypt, operation: "", reason: "")) { try key.decrypt(flipped, padding: .oaepSHA256) }
-        #expect(throws: CryptoError(.badDecrypt, operation: "", reason: "")) { try key.decrypt(ciphertext, padding: .oaepSHA1) }
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) { try publicKey.decrypt(ciphertext, padding: .oaepSHA256) }
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) { try key.decrypt(ciphertext + [0], padding: .oaepSHA256) }
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) {
+        #expect(throws: CryptoError(.badDecrypt, "", operation: "")) { try key.decrypt(flipped, padding: .oaepSHA256) }
+        #expect(throws: CryptoError(.badDecrypt, "", operation: "")) { try key.decrypt(ciphertext, padding: .oaepSHA1) }
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) { try publicKey.decrypt(ciphertext, padding: .oaepSHA256) }
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) { try key.decrypt(ciphertext + [0], padding: .oaepSHA256) }
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try publicKey.encrypt([UInt8](repeating: 1, count: 191), padding: .oaepSHA256)
         }
         #expect(key.maxPlaintextLength(for: .oaepSHA256) == 190)
         #expect(key.maxPlaintextLength(for: .pkcs1) == 245)
-        #expect(throws: CryptoError(.badDecrypt, operation: "", reason: "")) { try other.publicKey().verifyRecover(key.signRawPKCS1Type1(message)) }
+        #expect(throws: CryptoError(.badDecrypt, "", operation: "")) { try other.publicKey().verifyRecover(key.signRawPKCS1Type1(message)) }
 
         let signature = try key.sign(message: message, algorithm: .sha256, padding: .pkcs1v15)
         var badSignature = signature
@@ -230,10 +230,10 @@ struct OpenSSLRSAKeyTests {
         #expect(try !publicKey.verify(signature: signature, message: message, algorithm: .sha384, padding: .pkcs1v15))
         #expect(try !other.verify(signature: signature, message: message, algorithm: .sha256, padding: .pkcs1v15))
         #expect(try !publicKey.verify(signature: Array(signature.dropLast()), message: message, algorithm: .sha256, padding: .pkcs1v15))
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) {
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try publicKey.sign(message: message, algorithm: .sha256, padding: .pkcs1v15)
         }
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) {
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try key.signDigest([1, 2, 3], algorithm: .sha256, padding: .pkcs1v15)
         }
     }
@@ -241,16 +241,16 @@ struct OpenSSLRSAKeyTests {
     @Test("invalid numbers are refused")
     func invalidNumbers() throws {
         let components = Self.fixture2048.components
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) { try OpenSSLRSAKey(modulus: [0x10, 0x00], publicExponent: [3]) }
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) { try OpenSSLRSAKey(modulus: [], publicExponent: [3]) }
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) { try OpenSSLRSAKey(modulus: components.modulus, publicExponent: [1]) }
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) {
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) { try OpenSSLRSAKey(modulus: [0x10, 0x00], publicExponent: [3]) }
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) { try OpenSSLRSAKey(modulus: [], publicExponent: [3]) }
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) { try OpenSSLRSAKey(modulus: components.modulus, publicExponent: [1]) }
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try OpenSSLRSAKey(
                 modulus: components.modulus, publicExponent: components.publicExponent, privateExponent: components.privateExponent,
                 primes: components.primes, exponents: components.exponents, coefficients: []
             )
         }
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) {
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try OpenSSLRSAKey(
                 modulus: components.modulus, publicExponent: components.publicExponent, privateExponent: SecureBytes([]),
                 primes: components.primes, exponents: components.exponents, coefficients: components.coefficients

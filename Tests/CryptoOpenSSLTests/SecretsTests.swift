@@ -10,7 +10,7 @@ struct SecretsTests {
         #expect(first.count == 32)
         #expect(first != second)
         #expect(try SecureRandom.bytes(0).isEmpty)
-        #expect(throws: CryptoError(.invalidArgument, operation: "", reason: "")) { try SecureRandom.bytes(-1) }
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) { try SecureRandom.bytes(-1) }
     }
 
     @Test("secure bytes keep their contents and hide them from description")

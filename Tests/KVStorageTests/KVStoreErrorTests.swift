@@ -8,17 +8,17 @@ import Testing
 struct KVStoreErrorTests {
     @Test("equality compares the code only; the context is read on its own")
     func equality() {
-        let a = KVStoreError(.damaged, "malformed entry at offset 9: x", path: "/a", offset: 9)
+        let a = KVStoreError(.damaged, "malformed entry at offset 9: x", offset: 9, path: "/a")
         let b = KVStoreError(.damaged, "other", key: "k", operation: "load")
         #expect(a == b)
-        #expect(a != KVStoreError(.wrongCryptKey, a.reason, path: "/a", offset: 9))
+        #expect(a != KVStoreError(.wrongCryptKey, a.reason, offset: 9, path: "/a"))
         #expect(KVStoreError.Code.wrongCryptKey.name == "wrongCryptKey")
         #expect("\(KVStoreError.Code.malformedVarint)" == "malformedVarint")
     }
 
     @Test("the context holds path, offset, key, operation and errno; the description lists them as before")
     func context() {
-        let error = KVStoreError(.systemCall, "cannot map the file", path: "/s/id", offset: 4, key: "token", operation: "mmap", errno: 12)
+        let error = KVStoreError(.systemCall, "cannot map the file", offset: 4, path: "/s/id", key: "token", operation: "mmap", errno: 12)
         #expect(error.context == ErrorContext(offset: 4, path: "/s/id", key: "token", operation: "mmap", errno: 12))
         #expect(error.description == #"cannot map the file (path /s/id, offset 4, key "token", operation mmap, errno 12)"#)
         #expect(KVStoreError(.closed, "the store is closed").description == "the store is closed")

@@ -72,17 +72,17 @@ public enum GeneralName: Sendable, Hashable, CustomStringConvertible {
         let element = try reader.readElement()
         let tag = element.tag
         guard tag.tagClass == .contextSpecific else {
-            throw ASN1Error(.unexpectedTag, at: element.offset, "expected a GeneralName ([0] … [8]) at offset \(element.offset), found \(tag.name)")
+            throw ASN1Error(.unexpectedTag, "expected a GeneralName ([0] … [8]) at offset \(element.offset), found \(tag.name)", offset: element.offset)
         }
         func ia5() throws -> String { try element.string(as: .ia5String) }
         func requirePrimitive() throws {
             guard !tag.isConstructed else {
-                throw ASN1Error(.invalidConstruction, at: element.offset, "GeneralName [\(tag.number)] at offset \(element.offset) must be primitive")
+                throw ASN1Error(.invalidConstruction, "GeneralName [\(tag.number)] at offset \(element.offset) must be primitive", offset: element.offset)
             }
         }
         func requireConstructed() throws -> DERReader {
             guard tag.isConstructed else {
-                throw ASN1Error(.invalidConstruction, at: element.offset, "GeneralName [\(tag.number)] at offset \(element.offset) must be constructed")
+                throw ASN1Error(.invalidConstruction, "GeneralName [\(tag.number)] at offset \(element.offset) must be constructed", offset: element.offset)
             }
             return try reader.reader(for: element)
         }
@@ -108,7 +108,7 @@ public enum GeneralName: Sendable, Hashable, CustomStringConvertible {
         case 7: try requirePrimitive(); return .ipAddress(Array(element.content))
         case 8: try requirePrimitive(); return .registeredID(try element.objectIdentifier())
         default:
-            throw ASN1Error(.unexpectedTag, at: element.offset, "GeneralName at offset \(element.offset) has the unknown choice [\(tag.number)]")
+            throw ASN1Error(.unexpectedTag, "GeneralName at offset \(element.offset) has the unknown choice [\(tag.number)]", offset: element.offset)
         }
     }
 }
