@@ -1,8 +1,11 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// Swift 6 language mode, and MemberImportVisibility: a file sees only the members of the modules it
+/// imports itself, so an undeclared import fails the build instead of leaking in from a sibling file.
 let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 /// Release links of the command-line tools on Linux, for start-up time (tools/cli-startup): lld

@@ -1,3 +1,4 @@
+import CofferErrors
 // Typed writes, each producing the DER form of its universal type (or an IMPLICIT tag over it).
 
 extension DERWriter {

@@ -1,3 +1,4 @@
+import CofferErrors
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)

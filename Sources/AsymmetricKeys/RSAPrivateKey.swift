@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import CryptoOpenSSL
 
 /// An RSA private key, two-prime or multi-prime.

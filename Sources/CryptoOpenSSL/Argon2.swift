@@ -1,4 +1,5 @@
 internal import CArgon2
+import CofferErrors
 
 /// Argon2 (RFC 9106), the memory-hard password hash, from the reference implementation
 /// (`libargon2`): OpenSSL 3.0 has no Argon2, so this is the one C function of the module that is

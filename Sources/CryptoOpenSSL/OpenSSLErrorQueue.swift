@@ -1,4 +1,5 @@
 internal import COpenSSL
+import CofferErrors
 
 /// The per-thread OpenSSL error queue, read and cleared through `ERR_get_error_all`.
 enum OpenSSLErrorQueue {

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Synchronization
 
 /// One caller's handle on a download: its cancellation token and its result.

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Synchronization
 
 /// One HTTP transfer shared by every caller with the same request identity.

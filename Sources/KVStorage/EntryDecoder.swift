@@ -1,3 +1,4 @@
+import CofferErrors
 /// Decodes the data region: MMKV-FORMAT §2.2–2.3.
 ///
 /// ```

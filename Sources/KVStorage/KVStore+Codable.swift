@@ -1,3 +1,4 @@
+import CofferErrors
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

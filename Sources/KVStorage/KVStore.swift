@@ -1,3 +1,4 @@
+import CofferErrors
 import Synchronization
 
 #if canImport(Glibc)

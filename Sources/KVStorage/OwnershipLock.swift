@@ -1,3 +1,4 @@
+import CofferErrors
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

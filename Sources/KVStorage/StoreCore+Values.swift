@@ -1,3 +1,4 @@
+import CofferErrors
 /// Value access by key, written once: ``KVStore``'s typed and raw accessors and
 /// ``KVStoreTransaction``'s run these under the lock they hold.
 extension StoreCore {

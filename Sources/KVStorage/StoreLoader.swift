@@ -1,3 +1,4 @@
+import CofferErrors
 import CryptoOpenSSL
 
 /// The result of loading a store's files: the chosen consistent state and its decoded index.

@@ -1,3 +1,4 @@
+import ASN1Kit
 import AsymmetricKeys
 import CommandLineSupport
 

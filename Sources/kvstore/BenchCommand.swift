@@ -1,6 +1,7 @@
 import ArgumentParser
 import CofferJSON
 import CommandLineSupport
+import FoundationEssentials
 import KVStorage
 
 #if canImport(Glibc)

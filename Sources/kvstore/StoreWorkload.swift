@@ -1,3 +1,4 @@
+import CofferErrors
 import Dispatch
 import KVStorage
 import Synchronization

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import Testing
 
 /// The incremental mode of the header reader: how many more bytes a cut-off header needs, and the

@@ -1,4 +1,5 @@
 import ASN1Kit
+import Foundation
 import Testing
 
 /// `Base64.encode(_:lineWidth:padding:)`: the line-wrapped and unpadded forms PEM, OpenSSH,

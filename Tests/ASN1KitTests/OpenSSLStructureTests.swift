@@ -1,4 +1,6 @@
 import ASN1Kit
+import Foundation
+import FoundationEssentials
 import Testing
 
 /// Every DER fixture parses to exactly the structure `openssl asn1parse -i` recorded for it, and

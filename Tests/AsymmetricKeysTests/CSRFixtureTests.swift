@@ -1,6 +1,7 @@
 import ASN1Kit
 import AsymmetricKeys
 import CofferTestSupport
+import CryptoOpenSSL
 import Foundation
 import Testing
 

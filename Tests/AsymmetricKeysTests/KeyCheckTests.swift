@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import ASN1Kit
 import AsymmetricKeys
+import CofferErrors
 import CofferTestSupport
 import CryptoOpenSSL
 import Foundation

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferTestSupport
 import Foundation
 import AsymmetricKeys
 import Testing

@@ -1,4 +1,6 @@
 import ASN1Kit
+import CofferErrors
+import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import AsymmetricKeys

@@ -1,4 +1,5 @@
 import AsymmetricKeys
+import CofferTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import CofferErrors
 import CofferJSON
 import Testing
 

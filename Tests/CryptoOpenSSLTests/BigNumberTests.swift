@@ -1,3 +1,4 @@
+import CofferErrors
 import CofferTestSupport
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import CofferErrors
 import CofferTestSupport
 import Testing
 @testable import CryptoOpenSSL

@@ -1,3 +1,4 @@
+import CofferErrors
 import Testing
 @testable import CryptoOpenSSL
 

@@ -1,3 +1,4 @@
+import CofferErrors
 import DownloadPipeline
 import Foundation
 import Synchronization

@@ -1,5 +1,11 @@
+import CofferErrors
 import CofferTestSupport
 import Testing
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 @testable import KVStorage
 

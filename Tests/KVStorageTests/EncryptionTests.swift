@@ -1,3 +1,5 @@
+import CofferErrors
+import CryptoOpenSSL
 import Foundation
 import Testing
 

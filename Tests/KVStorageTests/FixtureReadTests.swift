@@ -1,3 +1,4 @@
+import CofferErrors
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 
 /// The two encodings of an ECDSA signature (r, s): the DER `ECDSA-Sig-Value` that OpenSSL, X.509
 /// and `openssl dgst -sign` use (RFC 3279 §2.2.3), and the fixed-width r ‖ s of JWS (RFC 7518

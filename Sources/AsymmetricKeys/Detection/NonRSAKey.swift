@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 
 /// Recognises keys and parameters Coffer does not read (DSA, DH, bare EC parameters) in their own
 /// containers, to name them in an error.

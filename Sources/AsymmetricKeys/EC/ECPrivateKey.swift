@@ -1,3 +1,4 @@
+import CofferErrors
 import CryptoOpenSSL
 
 /// An EC private key: the scalar d on a NIST curve and its public point Q = d·G.

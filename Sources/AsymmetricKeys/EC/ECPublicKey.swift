@@ -1,3 +1,4 @@
+import CofferErrors
 import CryptoOpenSSL
 
 /// An EC public key: a point on a NIST curve, kept in the uncompressed SEC 1 form

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import CofferJSON
 
 /// Typed access to one JWK object's members, with errors that name the member and its offset.

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import CryptoOpenSSL
 
 /// OpenSSL's legacy PEM encryption (RFC 1421 headers), as `openssl rsa -aes256` writes it:

@@ -1,3 +1,4 @@
+import CofferErrors
 /// Caps on the work a key file can ask for, checked before any derivation starts.
 ///
 /// A passphrase-protected container names its own key-derivation cost (PBKDF2 and PKCS#12

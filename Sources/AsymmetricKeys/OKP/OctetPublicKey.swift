@@ -1,3 +1,4 @@
+import CofferErrors
 import CryptoOpenSSL
 
 /// An Ed25519, Ed448, X25519 or X448 public key: its raw bytes (RFC 8032 §5.1.5, RFC 7748 §5).

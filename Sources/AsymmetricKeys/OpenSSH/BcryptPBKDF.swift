@@ -1,3 +1,4 @@
+import CofferErrors
 import CryptoOpenSSL
 
 /// bcrypt-pbkdf, the key derivation of encrypted OpenSSH private keys (OpenBSD's

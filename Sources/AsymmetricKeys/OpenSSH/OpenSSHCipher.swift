@@ -1,3 +1,4 @@
+import CofferErrors
 import CryptoOpenSSL
 
 /// The ciphers an OpenSSH private key may be encrypted with, by their OpenSSH names, and how each

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import CryptoOpenSSL
 
 /// OpenSSH private keys (`openssh-key-v1`, the format of `ssh-keygen` since OpenSSH 7.8), read and

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 
 /// OpenSSH public keys: the one-line `ssh-ed25519 AAAA… comment` format of `id_*.pub` and
 /// `authorized_keys`, and the key blob inside it.

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 
 /// Base64 (RFC 4648 §4) of OpenSSH and RFC 4716 text read through ASN1Kit's `Base64` (whitespace
 /// skipped, `=` padding optional and only at the end, padding bits zero), with its errors turned

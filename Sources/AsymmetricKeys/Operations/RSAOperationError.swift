@@ -1,3 +1,4 @@
+import CofferErrors
 import CryptoOpenSSL
 
 /// Shared checks and error wrapping for the RSA operations.

@@ -1,3 +1,4 @@
+import CofferErrors
 import CryptoOpenSSL
 
 // Chunked RSA encryption: data of any length, cut into blocks that each fit one RSA operation.

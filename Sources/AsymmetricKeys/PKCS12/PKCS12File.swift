@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import CryptoOpenSSL
 
 /// PKCS#12 files (`.p12`, `.pfx`; RFC 7292) in password integrity and privacy mode, as

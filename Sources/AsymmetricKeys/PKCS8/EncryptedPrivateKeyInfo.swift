@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import CryptoOpenSSL
 
 /// PKCS#8 `EncryptedPrivateKeyInfo`, the `ENCRYPTED PRIVATE KEY` container (RFC 5958 §3, RFC 8018).

@@ -1,3 +1,4 @@
+import CofferErrors
 import CryptoOpenSSL
 
 extension PBEAlgorithm {

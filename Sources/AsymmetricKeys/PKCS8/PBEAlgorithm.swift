@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import CryptoOpenSSL
 
 /// The `encryptionAlgorithm` of an EncryptedPrivateKeyInfo: PBES2 (PBKDF2 or scrypt, with

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import CryptoOpenSSL
 
 /// PKCS#8 `PrivateKeyInfo` (v1) and `OneAsymmetricKey` (v2), the `PRIVATE KEY` container.

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import CryptoOpenSSL
 
 /// The text layer of a PuTTY private key file, read line by line without any cryptography:

@@ -1,3 +1,4 @@
+import CofferErrors
 import CryptoOpenSSL
 
 /// Reads a PPK file line by line (LF, CR LF or CR endings), counting lines from 1 and keeping

@@ -1,3 +1,4 @@
+import CofferErrors
 import CryptoOpenSSL
 
 /// The private blob of a PPK file: the fields of the private key that the public blob does not

@@ -1,3 +1,4 @@
+import CofferErrors
 import CryptoOpenSSL
 
 /// PuTTY private key files (`.ppk`, versions 2 and 3), read and written, unencrypted or

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 
 /// The SSH public key file format of RFC 4716 (`ssh-keygen -e -m RFC4716`).
 ///

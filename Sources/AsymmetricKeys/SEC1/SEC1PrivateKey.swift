@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import CryptoOpenSSL
 
 /// SEC 1 `ECPrivateKey`, the `EC PRIVATE KEY` container and the key inside a PKCS#8 EC key.

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 
 /// The key algorithm named by the `AlgorithmIdentifier` of a SubjectPublicKeyInfo or a PKCS#8
 /// PrivateKeyInfo.

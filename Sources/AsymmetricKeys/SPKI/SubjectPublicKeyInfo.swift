@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 
 /// SubjectPublicKeyInfo, the `PUBLIC KEY` container (RFC 5280 §4.1, RFC 3279 §2.3.1).
 ///

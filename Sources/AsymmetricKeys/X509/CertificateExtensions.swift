@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 
 /// The extensions of a certificate, or those a certification request asks for, with the common
 /// ones decoded.

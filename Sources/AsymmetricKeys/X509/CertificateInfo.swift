@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import CryptoOpenSSL
 
 /// A parsed X.509 certificate (RFC 5280 §4.1): what `openssl x509 -text` shows, as values.

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 
 /// A parsed PKCS#10 certification request (RFC 2986), with its self-signature checked.
 ///

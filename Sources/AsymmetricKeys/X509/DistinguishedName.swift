@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 
 /// An X.501 `Name` as certificates and requests carry it (RFC 5280 §4.1.2.4), with its RFC 4514
 /// string.

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 
 /// One name of a subject alternative name extension (RFC 5280 §4.2.1.6).
 ///

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import CryptoOpenSSL
 
 /// The content-encryption algorithm of an (Auth)EnvelopedData: the AES mode, its key size, and the

@@ -1,4 +1,5 @@
 import AsymmetricKeys
+import CofferErrors
 import Synchronization
 
 /// The stream ``CMSDecryptor`` makes: tells DER from PEM by the first byte that is not

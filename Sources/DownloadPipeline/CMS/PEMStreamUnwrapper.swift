@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 
 /// Takes the base64 body out of a PEM block as it streams (RFC 7468): skips anything before the
 /// `-----BEGIN label-----` line, decodes the body line by line, stops at the `-----END` line.

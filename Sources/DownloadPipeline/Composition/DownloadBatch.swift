@@ -1,3 +1,4 @@
+import FoundationEssentials
 /// A fixed set of requests run together with a concurrency cap (YTKNetwork's batch request).
 ///
 /// - ``Policy/failFast``: the first failure cancels every other request (through their

@@ -1,5 +1,6 @@
 import ASN1Kit
 import AsymmetricKeys
+import CofferErrors
 import Synchronization
 
 /// The `auto` scheme: CMS when the payload is a CMS ContentInfo holding (Auth)EnvelopedData, DER

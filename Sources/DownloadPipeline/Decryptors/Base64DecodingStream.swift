@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import Synchronization
 
 /// Decodes base64 chunk by chunk in front of another stream.

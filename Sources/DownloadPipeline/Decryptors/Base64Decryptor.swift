@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 
 /// Strips a base64 wrapper, then hands the bytes to another decryptor.
 ///

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 
 extension Base64StreamDecoder {
     /// ``decode(_:into:)`` for a download body: bad base64 is ``DecryptionError`` `.malformedPayload`

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import CryptoOpenSSL
 
 /// A digest the body must have: from the request (`expectedSHA256`) or from the server's
