@@ -1,4 +1,4 @@
-import CofferErrors
+@_exported import CofferErrors
 
 /// The one error type of ASN1Kit, in the shape every Coffer error has (``CofferError``).
 ///
@@ -12,31 +12,12 @@ public struct ASN1Error: ModuleError, Hashable {
     /// What kind of rule the input broke. Opaque so that new codes can be added.
     public typealias Code = ErrorCode<ASN1Error>
 
-    /// What kind of rule the input broke.
-    public let code: Code
-    /// A sentence that explains the problem, including the offset.
-    public let reason: String
-    /// Where: the byte offset into the input the reader was given, when known.
-    public let context: ErrorContext
-    /// The error this one wraps, if any.
-    public let cause: (any Error & Sendable)?
-    /// Where in ASN1Kit the error was raised (for bug reports).
-    public let raisedAt: CodeLocation
+    /// The code, reason, context, cause and origin (``CofferErrors/ModuleError``).
+    public var parts: ErrorParts<Code>
 
-    /// Creates an error from all its parts (call sites use the labelled form, see ``CofferError``).
-    public init(_ code: Code, _ reason: String, context: ErrorContext, cause: (any Error & Sendable)?, raisedAt: CodeLocation) {
-        self.code = code
-        self.reason = reason
-        self.context = context
-        self.cause = cause
-        self.raisedAt = raisedAt
-    }
+    /// Creates an error from its parts (call sites use the labelled form, see ``CofferErrors/ModuleError``).
+    public init(parts: ErrorParts<Code>) { self.parts = parts }
 
-    /// Byte offset into the input where the problem starts, when known (``context``'s).
-    public var offset: Int? { context.offset }
-
-    /// The ``reason``.
-    public var description: String { reason }
 }
 
 extension ErrorCode where Domain == ASN1Error {

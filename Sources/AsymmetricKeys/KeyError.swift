@@ -1,5 +1,5 @@
 import ASN1Kit
-import CofferErrors
+@_exported import CofferErrors
 import CryptoOpenSSL
 
 /// The one error type of AsymmetricKeys, in the shape every Coffer error has (``CofferError``).
@@ -12,16 +12,8 @@ public struct KeyError: ModuleError {
     /// code only.
     public typealias Code = ErrorCode<KeyError>
 
-    /// What went wrong.
-    public var code: Code
-    /// A sentence explaining it, with the byte offset where known.
-    public var reason: String
-    /// Where: the byte offset into the input, when known.
-    public var context: ErrorContext
-    /// The underlying error, if any.
-    public var cause: (any Error & Sendable)?
-    /// Where in Coffer the error was raised.
-    public let raisedAt: CodeLocation
+    /// The code, reason, context, cause and origin (``CofferErrors/ModuleError``).
+    public var parts: ErrorParts<Code>
     /// For ``CofferErrors/ErrorCode/unsupportedAlgorithm``: the recognised algorithm in the
     /// lowercase spelling `inspect --json` prints (`ec`, `ed25519`, `ed448`, `x25519`, `x448`,
     /// `dsa`, `dh`).
@@ -29,23 +21,9 @@ public struct KeyError: ModuleError {
     /// For ``CofferErrors/ErrorCode/costTooHigh``: the cap that was exceeded.
     public var exceededLimit: KDFLimits.Limit? = nil
 
-    /// Creates an error from all its parts (call sites use the labelled form, see ``CofferError``).
-    public init(_ code: Code, _ reason: String, context: ErrorContext, cause: (any Error & Sendable)?, raisedAt: CodeLocation) {
-        self.code = code
-        self.reason = reason
-        self.context = context
-        self.cause = cause
-        self.raisedAt = raisedAt
-    }
+    /// Creates an error from its parts (call sites use the labelled form, see ``CofferErrors/ModuleError``).
+    public init(parts: ErrorParts<Code>) { self.parts = parts }
 
-    /// Byte offset into the input where the problem was found, when known (``context``'s).
-    public var offset: Int? {
-        get { context.offset }
-        set { context.offset = newValue }
-    }
-
-    /// The ``reason``.
-    public var description: String { reason }
 
     /// Wraps an ASN.1 error met while reading `what`, keeping its offset.
     public static func malformed(_ what: String, _ error: ASN1Error) -> KeyError {

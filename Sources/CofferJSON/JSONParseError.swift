@@ -1,4 +1,4 @@
-import CofferErrors
+@_exported import CofferErrors
 
 /// Where and why JSON text failed to parse: CofferJSON's one error type, in the shape every Coffer
 /// error has (``CofferError``).
@@ -10,31 +10,14 @@ public struct JSONParseError: ModuleError, Hashable {
     /// can be added.
     public typealias Code = ErrorCode<JSONParseError>
 
-    /// What rule the text broke.
-    public var code: Code
-    /// What is wrong there.
-    public var reason: String
-    /// Where: the byte offset of the problem in the parsed text.
-    public var context: ErrorContext
-    /// Always `nil`: a parse error wraps no other error.
-    public var cause: (any Error & Sendable)?
-    /// Where in CofferJSON the error was raised.
-    public let raisedAt: CodeLocation
+    /// The code, reason, context, cause and origin (``CofferErrors/ModuleError``).
+    public var parts: ErrorParts<Code>
 
-    /// Creates an error from all its parts (call sites use the labelled form, see ``CofferError``).
-    public init(_ code: Code, _ reason: String, context: ErrorContext, cause: (any Error & Sendable)?, raisedAt: CodeLocation) {
-        self.code = code
-        self.reason = reason
-        self.context = context
-        self.cause = cause
-        self.raisedAt = raisedAt
-    }
-
-    /// The byte offset of the problem (``context``'s; 0 when unknown).
-    public var offset: Int { context.offset ?? 0 }
+    /// Creates an error from its parts (call sites use the labelled form, see ``CofferErrors/ModuleError``).
+    public init(parts: ErrorParts<Code>) { self.parts = parts }
 
     /// `JSON is malformed at offset N: reason`.
-    public var description: String { "JSON is malformed at offset \(offset): \(reason)" }
+    public var description: String { "JSON is malformed at offset \(offset ?? 0): \(reason)" }
 }
 
 extension ErrorCode where Domain == JSONParseError {

@@ -1,4 +1,4 @@
-import CofferErrors
+@_exported import CofferErrors
 
 /// The single error type of the CryptoOpenSSL module, in the shape every Coffer error has
 /// (``CofferError``).
@@ -13,36 +13,15 @@ public struct CryptoError: ModuleError {
     /// What kind of failure happened. Opaque so that new codes can be added.
     public typealias Code = ErrorCode<CryptoError>
 
-    /// What kind of failure happened.
-    public var code: Code
-    /// A human explanation of the failure.
-    public var reason: String
-    /// Where: the operation that failed (usually the OpenSSL function) and the OpenSSL error
-    /// queue, drained at the time of the failure, oldest entry first; each queue entry reads
-    /// `library: reason (function) file:line` as OpenSSL reported it.
-    public var context: ErrorContext
-    /// The error this one wraps, if any.
-    public var cause: (any Error & Sendable)?
-    /// Where in CryptoOpenSSL the error was raised.
-    public let raisedAt: CodeLocation
+    /// The code, reason, context, cause and origin (``CofferErrors/ModuleError``).
+    public var parts: ErrorParts<Code>
 
-    /// Creates an error from all its parts (call sites use the labelled form, see ``CofferError``).
-    public init(_ code: Code, _ reason: String, context: ErrorContext, cause: (any Error & Sendable)?, raisedAt: CodeLocation) {
-        self.code = code
-        self.reason = reason
-        self.context = context
-        self.cause = cause
-        self.raisedAt = raisedAt
-    }
-
-    /// The operation that failed (``context``'s).
-    public var operation: String { context.operation ?? "" }
-    /// The drained OpenSSL error queue (``context``'s).
-    public var openSSLErrors: [String] { context.openSSLErrors }
+    /// Creates an error from its parts (call sites use the labelled form, see ``CofferErrors/ModuleError``).
+    public init(parts: ErrorParts<Code>) { self.parts = parts }
 
     /// `operation: reason [OpenSSL: entry; entry]`.
     public var description: String {
-        var text = "\(operation): \(reason)"
+        var text = "\(operation ?? "OpenSSL"): \(reason)"
         if !openSSLErrors.isEmpty {
             text += " [OpenSSL: " + openSSLErrors.joined(separator: "; ") + "]"
         }

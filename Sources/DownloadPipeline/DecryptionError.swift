@@ -10,34 +10,12 @@ public struct DecryptionError: ModuleError {
     /// What kind of failure. Opaque so that new codes can be added.
     public typealias Code = ErrorCode<DecryptionError>
 
-    /// What kind of failure.
-    public var code: Code
-    /// A sentence for people; never plaintext or key bytes.
-    public var reason: String
-    /// Where: the byte offset in the payload, when known.
-    public var context: ErrorContext
-    /// The error this one wraps, if any.
-    public var cause: (any Error & Sendable)?
-    /// Where in DownloadPipeline the error was raised.
-    public let raisedAt: CodeLocation
+    /// The code, reason, context, cause and origin (``CofferErrors/ModuleError``).
+    public var parts: ErrorParts<Code>
 
-    /// Creates an error from all its parts (call sites use the labelled form, see ``CofferError``).
-    public init(_ code: Code, _ reason: String, context: ErrorContext, cause: (any Error & Sendable)?, raisedAt: CodeLocation) {
-        self.code = code
-        self.reason = reason
-        self.context = context
-        self.cause = cause
-        self.raisedAt = raisedAt
-    }
+    /// Creates an error from its parts (call sites use the labelled form, see ``CofferErrors/ModuleError``).
+    public init(parts: ErrorParts<Code>) { self.parts = parts }
 
-    /// Byte offset in the payload, when known (``context``'s).
-    public var offset: Int? {
-        get { context.offset }
-        set { context.offset = newValue }
-    }
-
-    /// The ``reason``.
-    public var description: String { reason }
 }
 
 extension ErrorCode where Domain == DecryptionError {

@@ -1,4 +1,4 @@
-import CofferErrors
+@_exported import CofferErrors
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -29,12 +29,9 @@ public struct DownloadError: ModuleError {
         case total
     }
 
-    /// What went wrong.
-    public var code: Code
-    /// A sentence for people; names the URL or file, never secrets.
-    public var reason: String
-    /// Where: the URL and, for `file`, the file involved.
-    public var context: ErrorContext
+    /// The code, reason, context (the URL and, for `file`, the file), cause and origin
+    /// (``CofferErrors/ModuleError``).
+    public var parts: ErrorParts<Code>
     /// The HTTP status, for `badStatus`.
     public var status: Int?
     /// The announced body length, for `truncated` and `lengthMismatch`.
@@ -45,9 +42,6 @@ public struct DownloadError: ModuleError {
     public var timeoutKind: TimeoutKind?
     /// The decryptor's error, for `decryptionFailed`.
     public var decryptionError: DecryptionError?
-    /// The underlying error, when there is one: the transport or system error, or for
-    /// `decryptionFailed` the ``decryptionError``.
-    public var cause: (any Error & Sendable)?
     /// For `transport`: the server closed the connection cleanly (end of stream) before the
     /// response was complete, rather than resetting it or breaking the protocol. With a known
     /// `Content-Length` the pipeline reports such a body as `truncated`.
@@ -60,28 +54,9 @@ public struct DownloadError: ModuleError {
     public var actualDigest: String?
     /// How many attempts the transfer made before this error (1 without retries).
     public var attempts = 1
-    /// Where in DownloadPipeline the error was raised.
-    public let raisedAt: CodeLocation
 
-    /// Creates an error from all its parts (call sites use the labelled form, see ``CofferError``).
-    public init(_ code: Code, _ reason: String, context: ErrorContext, cause: (any Error & Sendable)?, raisedAt: CodeLocation) {
-        self.code = code
-        self.reason = reason
-        self.context = context
-        self.cause = cause
-        self.raisedAt = raisedAt
-    }
-
-    /// The URL involved, when there is one (``context``'s).
-    public var url: String? {
-        get { context.url }
-        set { context.url = newValue }
-    }
-    /// The file involved, for `file` (``context``'s).
-    public var path: String? {
-        get { context.path }
-        set { context.path = newValue }
-    }
+    /// Creates an error from its parts (call sites use the labelled form, see ``CofferErrors/ModuleError``).
+    public init(parts: ErrorParts<Code>) { self.parts = parts }
 
     /// `url: reason`.
     public var description: String {

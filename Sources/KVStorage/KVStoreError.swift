@@ -1,4 +1,4 @@
-import CofferErrors
+@_exported import CofferErrors
 
 /// The single error type of the KVStorage module, in the shape every Coffer error has
 /// (``CofferError``).
@@ -11,54 +11,13 @@ public struct KVStoreError: ModuleError {
     /// What kind of failure this is. Opaque so that new codes can be added.
     public typealias Code = ErrorCode<KVStoreError>
 
-    /// The failure kind; the only thing equality compares.
-    public let code: Code
-    /// A human-readable explanation, free of secrets and stored values.
-    public let reason: String
-    /// Where: the file, the byte offset from the start of the data file, the key name, the
-    /// operation or C function that failed (`open`, `mmap`, `flock`, `rekey`, ...) and its `errno`.
-    public var context: ErrorContext
+    /// The code, reason, context, cause and origin (``CofferErrors/ModuleError``).
+    public var parts: ErrorParts<Code>
     /// For ``CofferErrors/ErrorCode/damaged``: exactly what is wrong.
     public var damage: KVStoreDamage?
-    /// The error this one wraps, if any (a ``CryptoError``, a coding error, a malformed varint).
-    public var cause: (any Error & Sendable)?
-    /// Where in KVStorage the error was raised.
-    public let raisedAt: CodeLocation
 
-    /// Creates an error from all its parts (call sites use the labelled form, see ``CofferError``).
-    public init(_ code: Code, _ reason: String, context: ErrorContext, cause: (any Error & Sendable)?, raisedAt: CodeLocation) {
-        self.code = code
-        self.reason = reason
-        self.context = context
-        self.cause = cause
-        self.raisedAt = raisedAt
-    }
-
-    /// The file the failure concerns, when there is one (``context``'s).
-    public var path: String? {
-        get { context.path }
-        set { context.path = newValue }
-    }
-    /// The byte offset where the failure was found (``context``'s).
-    public var offset: Int? {
-        get { context.offset }
-        set { context.offset = newValue }
-    }
-    /// The key name involved, when there is one (``context``'s).
-    public var key: String? {
-        get { context.key }
-        set { context.key = newValue }
-    }
-    /// The operation or C function that failed (``context``'s).
-    public var operation: String? {
-        get { context.operation }
-        set { context.operation = newValue }
-    }
-    /// The `errno` reported by the failing system call (``context``'s).
-    public var errno: Int32? {
-        get { context.errno }
-        set { context.errno = newValue }
-    }
+    /// Creates an error from its parts (call sites use the labelled form, see ``CofferErrors/ModuleError``).
+    public init(parts: ErrorParts<Code>) { self.parts = parts }
 
     /// This error with ``damage`` set to `damage`.
     public func withDamage(_ damage: KVStoreDamage?) -> KVStoreError {

@@ -5,21 +5,9 @@ import Testing
 private struct GammaError: ModuleError {
     typealias Code = ErrorCode<GammaError>
 
-    var code: Code
-    var reason: String
-    var context: ErrorContext
-    var cause: (any Error & Sendable)?
-    let raisedAt: CodeLocation
+    var parts: ErrorParts<Code>
 
-    init(_ code: Code, _ reason: String, context: ErrorContext, cause: (any Error & Sendable)?, raisedAt: CodeLocation) {
-        self.code = code
-        self.reason = reason
-        self.context = context
-        self.cause = cause
-        self.raisedAt = raisedAt
-    }
-
-    var description: String { reason }
+    init(parts: ErrorParts<Code>) { self.parts = parts }
 }
 
 extension ErrorCode where Domain == GammaError {
@@ -46,6 +34,19 @@ struct ModuleErrorTests {
         #expect(error.context == ErrorContext(offset: 12, path: "/data/store", key: "k", operation: "posix_fallocate", errno: 28))
         #expect(error.context.description == "path /data/store, offset 12, key \"k\", operation posix_fallocate, errno 28")
         #expect((error.cause as? GammaError)?.code == .wrongCryptKey)
+        #expect(error.offset == 12 && error.path == "/data/store" && error.errno == 28)
+        #expect(error.description == "the disk is full")
+    }
+
+    @Test("the context's fields are views that write through to the context")
+    func viewsWriteThrough() {
+        var error = GammaError(.noSpace, "x", offset: 3)
+        error.offset = error.offset.map { $0 + 100 }
+        error.reason = "outer: \(error.reason)"
+        error.url = "https://example.invalid/"
+        #expect(error.context.offset == 103)
+        #expect(error.context.url == "https://example.invalid/")
+        #expect(error.reason == "outer: x")
     }
 
     @Test("the caller's file and line are kept, not the initializer's")

@@ -1,6 +1,11 @@
 @testable import keytool_fetch
 import KeytoolSupport
 import Testing
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Reading `keytool fetch --batch` files (the command tests run whole batches).
 @Suite("keytool fetch batch files")
