@@ -12,7 +12,7 @@ extension FetchCommand {
     /// `--batch FILE`: every line's download into `--output-dir`, `--parallel` at a time, with one
     /// progress bar per active transfer on a terminal; one summary line per URL on standard
     /// output, in file order; exit 1 when any failed.
-    func runBatch(_ path: String, decryptor: any Decryptor) throws {
+    func runBatch(_ path: String, decryptor: any Decryptor) async throws {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -26,7 +26,7 @@ extension FetchCommand {
         } catch {
             throw CommandError("\(directory): cannot create the output directory")
         }
-        let headers = headers.compactMap(Self.parseHeader)
+        let headers = headers.map(\.field)
         let totalTimeout = Duration.milliseconds(Int(timeout * 1000))
         let cachePolicy: CachePolicy = cache == nil ? .disabled : .enabled(storeDecrypted: false, revalidate: true)
         let bars = SystemIO.standardErrorIsTerminal ? FetchBatchProgress() : nil
@@ -47,7 +47,7 @@ extension FetchCommand {
         let retryPolicy = RetryPolicy(retries: retry)
         let parallel = parallel
         let policy: DownloadBatch.Policy = batchPolicy == .failFast ? .failFast : .collectAll
-        let outcome = Self.withDownloader(transport: transportConfiguration, cacheDirectory: cacheDirectory, configuration: {
+        let outcome = await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cacheDirectory, configuration: {
             .init(maximumConcurrentTransfers: parallel, totalTimeout: nil, cache: $0, retryPolicy: retryPolicy)
         }) { downloader -> Result<(results: [Result<DownloadResult, DownloadError>], failedFirst: Int?), DownloadError> in
             let batch = DownloadBatch(downloader: downloader, requests: requests, maximumConcurrent: parallel, policy: policy)

@@ -1,5 +1,6 @@
 import ASN1Kit
 import ArgumentParser
+import CofferJSON
 import KeytoolSupport
 
 /// `keytool asn1 FILE|- [--json] [--ber]`: the DER tree, like `openssl asn1parse -i`.

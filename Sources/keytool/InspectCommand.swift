@@ -1,6 +1,7 @@
 import ASN1Kit
 import ArgumentParser
 import AsymmetricKeys
+import CofferJSON
 import CryptoOpenSSL
 import KeytoolSupport
 

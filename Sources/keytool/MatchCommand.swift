@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsymmetricKeys
+import CofferJSON
 import KeytoolSupport
 
 /// `keytool match FILE…`: which files hold the same key, one group per line.

@@ -1,9 +1,11 @@
+import ArgumentParser
+import CommandLineSupport
 import KVStorage
 
 /// The single error type of the `kvstore` command: an opaque code, a human reason and the context
 /// (store path, key name, file, operation). Messages name keys and files, never stored values or
 /// crypt-key bytes.
-struct KvstoreToolError: Error, CustomStringConvertible {
+struct KvstoreToolError: CommandLineError {
     /// What kind of failure this is; decides the exit status.
     enum Code: String {
         /// A key asked for is absent or expired (exit 1).
@@ -64,8 +66,8 @@ struct KvstoreToolError: Error, CustomStringConvertible {
         }
     }
 
-    /// The process exit status: 64 for usage errors, 1 for everything else.
-    var exitStatus: Int32 { code == .usage ? 64 : 1 }
+    /// How the process ends: 64 for usage errors, 1 for everything else.
+    var exitCode: ExitCode { code == .usage ? .validationFailure : .failure }
 
     var description: String {
         var context: [String] = []
