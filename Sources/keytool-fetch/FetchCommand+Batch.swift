@@ -42,23 +42,20 @@ extension FetchCommand {
             }
             return request
         }
-        let cacheDirectory = cache
-        let transportConfiguration = self.transportConfiguration
         let retryPolicy = RetryPolicy(retries: retry)
-        let parallel = parallel
         let policy: DownloadBatch.Policy = batchPolicy == .failFast ? .failFast : .collectAll
-        let outcome = await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cacheDirectory, configuration: {
+        let (results, failedFirst) = try await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cache, configuration: {
             .init(maximumConcurrentTransfers: parallel, totalTimeout: nil, cache: $0, retryPolicy: retryPolicy)
-        }) { downloader -> Result<(results: [Result<DownloadResult, DownloadError>], failedFirst: Int?), DownloadError> in
+        }) { downloader -> (results: [Result<DownloadResult, DownloadError>], failedFirst: Int?) in
+            // The bars are cleared before the summary is written.
+            defer { bars?.end() }
             let batch = DownloadBatch(downloader: downloader, requests: requests, maximumConcurrent: parallel, policy: policy)
             do throws(DownloadBatchError) {
-                return .success((try await batch.run(), nil))
+                return (try await batch.run(), nil)
             } catch {
-                return .success((error.results, error.index))
+                return (error.results, error.index)
             }
         }
-        bars?.end()
-        let (results, failedFirst) = try outcome.get()
         var failures = 0
         var summary = ""
         for (entry, result) in zip(entries, results) {
@@ -74,7 +71,7 @@ extension FetchCommand {
                 summary += "failed \(entry.url.absoluteString): \(reason)\n"
             }
         }
-        _ = SystemIO.writeStandardOutput(Array(summary.utf8))
+        SystemIO.writeStandardOutput(summary)
         if failures > 0 {
             printError("\(failures) of \(entries.count) downloads failed")
             throw ExitCode(1)

@@ -138,19 +138,14 @@ struct FetchCommand: AsyncParsableCommand {
             request.progress = { progressBar.draw($0) }
         }
         if cache != nil { request.cachePolicy = .enabled(storeDecrypted: false, revalidate: true) }
-        let finalRequest = request
         let retryPolicy = RetryPolicy(retries: retry)
-        let outcome = await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cache, configuration: {
+        let result = try await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cache, configuration: {
             .init(totalTimeout: nil, cache: $0, retryPolicy: retryPolicy)
-        }) { downloader -> Result<DownloadResult, DownloadError> in
-            do throws(DownloadError) {
-                return .success(try await downloader.result(for: finalRequest))
-            } catch {
-                return .failure(error)
-            }
+        }) { downloader throws(DownloadError) in
+            // The bar's line ends before the result or an error is written.
+            defer { progressBar?.end() }
+            return try await downloader.result(for: request)
         }
-        progressBar?.end()
-        let result = try outcome.get()
         try OutputFile.write(result.data, to: output, mode: 0o600)
     }
 
@@ -186,25 +181,28 @@ struct FetchCommand: AsyncParsableCommand {
 
     /// Runs `body` with a downloader over AsyncHTTPClient (and the download cache in
     /// `cacheDirectory`, when given); the transport and the cache are shut down afterwards.
-    static func withDownloader<T: Sendable>(
+    static func withDownloader<T>(
         transport transportConfiguration: AsyncHTTPClientTransport.Configuration, cacheDirectory: String?,
         configuration: (DownloadCache?) -> Downloader.Configuration,
-        _ body: (Downloader) async -> Result<T, DownloadError>
-    ) async -> Result<T, DownloadError> {
+        _ body: (Downloader) async throws(DownloadError) -> T
+    ) async throws(DownloadError) -> T {
         let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
         var downloadCache: DownloadCache?
-        if let cacheDirectory {
-            do throws(DownloadError) {
-                downloadCache = try DownloadCache(directory: cacheDirectory)
-            } catch {
-                try? await transport.shutdown()
-                return .failure(error)
-            }
+        do {
+            if let cacheDirectory { downloadCache = try DownloadCache(directory: cacheDirectory) }
+        } catch {
+            try? await transport.shutdown()
+            throw error
         }
         defer { downloadCache?.close() }
-        let result = await body(Downloader(transport: transport, configuration: configuration(downloadCache)))
-        try? await transport.shutdown()
-        return result
+        do {
+            let result = try await body(Downloader(transport: transport, configuration: configuration(downloadCache)))
+            try? await transport.shutdown()
+            return result
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
     }
 
     /// `[#####.....]  45%  1.2 MB / 2.6 MB` redrawn in place on standard error.
