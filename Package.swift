@@ -114,7 +114,7 @@ let package = Package(
         .executableTarget(
             name: "kvstore",
             dependencies: [
-                "ASN1Kit", "CofferJSON", "CommandLineSupport", "KVStorage",
+                "ASN1Kit", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "KVStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict,
