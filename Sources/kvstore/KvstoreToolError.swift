@@ -1,4 +1,3 @@
-import ArgumentParser
 import CommandLineSupport
 import KVStorage
 
@@ -6,7 +5,8 @@ import KVStorage
 /// (store path, key name, file, operation). Messages name keys and files, never stored values or
 /// crypt-key bytes.
 struct KvstoreToolError: CommandLineError {
-    /// What kind of failure this is; decides the exit status.
+    /// What kind of failure this is. Each exits 1 (``CommandLineError``'s default); usage errors are
+    /// ArgumentParser's `ValidationError`, which exit 64.
     enum Code: String {
         /// A key asked for is absent or expired (exit 1).
         case keyNotFound
@@ -20,8 +20,6 @@ struct KvstoreToolError: CommandLineError {
         case input
         /// The JSON given to `import` is malformed (exit 1).
         case malformedJSON
-        /// The arguments are inconsistent (exit 64).
-        case usage
     }
 
     let code: Code
@@ -65,9 +63,6 @@ struct KvstoreToolError: CommandLineError {
             return nil
         }
     }
-
-    /// How the process ends: 64 for usage errors, 1 for everything else.
-    var exitCode: ExitCode { code == .usage ? .validationFailure : .failure }
 
     var description: String {
         var context: [String] = []
