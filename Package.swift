@@ -80,8 +80,14 @@ let package = Package(
         // Command-line tools. None links full Foundation (the libraries use FoundationEssentials at
         // most); keytool-fetch holds the HTTP client: `keytool fetch` runs it, so the other keytool
         // commands start without it.
-        // What the tools share, package-internal: libc I/O, and keytool's key loading and passphrases.
-        .target(name: "CommandLineSupport", swiftSettings: strict),
+        // What the tools share, package-internal: how a tool starts, reports failures and exits,
+        // libc I/O and secret input (CommandLineSupport); keytool's key loading and passphrase
+        // options (KeytoolSupport).
+        .target(
+            name: "CommandLineSupport",
+            dependencies: ["CryptoOpenSSL", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
         .target(
             name: "KeytoolSupport",
             dependencies: [
@@ -111,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "kvstore",
             dependencies: [
-                "ASN1Kit", "CofferJSON", "CommandLineSupport", "KVStorage",
+                "ASN1Kit", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "KVStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict,

@@ -40,6 +40,11 @@ package enum SystemIO {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
+    /// Whether standard input is a terminal (so that a prompt can be answered).
+    package static var standardInputIsTerminal: Bool {
+        isatty(0) == 1
+    }
+
     /// Whether standard error is a terminal (so that progress drawn in place can be seen).
     package static var standardErrorIsTerminal: Bool {
         isatty(2) == 1
@@ -49,6 +54,12 @@ package enum SystemIO {
     @discardableResult
     package static func writeStandardOutput(_ bytes: [UInt8]) -> Bool {
         writeAll(1, bytes)
+    }
+
+    /// Writes `text` to standard output; `false` when the write fails (a closed pipe).
+    @discardableResult
+    package static func writeStandardOutput(_ text: String) -> Bool {
+        writeAll(1, Array(text.utf8))
     }
 
     /// Writes `text` to standard error.

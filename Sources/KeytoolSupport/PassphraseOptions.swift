@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ArgumentParser
 import AsymmetricKeys
 import CommandLineSupport
@@ -86,31 +81,36 @@ package struct NewPassphraseOptions: ParsableArguments {
     }
 }
 
-/// Where passphrases come from.
+/// Where passphrases come from: ``SecretInput`` in keytool's words.
 package enum PassphraseSource {
     package static func read(file: String?, environment: String?, flagPrefix: String, prompt: String, confirm: Bool) throws -> SecureBytes? {
         if let file {
-            guard var bytes = SystemIO.readFile(file) else {
+            guard let passphrase = SecretInput.file(file, .firstLine) else {
                 throw CommandError("\(file): cannot read the passphrase file (--\(flagPrefix)-file)")
             }
-            defer { SecureMemory.zero(&bytes) }
-            // The first line, like openssl's file: source.
-            var end = bytes.firstIndex(of: 0x0A) ?? bytes.count
-            if end > 0 && bytes[end - 1] == 0x0D { end -= 1 }
-            return bytes.withUnsafeBytes { SecureBytes(copying: UnsafeRawBufferPointer(rebasing: $0[..<end])) }
+            return passphrase
         }
         if let environment {
-            guard let value = SystemIO.environment(environment) else {
+            guard let passphrase = SecretInput.environment(environment) else {
                 throw CommandError("environment variable \(environment) is not set (--\(flagPrefix)-env)")
             }
-            return SecureBytes(Array(value.utf8))
+            return passphrase
         }
-        guard isatty(STDIN_FILENO) == 1 else { return nil }
-        guard let first = try TerminalPrompt.readSecret(prompt) else { return nil }
+        guard SystemIO.standardInputIsTerminal else { return nil }
+        guard let first = try ask(prompt) else { return nil }
         if confirm {
-            guard let again = try TerminalPrompt.readSecret("Repeat the passphrase: ") else { return nil }
+            guard let again = try ask("Repeat the passphrase: ") else { return nil }
             guard first == again else { throw CommandError("the passphrases do not match") }
         }
         return first
+    }
+
+    /// The answer to `prompt` on the terminal, or `nil` when there is none.
+    private static func ask(_ prompt: String) throws -> SecureBytes? {
+        do {
+            return try SecretInput.prompt(prompt)
+        } catch {
+            throw CommandError("the passphrase is longer than \(SecretInput.longestAnswer) bytes")
+        }
     }
 }

@@ -12,7 +12,7 @@ extension FetchCommand {
     /// `--batch FILE`: every line's download into `--output-dir`, `--parallel` at a time, with one
     /// progress bar per active transfer on a terminal; one summary line per URL on standard
     /// output, in file order; exit 1 when any failed.
-    func runBatch(_ path: String, decryptor: any Decryptor) throws {
+    func runBatch(_ path: String, decryptor: any Decryptor) async throws {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -26,7 +26,7 @@ extension FetchCommand {
         } catch {
             throw CommandError("\(directory): cannot create the output directory")
         }
-        let headers = headers.compactMap(Self.parseHeader)
+        let headers = headers.map(\.field)
         let totalTimeout = Duration.milliseconds(Int(timeout * 1000))
         let cachePolicy: CachePolicy = cache == nil ? .disabled : .enabled(storeDecrypted: false, revalidate: true)
         let bars = SystemIO.standardErrorIsTerminal ? FetchBatchProgress() : nil
@@ -42,23 +42,20 @@ extension FetchCommand {
             }
             return request
         }
-        let cacheDirectory = cache
-        let transportConfiguration = self.transportConfiguration
         let retryPolicy = RetryPolicy(retries: retry)
-        let parallel = parallel
         let policy: DownloadBatch.Policy = batchPolicy == .failFast ? .failFast : .collectAll
-        let outcome = Self.withDownloader(transport: transportConfiguration, cacheDirectory: cacheDirectory, configuration: {
+        let (results, failedFirst) = try await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cache, configuration: {
             .init(maximumConcurrentTransfers: parallel, totalTimeout: nil, cache: $0, retryPolicy: retryPolicy)
-        }) { downloader -> Result<(results: [Result<DownloadResult, DownloadError>], failedFirst: Int?), DownloadError> in
+        }) { downloader -> (results: [Result<DownloadResult, DownloadError>], failedFirst: Int?) in
+            // The bars are cleared before the summary is written.
+            defer { bars?.end() }
             let batch = DownloadBatch(downloader: downloader, requests: requests, maximumConcurrent: parallel, policy: policy)
             do throws(DownloadBatchError) {
-                return .success((try await batch.run(), nil))
+                return (try await batch.run(), nil)
             } catch {
-                return .success((error.results, error.index))
+                return (error.results, error.index)
             }
         }
-        bars?.end()
-        let (results, failedFirst) = try outcome.get()
         var failures = 0
         var summary = ""
         for (entry, result) in zip(entries, results) {
@@ -74,7 +71,7 @@ extension FetchCommand {
                 summary += "failed \(entry.url.absoluteString): \(reason)\n"
             }
         }
-        _ = SystemIO.writeStandardOutput(Array(summary.utf8))
+        SystemIO.writeStandardOutput(summary)
         if failures > 0 {
             printError("\(failures) of \(entries.count) downloads failed")
             throw ExitCode(1)

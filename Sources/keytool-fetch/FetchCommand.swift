@@ -6,7 +6,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import AsymmetricKeys
-import Dispatch
 import Synchronization
 import CommandLineSupport
 import KeytoolSupport
@@ -19,7 +18,7 @@ import KeytoolSupport
 /// Its own program, `keytool-fetch`, which `keytool fetch` runs in its place: the HTTP client and
 /// Foundation it needs stay out of `keytool`, so every other command starts without them.
 @main
-struct FetchCommand: ParsableCommand {
+struct FetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keytool fetch",
         abstract: "Download a payload, decrypt it and write it (the download pipeline).",
@@ -39,20 +38,21 @@ struct FetchCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The http or https URL (not with --batch).")
-    var url: String?
+    @Argument(help: "The http or https URL (not with --batch).", transform: FetchCommand.url)
+    var url: URL?
 
     @Option(help: "The key file: private, or public for --scheme rsa-public. Not needed with --scheme none.")
     var key: String?
 
-    @Option(help: ArgumentHelp("auto, cms, rsa-oaep-sha256, rsa-oaep-sha1, rsa-pkcs1, rsa-public or none.", valueName: "scheme"))
-    var scheme: String = "auto"
+    @Option(help: ArgumentHelp("How the payload is encrypted (see below).", valueName: "scheme"))
+    var scheme: DecryptionScheme = .auto
 
     @Flag(help: "Strip a base64 wrapper before decrypting.")
     var base64 = false
 
-    @Option(name: .customLong("header"), help: ArgumentHelp("A request header, 'Name: value' (repeatable).", valueName: "header"))
-    var headers: [String] = []
+    @Option(name: .customLong("header"), help: ArgumentHelp("A request header, 'Name: value' (repeatable).", valueName: "header"),
+            transform: FetchHeader.init(argument:))
+    var headers: [FetchHeader] = []
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the result to this file (mode 0600) instead of standard output.", valueName: "file"))
     var output: String?
@@ -76,8 +76,9 @@ struct FetchCommand: ParsableCommand {
     var retry: Int = 3
 
     @Option(help: ArgumentHelp("The SHA-256 the downloaded body must have (64 hex digits); nothing is written on a mismatch.",
-                               valueName: "hex"))
-    var sha256: String?
+                               valueName: "hex"),
+            transform: { try FetchDigestOption.parse($0, what: "--sha256") { ValidationError($0) } })
+    var sha256: [UInt8]?
 
     @Option(help: ArgumentHelp("Fetch every 'URL [sha256=HEX] [out=NAME]' line of this file (needs --output-dir).", valueName: "file"))
     var batch: String?
@@ -93,11 +94,11 @@ struct FetchCommand: ParsableCommand {
 
     @OptionGroup var passphrase: PassphraseOptions
 
+    static func main() async {
+        await CommandLineTool.main(FetchCommand.self, name: "keytool")
+    }
+
     func validate() throws {
-        guard let scheme = DecryptionScheme(rawValue: scheme) else {
-            let names = DecryptionScheme.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("unknown --scheme \(self.scheme); use one of \(names)")
-        }
         if key == nil, scheme != .none {
             throw ValidationError("--key is required (except with --scheme none)")
         }
@@ -113,62 +114,43 @@ struct FetchCommand: ParsableCommand {
         }
         guard parallel >= 1 else { throw ValidationError("--parallel must be at least 1") }
         guard (0...100).contains(retry) else { throw ValidationError("--retry must be between 0 and 100") }
-        if let sha256 {
-            _ = try FetchDigestOption.parse(sha256, what: "--sha256") { ValidationError($0) }
-        }
         if resume, output == nil || output == "-" {
             throw ValidationError("--resume needs -o FILE (the partial download is kept in FILE.part)")
-        }
-        for header in headers where Self.parseHeader(header) == nil {
-            throw ValidationError("--header must be 'Name: value', got '\(header.prefix(40))'")
         }
         guard timeout > 0, connectTimeout > 0, idleTimeout > 0 else {
             throw ValidationError("timeouts must be positive")
         }
     }
 
-    func run() throws {
-        try reportingFailures {
-            let decryptor = try makeDecryptor()
-            if let batch {
-                try runBatch(batch, decryptor: decryptor)
-                return
-            }
-            let url = url ?? ""
-            guard let target = URL(string: url) else { throw CommandError("\(url): invalid URL") }
-            var request = DownloadRequest(url: target, headers: headers.compactMap(Self.parseHeader), decryptor: decryptor)
-            request.totalTimeout = .milliseconds(Int(timeout * 1000))
-            if let sha256 {
-                request.expectedSHA256 = try FetchDigestOption.parse(sha256, what: "--sha256") { CommandError($0) }
-            }
-            if resume, let output { request.resumeFile = output + ".part" }
-            let progressBar = SystemIO.standardErrorIsTerminal ? ProgressBar() : nil
-            if let progressBar {
-                request.progress = { progressBar.draw($0) }
-            }
-            let cacheDirectory = cache
-            if cacheDirectory != nil { request.cachePolicy = .enabled(storeDecrypted: false, revalidate: true) }
-            let finalRequest = request
-            let transportConfiguration = self.transportConfiguration
-            let retryPolicy = RetryPolicy(retries: retry)
-            let outcome = Self.withDownloader(transport: transportConfiguration, cacheDirectory: cacheDirectory, configuration: {
-                .init(totalTimeout: nil, cache: $0, retryPolicy: retryPolicy)
-            }) { downloader -> Result<DownloadResult, DownloadError> in
-                do throws(DownloadError) {
-                    return .success(try await downloader.result(for: finalRequest))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            progressBar?.end()
-            let result = try outcome.get()
-            try OutputFile.write(result.data, to: output, mode: 0o600)
+    func run() async throws {
+        let decryptor = try makeDecryptor()
+        if let batch {
+            try await runBatch(batch, decryptor: decryptor)
+            return
         }
+        guard let url else { return }
+        var request = DownloadRequest(url: url, headers: headers.map(\.field), decryptor: decryptor)
+        request.totalTimeout = .milliseconds(Int(timeout * 1000))
+        request.expectedSHA256 = sha256
+        if resume, let output { request.resumeFile = output + ".part" }
+        let progressBar = SystemIO.standardErrorIsTerminal ? ProgressBar() : nil
+        if let progressBar {
+            request.progress = { progressBar.draw($0) }
+        }
+        if cache != nil { request.cachePolicy = .enabled(storeDecrypted: false, revalidate: true) }
+        let retryPolicy = RetryPolicy(retries: retry)
+        let result = try await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cache, configuration: {
+            .init(totalTimeout: nil, cache: $0, retryPolicy: retryPolicy)
+        }) { downloader throws(DownloadError) in
+            // The bar's line ends before the result or an error is written.
+            defer { progressBar?.end() }
+            return try await downloader.result(for: request)
+        }
+        try OutputFile.write(result.data, to: output, mode: 0o600)
     }
 
     /// The decryptor for `--scheme`, with the key loaded.
     func makeDecryptor() throws -> any Decryptor {
-        let scheme = DecryptionScheme(rawValue: scheme) ?? .auto
         let rsaKey: RSAKey?
         if let key, scheme != .none {
             rsaKey = scheme == .rsaPublic
@@ -191,53 +173,36 @@ struct FetchCommand: ParsableCommand {
                                                maximumConnectionsPerHost: max(16, parallel))
     }
 
-    /// `Name: value` → the pair, or `nil` when malformed.
-    static func parseHeader(_ text: String) -> (name: String, value: String)? {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let name = HTTPFieldText.trimmed(text[..<colon])
-        let value = HTTPFieldText.trimmed(text[text.index(after: colon)...])
-        guard !name.isEmpty, !name.contains(" "), !value.contains("\n"), !value.contains("\r") else { return nil }
-        return (name, value)
+    /// `URL` as given, or a usage error when it does not parse as one.
+    static func url(_ text: String) throws -> URL {
+        guard let url = URL(string: text) else { throw ValidationError("not a URL") }
+        return url
     }
 
     /// Runs `body` with a downloader over AsyncHTTPClient (and the download cache in
-    /// `cacheDirectory`, when given), waiting for it from this synchronous command; the transport
-    /// and the cache are shut down afterwards.
-    static func withDownloader<T: Sendable>(
+    /// `cacheDirectory`, when given); the transport and the cache are shut down afterwards.
+    static func withDownloader<T>(
         transport transportConfiguration: AsyncHTTPClientTransport.Configuration, cacheDirectory: String?,
-        configuration: @escaping @Sendable (DownloadCache?) -> Downloader.Configuration,
-        _ body: @escaping @Sendable (Downloader) async -> Result<T, DownloadError>
-    ) -> Result<T, DownloadError> {
-        runBlocking {
-            let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
-            var downloadCache: DownloadCache?
-            if let cacheDirectory {
-                do throws(DownloadError) {
-                    downloadCache = try DownloadCache(directory: cacheDirectory)
-                } catch {
-                    try? await transport.shutdown()
-                    return .failure(error)
-                }
-            }
-            defer { downloadCache?.close() }
-            let result = await body(Downloader(transport: transport, configuration: configuration(downloadCache)))
+        configuration: (DownloadCache?) -> Downloader.Configuration,
+        _ body: (Downloader) async throws(DownloadError) -> T
+    ) async throws(DownloadError) -> T {
+        let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
+        var downloadCache: DownloadCache?
+        do {
+            if let cacheDirectory { downloadCache = try DownloadCache(directory: cacheDirectory) }
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+        defer { downloadCache?.close() }
+        do {
+            let result = try await body(Downloader(transport: transport, configuration: configuration(downloadCache)))
             try? await transport.shutdown()
             return result
+        } catch {
+            try? await transport.shutdown()
+            throw error
         }
-    }
-
-    /// Runs async work from this synchronous command and waits for it (the work runs on the
-    /// global executor, so blocking this thread cannot deadlock it).
-    static func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-        let box = Mutex<T?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            let value = await body()
-            box.withLock { $0 = value }
-            done.signal()
-        }
-        done.wait()
-        return box.withLock { $0! }
     }
 
     /// `[#####.....]  45%  1.2 MB / 2.6 MB` redrawn in place on standard error.
@@ -258,3 +223,5 @@ struct FetchCommand: ParsableCommand {
         }
     }
 }
+
+extension DecryptionScheme: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import ASN1Kit
 import ArgumentParser
+import CofferJSON
 import KeytoolSupport
 
 /// `keytool asn1 FILE|- [--json] [--ber]`: the DER tree, like `openssl asn1parse -i`.
@@ -30,36 +31,34 @@ struct Asn1Command: ParsableCommand {
     }
 
     func run() throws {
-        try reportingFailures {
-            let input = try InputFile.read(file)
-            let options = ASN1ParsingOptions(rules: ber ? .lenientBER : .der, maximumDepth: maxDepth)
-            let documents: [(label: String?, bytes: [UInt8])]
-            if PEMParser.containsPEM(input.bytes) {
-                do {
-                    documents = try PEMParser.blocks(in: input.bytes).map { ($0.label, $0.bytes) }
-                } catch let error as ASN1Error {
-                    throw CommandError("\(input.name): \(error.reason)")
-                }
-            } else {
-                documents = [(nil, input.bytes)]
+        let input = try InputFile.read(file)
+        let options = ASN1ParsingOptions(rules: ber ? .lenientBER : .der, maximumDepth: maxDepth)
+        let documents: [(label: String?, bytes: [UInt8])]
+        if PEMParser.containsPEM(input.bytes) {
+            do {
+                documents = try PEMParser.blocks(in: input.bytes).map { ($0.label, $0.bytes) }
+            } catch let error as ASN1Error {
+                throw CommandError("\(input.name): \(error.reason)")
             }
-            guard documents.contains(where: { !$0.bytes.isEmpty }) else {
-                throw CommandError("\(input.name): the input is empty")
+        } else {
+            documents = [(nil, input.bytes)]
+        }
+        guard documents.contains(where: { !$0.bytes.isEmpty }) else {
+            throw CommandError("\(input.name): the input is empty")
+        }
+        for (index, document) in documents.enumerated() {
+            let tree: ASN1Tree
+            do {
+                tree = try ASN1Tree(parsing: document.bytes, options: options)
+            } catch let error as ASN1Error {
+                let block = document.label.map { " (PEM block \(index + 1), \($0))" } ?? ""
+                throw CommandError("\(input.name)\(block): \(error.reason)")
             }
-            for (index, document) in documents.enumerated() {
-                let tree: ASN1Tree
-                do {
-                    tree = try ASN1Tree(parsing: document.bytes, options: options)
-                } catch let error as ASN1Error {
-                    let block = document.label.map { " (PEM block \(index + 1), \($0))" } ?? ""
-                    throw CommandError("\(input.name)\(block): \(error.reason)")
-                }
-                if !json && documents.count > 1 {
-                    if index > 0 { print("") }
-                    print("# PEM block \(index + 1): \(document.label ?? "")")
-                }
-                for node in tree.nodes { print(json ? jsonLine(node, block: documents.count > 1 ? index : nil) : textLine(node)) }
+            if !json && documents.count > 1 {
+                if index > 0 { print("") }
+                print("# PEM block \(index + 1): \(document.label ?? "")")
             }
+            for node in tree.nodes { print(json ? jsonLine(node, block: documents.count > 1 ? index : nil) : textLine(node)) }
         }
     }
 

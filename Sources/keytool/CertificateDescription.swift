@@ -1,5 +1,6 @@
 import ASN1Kit
 import AsymmetricKeys
+import CofferJSON
 import CommandLineSupport
 
 /// What `keytool inspect` shows of an X.509 certificate or a PKCS#10 request, before the key's

@@ -16,28 +16,26 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var passphrase: PassphraseOptions
 
     func run() throws {
-        try reportingFailures {
-            let (input, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
-            var failed = false
-            for (index, decoded) in keys.enumerated() {
-                let name = keys.count > 1 ? "\(input.name) [key \(index + 1)]" : input.name
-                guard let key = decoded.key.privateKey else {
-                    printError("\(name): holds a public key; only private keys can be checked")
-                    failed = true
-                    continue
-                }
-                let problems = try key.consistencyProblems()
-                let description = try Self.describe(key.publicKey())
-                if problems.isEmpty {
-                    print("\(name): \(description) key is consistent")
-                } else {
-                    failed = true
-                    printError("\(name): \(description) key is not consistent:")
-                    for problem in problems { printError("  - \(problem)") }
-                }
+        let (input, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
+        var failed = false
+        for (index, decoded) in keys.enumerated() {
+            let name = keys.count > 1 ? "\(input.name) [key \(index + 1)]" : input.name
+            guard let key = decoded.key.privateKey else {
+                printError("\(name): holds a public key; only private keys can be checked")
+                failed = true
+                continue
             }
-            if failed { throw ExitCode(1) }
+            let problems = try key.consistencyProblems()
+            let description = try Self.describe(key.publicKey())
+            if problems.isEmpty {
+                print("\(name): \(description) key is consistent")
+            } else {
+                failed = true
+                printError("\(name): \(description) key is not consistent:")
+                for problem in problems { printError("  - \(problem)") }
+            }
         }
+        if failed { throw ExitCode(1) }
     }
 
     /// `RSA 2048-bit`, `EC P-256`, `Ed25519`.

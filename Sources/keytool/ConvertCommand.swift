@@ -84,27 +84,25 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
-        try reportingFailures {
-            let decoded = try KeyLoader.load(file, passphrase: passphrase)
-            let name = file == "-" ? "stdin" : file
-            if to.isPrivate && !decoded.key.isPrivate {
-                throw CommandError("\(name): holds a public key; --to \(to.rawValue) needs a private key")
-            }
-            if to == .pkcs12 {
-                try OutputFile.write(try pkcs12(decoded, name: name), to: out, mode: 0o600)
-                return
-            }
-            let encryption = try encrypt.map { KeyEncoder.Encryption(passphrase: try newPassphrase.read(), cipher: $0) }
-            let bytes: [UInt8]
-            do {
-                bytes = try KeyEncoder.encode(decoded.key, as: to, der: der, comment: comment ?? decoded.comment, encryption: encryption,
-                                              options: decoded.options, attributes: decoded.attributes,
-                                              ppkVersion: ppkVersion == 2 ? .v2 : .v3)
-            } catch let error as KeyError {
-                throw CommandError("\(name): \(error.reason)")
-            }
-            try OutputFile.write(bytes, to: out, mode: to.isPrivate ? 0o600 : 0o644)
+        let decoded = try KeyLoader.load(file, passphrase: passphrase)
+        let name = file == "-" ? "stdin" : file
+        if to.isPrivate && !decoded.key.isPrivate {
+            throw CommandError("\(name): holds a public key; --to \(to.rawValue) needs a private key")
         }
+        if to == .pkcs12 {
+            try OutputFile.write(try pkcs12(decoded, name: name), to: out, mode: 0o600)
+            return
+        }
+        let encryption = try encrypt.map { KeyEncoder.Encryption(passphrase: try newPassphrase.read(), cipher: $0) }
+        let bytes: [UInt8]
+        do {
+            bytes = try KeyEncoder.encode(decoded.key, as: to, der: der, comment: comment ?? decoded.comment, encryption: encryption,
+                                          options: decoded.options, attributes: decoded.attributes,
+                                          ppkVersion: ppkVersion == 2 ? .v2 : .v3)
+        } catch let error as KeyError {
+            throw CommandError("\(name): \(error.reason)")
+        }
+        try OutputFile.write(bytes, to: out, mode: to.isPrivate ? 0o600 : 0o644)
     }
 
     /// The key with the certificates of `--certificate` (and, from a PKCS#12 input, its own) as a PKCS#12 file.

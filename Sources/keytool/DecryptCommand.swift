@@ -32,23 +32,21 @@ struct DecryptCommand: ParsableCommand {
     @OptionGroup var passphrase: PassphraseOptions
 
     func run() throws {
-        try reportingFailures {
-            let data = try InputFile.read(input)
-            let plaintext: [UInt8]
-            do {
-                if usePublicKey {
-                    let rsa = try KeyLoader.loadRSA(key, passphrase: passphrase, for: "keytool decrypt (RSA decryption)")
-                    plaintext = try rsa.publicKey.recoverWithPublicKey(data.bytes)
-                } else {
-                    let privateKey = try KeyLoader.loadPrivateRSA(key, passphrase: passphrase, for: "keytool decrypt (RSA decryption)")
-                    plaintext = padding == .pkcs1
-                        ? try privateKey.decryptLegacyPKCS1v15(data.bytes)
-                        : try privateKey.decrypt(data.bytes, padding: padding.padding)
-                }
-            } catch let error as KeyError {
-                throw CommandError("\(data.name): \(error.reason)")
+        let data = try InputFile.read(input)
+        let plaintext: [UInt8]
+        do {
+            if usePublicKey {
+                let rsa = try KeyLoader.loadRSA(key, passphrase: passphrase, for: "keytool decrypt (RSA decryption)")
+                plaintext = try rsa.publicKey.recoverWithPublicKey(data.bytes)
+            } else {
+                let privateKey = try KeyLoader.loadPrivateRSA(key, passphrase: passphrase, for: "keytool decrypt (RSA decryption)")
+                plaintext = padding == .pkcs1
+                    ? try privateKey.decryptLegacyPKCS1v15(data.bytes)
+                    : try privateKey.decrypt(data.bytes, padding: padding.padding)
             }
-            try OutputFile.write(plaintext, to: output, mode: 0o600)
+        } catch let error as KeyError {
+            throw CommandError("\(data.name): \(error.reason)")
         }
+        try OutputFile.write(plaintext, to: output, mode: 0o600)
     }
 }

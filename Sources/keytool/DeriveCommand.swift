@@ -23,16 +23,14 @@ struct DeriveCommand: ParsableCommand {
     @OptionGroup var passphrase: PassphraseOptions
 
     func run() throws {
-        try reportingFailures {
-            let privateKey = try KeyLoader.loadPrivate(key, passphrase: passphrase)
-            let peerKey = try KeyLoader.load(peer, passphrase: passphrase)
-            let secret: SecureBytes
-            do {
-                secret = try privateKey.deriveSharedSecret(with: try peerKey.key.publicKey())
-            } catch let error as KeyError {
-                throw CommandError("\(KeyLoader.displayName(key)): \(error.reason)")
-            }
-            try secret.withUnsafeBytes { try OutputFile.write(Array($0), to: out, mode: 0o600) }
+        let privateKey = try KeyLoader.loadPrivate(key, passphrase: passphrase)
+        let peerKey = try KeyLoader.load(peer, passphrase: passphrase)
+        let secret: SecureBytes
+        do {
+            secret = try privateKey.deriveSharedSecret(with: try peerKey.key.publicKey())
+        } catch let error as KeyError {
+            throw CommandError("\(KeyLoader.displayName(key)): \(error.reason)")
         }
+        try secret.withUnsafeBytes { try OutputFile.write(Array($0), to: out, mode: 0o600) }
     }
 }

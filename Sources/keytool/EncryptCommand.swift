@@ -28,16 +28,14 @@ struct EncryptCommand: ParsableCommand {
     @OptionGroup var passphrase: PassphraseOptions
 
     func run() throws {
-        try reportingFailures {
-            let rsa = try KeyLoader.loadRSA(key, passphrase: passphrase, for: "keytool encrypt (RSA encryption)")
-            let data = try InputFile.read(input)
-            let ciphertext: [UInt8]
-            do {
-                ciphertext = try rsa.publicKey.encrypt(data.bytes, padding: padding.padding)
-            } catch let error as KeyError {
-                throw CommandError("\(data.name): \(error.reason)")
-            }
-            try OutputFile.write(ciphertext, to: output)
+        let rsa = try KeyLoader.loadRSA(key, passphrase: passphrase, for: "keytool encrypt (RSA encryption)")
+        let data = try InputFile.read(input)
+        let ciphertext: [UInt8]
+        do {
+            ciphertext = try rsa.publicKey.encrypt(data.bytes, padding: padding.padding)
+        } catch let error as KeyError {
+            throw CommandError("\(data.name): \(error.reason)")
         }
+        try OutputFile.write(ciphertext, to: output)
     }
 }

@@ -22,16 +22,14 @@ struct FingerprintCommand: ParsableCommand {
     @OptionGroup var passphrase: PassphraseOptions
 
     func run() throws {
-        try reportingFailures {
-            let (_, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
-            for decoded in keys {
-                let key = try decoded.key.publicKey()
-                guard let print_ = hash == .sha256 ? key.fingerprintSHA256 : key.fingerprintMD5 else {
-                    throw CommandError("\(KeyLoader.displayName(file)): \(key.algorithm.displayName) keys have no SSH fingerprint (SSH keys never hold them); see keytool inspect for the public key")
-                }
-                // ssh-keygen prints "no comment" when the key has none.
-                print("\(key.bits) \(print_) \(decoded.comment ?? "no comment") (\(key.sshLabel))")
+        let (_, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
+        for decoded in keys {
+            let key = try decoded.key.publicKey()
+            guard let print_ = hash == .sha256 ? key.fingerprintSHA256 : key.fingerprintMD5 else {
+                throw CommandError("\(KeyLoader.displayName(file)): \(key.algorithm.displayName) keys have no SSH fingerprint (SSH keys never hold them); see keytool inspect for the public key")
             }
+            // ssh-keygen prints "no comment" when the key has none.
+            print("\(key.bits) \(print_) \(decoded.comment ?? "no comment") (\(key.sshLabel))")
         }
     }
 }

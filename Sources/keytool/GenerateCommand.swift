@@ -63,19 +63,17 @@ struct GenerateCommand: ParsableCommand {
     }
 
     func run() throws {
-        try reportingFailures {
-            let encryption = try encrypt.map { KeyEncoder.Encryption(passphrase: try newPassphrase.read(), cipher: $0) }
-            let bytes: [UInt8]
-            do {
-                try KeyEncoder.requireHoldable(type, in: to)
-                let key: PrivateKey = type == .rsa
-                    ? .rsa(try RSAPrivateKey.generate(bits: bits ?? 2048, publicExponent: exponent ?? 65537, unsafeAllowSmallKey: unsafeAllowSmallKey))
-                    : try PrivateKey.generate(type, curve: curve)
-                bytes = try KeyEncoder.encode(AsymmetricKey.privateKey(key), as: to, der: der, comment: comment, encryption: encryption)
-            } catch let error as KeyError {
-                throw CommandError(error.reason)
-            }
-            try OutputFile.write(bytes, to: out, mode: 0o600)
+        let encryption = try encrypt.map { KeyEncoder.Encryption(passphrase: try newPassphrase.read(), cipher: $0) }
+        let bytes: [UInt8]
+        do {
+            try KeyEncoder.requireHoldable(type, in: to)
+            let key: PrivateKey = type == .rsa
+                ? .rsa(try RSAPrivateKey.generate(bits: bits ?? 2048, publicExponent: exponent ?? 65537, unsafeAllowSmallKey: unsafeAllowSmallKey))
+                : try PrivateKey.generate(type, curve: curve)
+            bytes = try KeyEncoder.encode(AsymmetricKey.privateKey(key), as: to, der: der, comment: comment, encryption: encryption)
+        } catch let error as KeyError {
+            throw CommandError(error.reason)
         }
+        try OutputFile.write(bytes, to: out, mode: 0o600)
     }
 }

@@ -1,6 +1,7 @@
 import ASN1Kit
 import ArgumentParser
 import AsymmetricKeys
+import CofferJSON
 import CryptoOpenSSL
 import KeytoolSupport
 
@@ -28,15 +29,13 @@ struct InspectCommand: ParsableCommand {
     @OptionGroup var passphrase: PassphraseOptions
 
     func run() throws {
-        try reportingFailures {
-            let (input, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
-            for (index, key) in keys.enumerated() {
-                if json {
-                    print(try jsonLine(key))
-                } else {
-                    if index > 0 { print("") }
-                    print(try text(key, name: keys.count > 1 ? "\(input.name) [key \(index + 1) of \(keys.count)]" : input.name))
-                }
+        let (input, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
+        for (index, key) in keys.enumerated() {
+            if json {
+                print(try jsonLine(key))
+            } else {
+                if index > 0 { print("") }
+                print(try text(key, name: keys.count > 1 ? "\(input.name) [key \(index + 1) of \(keys.count)]" : input.name))
             }
         }
     }

@@ -1,7 +1,9 @@
 import ArgumentParser
+import CommandLineSupport
 
 /// `keytool`: inspects, converts, fingerprints, matches, checks, generates and uses keys.
-struct Keytool: ParsableCommand {
+@main
+struct Keytool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keytool",
         abstract: "Inspect, convert, fingerprint, match, check, generate and use keys (RSA, EC, Ed25519, Ed448, X25519, X448).",
@@ -16,13 +18,10 @@ struct Keytool: ParsableCommand {
             MatchCommand.self, Asn1Command.self, FetchLauncher.self,
         ]
     )
-}
 
-/// The entry point: `keytool fetch …` and `keytool help fetch` go to `keytool-fetch` before any
-/// parsing (so its own options and help are the ones that apply); everything else to ``Keytool``.
-@main
-enum KeytoolMain {
-    static func main() {
+    /// `keytool fetch …` and `keytool help fetch` go to `keytool-fetch` before any parsing (so its
+    /// own options and help are the ones that apply); everything else is parsed here.
+    static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "fetch" {
             FetchLauncher.launch(Array(arguments.dropFirst()))
@@ -30,6 +29,6 @@ enum KeytoolMain {
         if arguments.count == 2, arguments[0] == "help", arguments[1] == "fetch" {
             FetchLauncher.launch(["--help"])
         }
-        Keytool.main()
+        await CommandLineTool.main(Keytool.self, name: "keytool", arguments: arguments)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsymmetricKeys
+import CofferJSON
 import KeytoolSupport
 
 /// `keytool match FILE…`: which files hold the same key, one group per line.
@@ -35,39 +36,37 @@ struct MatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        try reportingFailures {
-            var groups: [Group] = []
-            var failed = false
-            for file in files {
-                let publicKey: PublicKey
-                do {
-                    publicKey = try Self.primaryKey(file, passphrase: passphrase).publicKey()
-                } catch {
-                    printError(String(describing: error))
-                    failed = true
-                    continue
-                }
-                let name = KeyLoader.displayName(file)
-                if let index = groups.firstIndex(where: { $0.publicKey == publicKey }) {
-                    groups[index].files.append(name)
-                } else {
-                    groups.append(Group(publicKey: publicKey, files: [name]))
-                }
+        var groups: [Group] = []
+        var failed = false
+        for file in files {
+            let publicKey: PublicKey
+            do {
+                publicKey = try Self.primaryKey(file, passphrase: passphrase).publicKey()
+            } catch {
+                printError(String(describing: error))
+                failed = true
+                continue
             }
-            for group in groups {
-                if json {
-                    var object = JSONObject()
-                    object.set("spkiSHA256", group.publicKey.spkiSHA256)
-                    object.set("algorithm", group.publicKey.algorithm.rawValue)
-                    object.set("curve", group.publicKey.curve?.rawValue)
-                    object.set("files", group.files)
-                    print(object.line)
-                } else {
-                    print("\(group.publicKey.spkiSHA256) \(group.publicKey.algorithmDescription): \(group.files.joined(separator: " "))")
-                }
+            let name = KeyLoader.displayName(file)
+            if let index = groups.firstIndex(where: { $0.publicKey == publicKey }) {
+                groups[index].files.append(name)
+            } else {
+                groups.append(Group(publicKey: publicKey, files: [name]))
             }
-            if failed || groups.count != 1 { throw ExitCode(1) }
         }
+        for group in groups {
+            if json {
+                var object = JSONObject()
+                object.set("spkiSHA256", group.publicKey.spkiSHA256)
+                object.set("algorithm", group.publicKey.algorithm.rawValue)
+                object.set("curve", group.publicKey.curve?.rawValue)
+                object.set("files", group.files)
+                print(object.line)
+            } else {
+                print("\(group.publicKey.spkiSHA256) \(group.publicKey.algorithmDescription): \(group.files.joined(separator: " "))")
+            }
+        }
+        if failed || groups.count != 1 { throw ExitCode(1) }
     }
 
     /// The key a file stands for.

@@ -86,7 +86,7 @@ extension Kvstore {
                 ("int64SetSystemParallel", BenchCommand.format(result.int64SetSystemParallel)),
             ]
             if json {
-                StandardStreams.writeOutput(JSONValue(object: fields.map { ($0.0, .number($0.1)) }).serialized + "\n")
+                SystemIO.writeStandardOutput(JSONValue(object: fields.map { ($0.0, .number($0.1)) }).serialized + "\n")
             } else {
                 let units = ["reopenMs": "ms", "reopenCpuMs": "ms", "dataFileBytes": "bytes", "loadRssBytes": "bytes"]
                 // Field names are padded to the longest.
@@ -94,7 +94,7 @@ extension Kvstore {
                 for (name, value) in fields {
                     text += name + String(repeating: " ", count: max(0, 24 - name.count)) + value + " " + (units[name] ?? "ns/op") + "\n"
                 }
-                StandardStreams.writeOutput(text)
+                SystemIO.writeStandardOutput(text)
             }
         }
 
@@ -144,7 +144,7 @@ extension Kvstore {
             do { store = try KVStore(configuration) } catch { throw KvstoreToolError(error, operation: "open") }
             let after = MeasureLoadCommand.residentBytes() ?? before
             withExtendedLifetime(store) {}
-            StandardStreams.writeOutput("\(after - before)\n")
+            SystemIO.writeStandardOutput("\(after - before)\n")
         }
 
         /// This process's resident set size from `/proc/self/status`.

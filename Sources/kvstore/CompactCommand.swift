@@ -1,5 +1,6 @@
 import ArgumentParser
 import KVStorage
+import CommandLineSupport
 
 extension Kvstore {
     /// `kvstore compact`: full write-back, then trim.
@@ -17,7 +18,7 @@ extension Kvstore {
                 let before = try store.statistics()
                 try store.trim()
                 let after = try store.statistics()
-                StandardStreams.writeOutput(
+                SystemIO.writeStandardOutput(
                     "compacted: \(after.liveEntries) live entries, \(before.deadEntries) dead entries dropped, "
                         + "file \(before.fileSize) -> \(after.fileSize) bytes\n")
             } catch {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import KVStorage
+import CommandLineSupport
 
 extension Kvstore {
     /// `kvstore count`: the number of live keys.
@@ -16,7 +17,7 @@ extension Kvstore {
                 defer { store.close() }
                 do { count = try store.count() } catch { throw KvstoreToolError(error, operation: "count") }
             }
-            StandardStreams.writeOutput("\(count)\n")
+            SystemIO.writeStandardOutput("\(count)\n")
         }
     }
 }

@@ -2,6 +2,7 @@ import ASN1Kit
 import ArgumentParser
 import CofferJSON
 import KVStorage
+import CommandLineSupport
 
 extension Kvstore {
     /// `kvstore dump [--history] [--json]`: every key with its raw payload and every plausible
@@ -43,15 +44,14 @@ extension Kvstore {
                 let guess = TypeGuess(entry.payload)
                 let decodings = DumpCommand.decodings(entry.payload)
                 if json {
-                    var members: [(String, JSONValue)] = [
-                        ("key", .string(entry.key)),
-                        ("raw_hex", .string(Hex.encode(entry.payload))),
-                        ("raw_len", .number(String(entry.payload.count))),
-                    ]
-                    if let expireAt = entry.expireAt { members.append(("expireAt", .number(String(expireAt)))) }
-                    members.append(("guess", guess.json(entry.payload)))
-                    members.append(("decodings", JSONValue(object: decodings.map { ($0.type.rawValue, $0.value) })))
-                    output += JSONValue(object: members).serialized + "\n"
+                    var object = JSONObject()
+                    object.set("key", entry.key)
+                    object.set("raw_hex", Hex.encode(entry.payload))
+                    object.set("raw_len", entry.payload.count)
+                    object.set("expireAt", entry.expireAt)
+                    object.set("guess", guess.json(entry.payload))
+                    object.set("decodings", JSONValue(object: decodings.map { ($0.type.rawValue, $0.value) }))
+                    output += object.line + "\n"
                 } else {
                     var line = "\(JSONValue.string(entry.key).serialized) (\(entry.payload.count) bytes): \(Hex.encode(entry.payload))"
                     if let expireAt = entry.expireAt, expireAt != 0 { line += " expires at \(expireAt)" }
@@ -62,7 +62,7 @@ extension Kvstore {
                     }
                 }
             }
-            StandardStreams.writeOutput(output)
+            SystemIO.writeStandardOutput(output)
         }
 
         /// `--history`: one line (or JSON object) per log entry, in file order.
@@ -73,18 +73,17 @@ extension Kvstore {
             for entry in entries {
                 let guess = entry.isTombstone ? nil : TypeGuess(entry.payload)
                 if json {
-                    var members: [(String, JSONValue)] = [
-                        ("offset", .number(String(entry.offset))),
-                        ("size", .number(String(entry.size))),
-                        ("key", .string(entry.key)),
-                        ("state", .string(entry.state.rawValue)),
-                        ("tombstone", .bool(entry.isTombstone)),
-                        ("raw_hex", .string(Hex.encode(entry.payload))),
-                        ("raw_len", .number(String(entry.payload.count))),
-                    ]
-                    if let expireAt = entry.expireAt { members.append(("expireAt", .number(String(expireAt)))) }
-                    if let guess { members.append(("guess", guess.json(entry.payload))) }
-                    output += JSONValue(object: members).serialized + "\n"
+                    var object = JSONObject()
+                    object.set("offset", entry.offset)
+                    object.set("size", entry.size)
+                    object.set("key", entry.key)
+                    object.set("state", entry.state.rawValue)
+                    object.set("tombstone", entry.isTombstone)
+                    object.set("raw_hex", Hex.encode(entry.payload))
+                    object.set("raw_len", entry.payload.count)
+                    object.set("expireAt", entry.expireAt)
+                    object.set("guess", guess?.json(entry.payload))
+                    output += object.line + "\n"
                 } else {
                     var line = "@\(entry.offset) \(entry.state.rawValue) \(JSONValue.string(entry.key).serialized)"
                     if let guess {
@@ -97,7 +96,7 @@ extension Kvstore {
                     output += line + "\n"
                 }
             }
-            StandardStreams.writeOutput(output)
+            SystemIO.writeStandardOutput(output)
         }
 
         /// Every type (but `raw`) that `payload` is a valid value of, with that value as JSON.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CofferJSON
 import KVStorage
+import CommandLineSupport
 
 extension Kvstore {
     /// `kvstore export`: the store as one JSON object of typed values.
@@ -27,7 +28,7 @@ extension Kvstore {
                 defer { store.close() }
                 do { entries = try store.entries() } catch { throw KvstoreToolError(error, operation: "export") }
             }
-            StandardStreams.writeOutput(ExportCommand.json(entries))
+            SystemIO.writeStandardOutput(ExportCommand.json(entries))
         }
 
         /// The export document: one member per line, keys sorted.
@@ -36,9 +37,11 @@ extension Kvstore {
             var output = "{\n"
             for (index, entry) in entries.sorted(by: { $0.key < $1.key }).enumerated() {
                 let type = ValueType.guess(entry.payload)
-                var members: [(String, JSONValue)] = [("type", .string(type.rawValue)), ("value", type.jsonValue(entry.payload) ?? .null)]
-                if let expireAt = entry.expireAt, expireAt != 0 { members.append(("expireAt", .number(String(expireAt)))) }
-                output += "  " + JSONValue.string(entry.key).serialized + ": " + JSONValue(object: members).serialized
+                var object = JSONObject()
+                object.set("type", type.rawValue)
+                object.set("value", type.jsonValue(entry.payload) ?? .null)
+                object.set("expireAt", entry.expireAt.flatMap { $0 == 0 ? nil : $0 })
+                output += "  " + JSONValue.quote(entry.key) + ": " + object.line
                 output += index == entries.count - 1 ? "\n" : ",\n"
             }
             return output + "}\n"

@@ -52,7 +52,7 @@ extension Kvstore {
             switch outcome {
             case nil: throw KvstoreToolError(.keyNotFound, "key not found: \(key)", operation: "get")
             case .printed?: break
-            case .ambiguous?: StandardStreams.writeError("kvstore: note: \(ValueType.ambiguityNote)\n")
+            case .ambiguous?: SystemIO.writeStandardError("kvstore: note: \(ValueType.ambiguityNote)\n")
             case let .mismatch(type, count)?:
                 throw KvstoreToolError(.invalidValue, "the \(count)-byte value is not a valid \(type.rawValue)", key: key, operation: "get")
             }
@@ -67,10 +67,10 @@ extension Kvstore {
                         ("key", .string(key)), ("type", .string("ambiguous")), ("value", .string("")),
                         ("candidates", JSONValue(object: candidates)),
                     ])
-                    StandardStreams.writeOutput(object.serialized + "\n")
+                    SystemIO.writeStandardOutput(object.serialized + "\n")
                     return .printed
                 }
-                StandardStreams.writeOutput("\n")
+                SystemIO.writeStandardOutput("\n")
                 return .ambiguous
             }
             let type = self.type ?? ValueType.guess(payload)
@@ -78,7 +78,7 @@ extension Kvstore {
                 let bytes = Array(payload)
                 guard let value = type.jsonValue(bytes) else { return .mismatch(type, payload.count) }
                 let object = JSONValue(object: [("key", .string(key)), ("type", .string(type.rawValue)), ("value", value)])
-                StandardStreams.writeOutput(object.serialized + "\n")
+                SystemIO.writeStandardOutput(object.serialized + "\n")
                 return .printed
             }
             switch type {

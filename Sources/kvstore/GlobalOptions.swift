@@ -1,6 +1,7 @@
 import ArgumentParser
-import KVStorage
 import CommandLineSupport
+import CryptoOpenSSL
+import KVStorage
 
 /// The options every `kvstore` command shares: where the store is and how it is encrypted and shared.
 /// Crypt keys come from a file or an environment variable, never from the command line.
@@ -50,15 +51,21 @@ struct GlobalOptions: ParsableArguments {
     var cipher: KVStoreConfiguration.Cipher { aes256 ? .aes256 : .aes128 }
 
     /// The crypt key given by `--crypt-key-file` or `--crypt-key-env`, or `nil` for a plain store.
-    func cryptKey() throws(KvstoreToolError) -> [UInt8]? {
+    func cryptKey() throws(KvstoreToolError) -> SecureBytes? {
         try CryptKeySource.load(file: cryptKeyFile, environment: cryptKeyEnv, option: "--crypt-key")
     }
 
     /// The configuration of the store these options name.
     func configuration(_ access: KVStoreConfiguration.AccessMode) throws(KvstoreToolError) -> KVStoreConfiguration {
         KVStoreConfiguration(
-            directory: directory, id: id, cryptKey: try cryptKey(), cipher: cipher, accessMode: access,
+            directory: directory, id: id, cryptKey: try cryptKey().map(Self.storeKey), cipher: cipher, accessMode: access,
             multiProcess: !singleProcess, onDamage: onDamage.policy)
+    }
+
+    /// The crypt key as KVStorage takes it: a plain array, the one copy outside `SecureBytes`
+    /// (KVStoreConfiguration and KVStore.rekey hold crypt keys as `[UInt8]`).
+    static func storeKey(_ key: SecureBytes) -> [UInt8] {
+        key.withUnsafeBytes { Array($0) }
     }
 
     /// Opens the store read-write (creating it when needed), refusing wrong keys, and damaged files
@@ -98,24 +105,22 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-/// Reads crypt keys from files or environment variables.
+/// Reads crypt keys: ``SecretInput`` in kvstore's words.
 enum CryptKeySource {
     /// The key from `file` or the environment variable `environment` (at most one is set), or `nil`
     /// when neither is. A key file's single trailing newline (`\n` or `\r\n`) is not part of the key.
-    static func load(file: String?, environment: String?, option: String) throws(KvstoreToolError) -> [UInt8]? {
-        var key: [UInt8]
+    static func load(file: String?, environment: String?, option: String) throws(KvstoreToolError) -> SecureBytes? {
+        let key: SecureBytes
         if let file {
-            guard let contents = SystemIO.readFile(file) else {
+            guard let contents = SecretInput.file(file, .wholeFile) else {
                 throw KvstoreToolError(.input, "cannot read the crypt key file", path: file, operation: "\(option)-file")
             }
-            key = [UInt8](contents)
-            if key.last == 0x0A { key.removeLast() }
-            if key.last == 0x0D { key.removeLast() }
+            key = contents
         } else if let environment {
-            guard let value = SystemIO.environment(environment) else {
+            guard let value = SecretInput.environment(environment) else {
                 throw KvstoreToolError(.input, "the environment variable \(environment) is not set", operation: "\(option)-env")
             }
-            key = Array(value.utf8)
+            key = value
         } else {
             return nil
         }

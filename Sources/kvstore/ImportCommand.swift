@@ -56,7 +56,7 @@ extension Kvstore {
             } catch {
                 throw KvstoreToolError(error, operation: "import")
             }
-            StandardStreams.writeOutput("imported \(written) keys\n")
+            SystemIO.writeStandardOutput("imported \(written) keys\n")
         }
 
         /// The payload and optional expire-at time of one member's value.

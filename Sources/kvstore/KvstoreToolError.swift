@@ -1,10 +1,12 @@
+import CommandLineSupport
 import KVStorage
 
 /// The single error type of the `kvstore` command: an opaque code, a human reason and the context
 /// (store path, key name, file, operation). Messages name keys and files, never stored values or
 /// crypt-key bytes.
-struct KvstoreToolError: Error, CustomStringConvertible {
-    /// What kind of failure this is; decides the exit status.
+struct KvstoreToolError: CommandLineError {
+    /// What kind of failure this is. Each exits 1 (``CommandLineError``'s default); usage errors are
+    /// ArgumentParser's `ValidationError`, which exit 64.
     enum Code: String {
         /// A key asked for is absent or expired (exit 1).
         case keyNotFound
@@ -18,8 +20,6 @@ struct KvstoreToolError: Error, CustomStringConvertible {
         case input
         /// The JSON given to `import` is malformed (exit 1).
         case malformedJSON
-        /// The arguments are inconsistent (exit 64).
-        case usage
     }
 
     let code: Code
@@ -63,9 +63,6 @@ struct KvstoreToolError: Error, CustomStringConvertible {
             return nil
         }
     }
-
-    /// The process exit status: 64 for usage errors, 1 for everything else.
-    var exitStatus: Int32 { code == .usage ? 64 : 1 }
 
     var description: String {
         var context: [String] = []

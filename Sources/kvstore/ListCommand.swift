@@ -1,5 +1,6 @@
 import ArgumentParser
 import KVStorage
+import CommandLineSupport
 
 extension Kvstore {
     /// `kvstore list`: every live key, one per line, sorted.
@@ -16,7 +17,7 @@ extension Kvstore {
             let keys: [String]
             do { keys = try store.allKeys() } catch { throw KvstoreToolError(error, operation: "list") }
             guard !keys.isEmpty else { return }
-            StandardStreams.writeOutput(keys.sorted().joined(separator: "\n") + "\n")
+            SystemIO.writeStandardOutput(keys.sorted().joined(separator: "\n") + "\n")
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CofferJSON
 import KVStorage
+import CommandLineSupport
 
 extension Kvstore {
     /// `kvstore ls [DIR] [--json]`: every store in a directory.
@@ -31,16 +32,17 @@ extension Kvstore {
             var output = ""
             for listing in listings {
                 if json {
-                    var members: [(String, JSONValue)] = [
-                        ("id", .string(listing.id)), ("path", .string(listing.relativePath)),
-                        ("hashedID", .bool(listing.isHashedID)), ("fileSize", .number(String(listing.fileSize))),
-                        ("actualSize", .number(String(listing.actualSize))),
-                    ]
-                    if let keys = listing.liveKeys { members.append(("liveKeys", .number(String(keys)))) }
-                    members.append(("probablyEncrypted", .bool(listing.probablyEncrypted)))
-                    members.append(("expiration", .bool(listing.expirationEnabled)))
-                    if let problem = listing.problem { members.append(("problem", .string(problem))) }
-                    output += JSONValue(object: members).serialized + "\n"
+                    var object = JSONObject()
+                    object.set("id", listing.id)
+                    object.set("path", listing.relativePath)
+                    object.set("hashedID", listing.isHashedID)
+                    object.set("fileSize", listing.fileSize)
+                    object.set("actualSize", listing.actualSize)
+                    object.set("liveKeys", listing.liveKeys)
+                    object.set("probablyEncrypted", listing.probablyEncrypted)
+                    object.set("expiration", listing.expirationEnabled)
+                    object.set("problem", listing.problem)
+                    output += object.line + "\n"
                 } else {
                     var line = "\(listing.relativePath)  \(listing.fileSize) bytes  "
                     line += listing.liveKeys.map { "\($0) key\($0 == 1 ? "" : "s")" } ?? "- keys"
@@ -50,7 +52,7 @@ extension Kvstore {
                     output += line + "\n"
                 }
             }
-            StandardStreams.writeOutput(output)
+            SystemIO.writeStandardOutput(output)
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CofferJSON
 import KVStorage
+import CommandLineSupport
 
 extension Kvstore {
     /// `kvstore salvage --to DIR [--json]`: what still parses in a damaged store, as a new store.
@@ -59,7 +60,7 @@ extension Kvstore {
                         ])
                     })),
                 ])
-                StandardStreams.writeOutput(object.serialized + "\n")
+                SystemIO.writeStandardOutput(object.serialized + "\n")
                 return
             }
             var output = "salvaged \(report.liveKeys) live keys to \(report.dataPath)\n"
@@ -70,7 +71,7 @@ extension Kvstore {
             for range in report.damagedRanges {
                 output += "skipped bytes \(range.lowerBound)..<\(range.upperBound): they do not parse\n"
             }
-            StandardStreams.writeOutput(output)
+            SystemIO.writeStandardOutput(output)
         }
     }
 }

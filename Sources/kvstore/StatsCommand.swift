@@ -1,6 +1,7 @@
 import ArgumentParser
 import CofferJSON
 import KVStorage
+import CommandLineSupport
 
 extension Kvstore {
     /// `kvstore stats [--json]`.
@@ -20,7 +21,7 @@ extension Kvstore {
             let stats: KVStoreStatistics
             do { stats = try store.statistics() } catch { throw KvstoreToolError(error, operation: "stats") }
             let path = store.configuration.dataPath
-            StandardStreams.writeOutput(json ? StatsCommand.json(stats, path: path) + "\n" : StatsCommand.text(stats, path: path))
+            SystemIO.writeStandardOutput(json ? StatsCommand.json(stats, path: path) + "\n" : StatsCommand.text(stats, path: path))
         }
 
         /// The name of a store's encryption.

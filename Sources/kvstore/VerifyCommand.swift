@@ -1,5 +1,6 @@
 import ArgumentParser
 import KVStorage
+import CommandLineSupport
 
 extension Kvstore {
     /// `kvstore verify`: checks the files without changing them.
@@ -21,7 +22,7 @@ extension Kvstore {
             } catch {
                 throw KvstoreToolError(error, operation: "verify")
             }
-            StandardStreams.writeOutput(
+            SystemIO.writeStandardOutput(
                 "ok: \(configuration.dataPath): \(stats.liveEntries) live entries, \(stats.usedSize) of \(stats.fileSize) bytes used, "
                     + "crc \(StatsCommand.hex32(stats.crc)), encryption \(StatsCommand.encryption(stats.cipher))\n")
         }

@@ -1,6 +1,6 @@
 import CofferJSON
 import ArgumentParser
-import Dispatch
+import CommandLineSupport
 import KVStorage
 
 #if canImport(Glibc)
@@ -13,7 +13,7 @@ import Darwin
 
 extension Kvstore {
     /// `kvstore watch [KEY]`: the store's changes as JSON Lines until interrupted.
-    struct WatchCommand: ParsableCommand {
+    struct WatchCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "watch",
             abstract: "Print the store's changes (or one key's) as JSON Lines until interrupted.",
@@ -38,7 +38,7 @@ extension Kvstore {
             if key?.isEmpty == true { throw ValidationError("the key cannot be empty") }
         }
 
-        func run() throws {
+        func run() async throws {
             var configuration = try root.globals.configuration(.readOnly)
             configuration.multiProcess = true
             let store: KVStore
@@ -49,23 +49,18 @@ extension Kvstore {
             } catch {
                 throw KvstoreToolError(error, operation: "watch")
             }
+            defer { store.close() }
             Self.unblockTerminationSignals()
             let changes = store.changes(forKey: key, pollInterval: .milliseconds(interval))
-            StandardStreams.writeError("watching \(configuration.dataPath)\n")
-            let finished = DispatchSemaphore(value: 0)
-            Task {
-                for await change in changes {
-                    var members: [(String, JSONValue)] = []
-                    if let key = change.key { members.append(("key", .string(key))) }
-                    members.append(("kind", .string(change.kind.rawValue)))
-                    members.append(("byOtherProcess", .bool(change.byOtherProcess)))
-                    StandardStreams.writeOutput(JSONValue(object: members).serialized + "\n")
-                }
-                finished.signal()
-            }
+            SystemIO.writeStandardError("watching \(configuration.dataPath)\n")
             // Runs until the process is interrupted (the stream only ends when the store closes).
-            finished.wait()
-            store.close()
+            for await change in changes {
+                var object = JSONObject()
+                object.set("key", change.key)
+                object.set("kind", change.kind.rawValue)
+                object.set("byOtherProcess", change.byOtherProcess)
+                SystemIO.writeStandardOutput(object.line + "\n")
+            }
         }
 
         /// A program started by another (a test runner, a supervisor) can inherit a signal mask that

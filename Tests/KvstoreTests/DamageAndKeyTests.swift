@@ -71,4 +71,36 @@ struct DamageAndKeyTests {
         let file = try KvstoreRunner.run(["--dir", directory, "--crypt-key-file", directory + "/none", "count"])
         #expect(file.status == 1)
     }
+
+    @Test("a crypt key file is the whole file less one trailing LF or CR LF; an empty key is refused")
+    func keyFileContents() throws {
+        let directory = try KvstoreRunner.copyFixtureStore("aes256")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let options = ["--dir", directory, "--id", "aes256", "--aes256"]
+        var counts: [String] = []
+        for (name, contents) in [("lf", "coffer-fixture-aes256-key-32byte\n"), ("crlf", "coffer-fixture-aes256-key-32byte\r\n"),
+                                 ("bare", "coffer-fixture-aes256-key-32byte")] {
+            let file = try KvstoreRunner.writeFile(contents, named: name, in: directory)
+            let result = try KvstoreRunner.run(options + ["--crypt-key-file", file, "count"])
+            #expect(result.status == 0, "\(name): \(result.stderr)")
+            counts.append(result.stdout)
+        }
+        #expect(Set(counts).count == 1)
+        // Only one newline goes: a second is part of the key (as the same key from the environment).
+        let store = ["--dir", directory, "--id", "newline"]
+        let twoNewlines = try KvstoreRunner.writeFile("kq7-key\n\n", named: "two", in: directory)
+        #expect(try KvstoreRunner.run(store + ["--crypt-key-file", twoNewlines, "set", "k", "v"]).status == 0)
+        let same = try KvstoreRunner.run(store + ["--crypt-key-env", "KQ7_KEY", "get", "k"], environment: ["KQ7_KEY": "kq7-key\n"])
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(same.stdout == "v\n")
+        let oneNewline = try KvstoreRunner.writeFile("kq7-key\n", named: "one", in: directory)
+        let wrong = try KvstoreRunner.run(store + ["--crypt-key-file", oneNewline, "get", "k"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.hasPrefix("kvstore: error: "))
+        #expect(!wrong.stderr.contains("kq7"))
+        let empty = try KvstoreRunner.writeFile("\n", named: "empty", in: directory)
+        let refused = try KvstoreRunner.run(options + ["--crypt-key-file", empty, "count"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("the crypt key is empty"))
+    }
 }
