@@ -88,9 +88,6 @@ extension ErrorCode where Domain == KeyError {
     public static var costTooHigh: Self { Self("costTooHigh") }
 }
 
-/// The name ``KeyError`` had while the module held RSA keys only.
-public typealias RSAKeyError = KeyError
-
 extension KeyError {
     /// Runs an OpenSSL-backed step and reports its ``CryptoError`` as a key error about `what`:
     /// `.operationFailed` by default, or `code` (`.malformed` for a key OpenSSL finds invalid).
@@ -105,14 +102,14 @@ extension KeyError {
 }
 
 extension KeyError {
-    /// The error of an RSA-only API given a key of another algorithm, naming both.
+    /// The error of an operation that needs an RSA key, given a key of another algorithm.
     ///
     /// - Parameters:
     ///   - what: The key's algorithm for people (`EC (P-256)`, `Ed25519`).
     ///   - algorithm: Its lowercase name, for ``algorithm``.
-    ///   - container: Where the key was found, or what needs RSA.
-    static func notRSA(_ what: String, algorithm: KeyAlgorithmName, in container: String) -> KeyError {
-        var error = KeyError(.unsupportedAlgorithm, "\(container) holds an \(what) key where an RSA key was expected")
+    ///   - operation: What needs RSA.
+    static func notRSA(_ what: String, algorithm: KeyAlgorithmName, for operation: String) -> KeyError {
+        var error = KeyError(.unsupportedAlgorithm, "\(operation) needs an RSA key; this is an \(what) key")
         error.algorithm = algorithm.rawValue
         return error
     }

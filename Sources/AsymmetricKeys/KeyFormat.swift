@@ -83,29 +83,6 @@ public struct KeyEncryptionInfo: Sendable, Hashable {
     }
 }
 
-/// A public or a private RSA key (see ``AsymmetricKey`` for keys of any algorithm).
-public enum RSAKey: Sendable {
-    case publicKey(RSAPublicKey)
-    case privateKey(RSAPrivateKey)
-
-    /// The public half.
-    public var publicKey: RSAPublicKey {
-        switch self {
-        case .publicKey(let key): key
-        case .privateKey(let key): key.publicKey
-        }
-    }
-
-    /// The private key, if this is one.
-    public var privateKey: RSAPrivateKey? {
-        if case .privateKey(let key) = self { return key }
-        return nil
-    }
-
-    /// Whether this is a private key.
-    public var isPrivate: Bool { privateKey != nil }
-}
-
 /// A key as read from a file: the key and what it was stored in.
 public struct DecodedKey: Sendable {
     /// The container.

@@ -144,7 +144,7 @@ struct CurveKeyInteropTests {
         #expect(throws: KeyError.self) { try p256.deriveSharedSecret(with: try x25519.publicKey()) }
         let p384 = try PrivateKey.generate(.ec, curve: .p384)
         #expect(throws: KeyError.self) { try p256.deriveSharedSecret(with: try p384.publicKey()) }
-        let error = #expect(throws: KeyError.self) { try AsymmetricKey.privateKey(ed25519).requireRSA(for: "RSA encryption") }
+        let error = #expect(throws: KeyError.self) { try ed25519.requireRSA(for: "RSA encryption") }
         #expect(error?.code == .unsupportedAlgorithm)
         #expect(error?.reason.contains("Ed25519") == true)
     }

@@ -23,7 +23,7 @@ struct CurveKeyFixtures: @unchecked Sendable {
     static func load() -> CurveKeyFixtures {
         let read = KeyFixtures.read
         let ed25519DER = read("ed25519.pkcs8.der")
-        let key = try! PKCS8PrivateKey.decodeAny(ed25519DER[...])
+        let key = try! PKCS8PrivateKey.decode(ed25519DER[...])
         let fixtures = CurveKeyFixtures(
             ed25519DER: ed25519DER, ed25519PEM: read("ed25519.pkcs8.pem"),
             p256DER: read("ec-p256.pkcs8.der"), p256PEM: read("ec-p256.pkcs8.pem"),
@@ -36,7 +36,7 @@ struct CurveKeyFixtures: @unchecked Sendable {
     func check() {
         for der in [ed25519DER, p256DER] {
             precondition(coffer_key_anchor_d2i_pkcs8(der, der.count) == 1)
-            precondition((try? PKCS8PrivateKey.decodeAny(der[...])) != nil)
+            precondition((try? PKCS8PrivateKey.decode(der[...])) != nil)
         }
         for pem in [ed25519PEM, p256PEM] {
             precondition(coffer_key_anchor_pem_read(pem, pem.count) == 1)
@@ -56,11 +56,11 @@ func registerCurveKeyBenchmarks() {
     let keys = CurveKeyFixtures.load()
     for (name, der, pem) in [("Ed25519", keys.ed25519DER, keys.ed25519PEM), ("P-256", keys.p256DER, keys.p256PEM)] {
         Benchmark("Key \(name) PKCS#8 DER: Coffer PKCS8PrivateKey.decodeAny") { benchmark in
-            for _ in benchmark.scaledIterations { blackHole(try PKCS8PrivateKey.decodeAny(der[...])) }
+            for _ in benchmark.scaledIterations { blackHole(try PKCS8PrivateKey.decode(der[...])) }
         }
         Benchmark("Key \(name) PKCS#8 DER: Coffer decodeAny + openSSLKey()") { benchmark in
             for _ in benchmark.scaledIterations {
-                switch try PKCS8PrivateKey.decodeAny(der[...]) {
+                switch try PKCS8PrivateKey.decode(der[...]) {
                 case .ec(let key): blackHole(try key.openSSLKey())
                 case .octet(let key): blackHole(try key.openSSLKey())
                 case .rsa(let key): blackHole(try key.openSSLKey())

@@ -37,4 +37,13 @@ public enum PrivateKey: Sendable {
         if case .rsa(let key) = self { return key }
         return nil
     }
+
+    /// The RSA key, or an error that names the algorithm this key has instead.
+    ///
+    /// - Parameter operation: What needs RSA (`RSA decryption`), for the message.
+    /// - Throws: ``KeyError`` `.unsupportedAlgorithm`.
+    public func requireRSA(for operation: String) throws -> RSAPrivateKey {
+        guard let rsa else { throw KeyError.notRSA(algorithmDescription, algorithm: algorithm, for: operation) }
+        return rsa
+    }
 }

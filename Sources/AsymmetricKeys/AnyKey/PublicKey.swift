@@ -52,6 +52,15 @@ public enum PublicKey: Sendable, Hashable {
         if case .rsa(let key) = self { return key }
         return nil
     }
+
+    /// The RSA key, or an error that names the algorithm this key has instead.
+    ///
+    /// - Parameter operation: What needs RSA (`RSA encryption`), for the message.
+    /// - Throws: ``KeyError`` `.unsupportedAlgorithm`.
+    public func requireRSA(for operation: String) throws -> RSAPublicKey {
+        guard let rsa else { throw KeyError.notRSA(algorithmDescription, algorithm: algorithm, for: operation) }
+        return rsa
+    }
 }
 
 /// The lowercase algorithm names `keytool inspect --json` prints in `algorithm`.

@@ -58,19 +58,14 @@ public enum X509Certificate {
         }
     }
 
-    /// The RSA public key of a certificate DER.
-    ///
-    /// - Throws: ``KeyError`` `.malformed` with the byte offset, `.unsupportedAlgorithm` when the
-    ///   certified key is not RSA.
-    public static func publicKey(in der: ArraySlice<UInt8>) throws -> RSAPublicKey {
-        try OpenSSHPublicKey.requireRSA(publicKeyAny(in: der))
-    }
-
     /// The public key of a certificate DER, of any algorithm Coffer handles.
-    public static func publicKeyAny(in der: ArraySlice<UInt8>) throws -> PublicKey {
+    ///
+    /// - Throws: ``KeyError`` `.malformed` with the byte offset, `.unsupportedAlgorithm` for a
+    ///   certified key Coffer does not handle.
+    public static func publicKey(in der: ArraySlice<UInt8>) throws -> PublicKey {
         let spki = try subjectPublicKeyInfo(in: der)
         do {
-            return try SubjectPublicKeyInfo.decodeAny(spki)
+            return try SubjectPublicKeyInfo.decode(spki)
         } catch let error as KeyError {
             let start = spki.startIndex - der.startIndex
             throw error.nested(at: start, "X.509 certificate: the SubjectPublicKeyInfo at offset \(start)")
