@@ -43,11 +43,11 @@ struct CurveKeyFixtures: @unchecked Sendable {
             precondition((try? KeyDecoder.decode(pem, source: "bench", passphrase: nil)) != nil)
         }
         let message = [UInt8](repeating: 0x5A, count: 1024)
-        let ours = try! ed25519.sign(message)
+        let ours = try! ed25519.sign(message, scheme: .eddsa)
         var theirs = [UInt8](repeating: 0, count: 64)
         precondition(coffer_key_anchor_eddsa_sign(evpEd25519, message, message.count, &theirs, theirs.count) == 64)
         precondition(ours == theirs)
-        precondition(try! ed25519Public.verify(theirs, for: message))
+        precondition(try! ed25519Public.verify(theirs, for: message, scheme: .eddsa))
         precondition(coffer_key_anchor_eddsa_verify(evpEd25519, message, message.count, ours, ours.count) == 1)
     }
 }
@@ -85,16 +85,16 @@ func registerCurveKeyBenchmarks() {
         metrics: InterleavedComparison.metrics, timeUnits: .milliseconds, warmupIterations: 1,
         scalingFactor: .one, maxDuration: .seconds(60), maxIterations: 10)
     let message = [UInt8](repeating: 0x5A, count: 1024)
-    let signature = try! keys.ed25519.sign(message)
+    let signature = try! keys.ed25519.sign(message, scheme: .eddsa)
     Benchmark("Sign Ed25519 1 KiB: Coffer", configuration: operations) { _ in
-        for _ in 0..<200 { blackHole(try keys.ed25519.sign(message)) }
+        for _ in 0..<200 { blackHole(try keys.ed25519.sign(message, scheme: .eddsa)) }
     }
     Benchmark("Sign Ed25519 1 KiB: raw EVP_DigestSign", configuration: operations) { _ in
         var sig = [UInt8](repeating: 0, count: 64)
         for _ in 0..<200 { blackHole(coffer_key_anchor_eddsa_sign(keys.evpEd25519, message, message.count, &sig, sig.count)) }
     }
     Benchmark("Verify Ed25519 1 KiB: Coffer", configuration: operations) { _ in
-        for _ in 0..<200 { blackHole(try keys.ed25519Public.verify(signature, for: message)) }
+        for _ in 0..<200 { blackHole(try keys.ed25519Public.verify(signature, for: message, scheme: .eddsa)) }
     }
     Benchmark("Verify Ed25519 1 KiB: raw EVP_DigestVerify", configuration: operations) { _ in
         for _ in 0..<200 { blackHole(coffer_key_anchor_eddsa_verify(keys.evpEd25519, message, message.count, signature, signature.count)) }
@@ -102,14 +102,14 @@ func registerCurveKeyBenchmarks() {
     Benchmark("Interleaved sign Ed25519 1 KiB: Coffer vs raw EVP_DigestSign", configuration: interleaved) { benchmark in
         var sig = [UInt8](repeating: 0, count: 64)
         try InterleavedComparison.measure(benchmark, slices: 20, operations: 100) {
-            for _ in 0..<5 { blackHole(try keys.ed25519.sign(message)) }
+            for _ in 0..<5 { blackHole(try keys.ed25519.sign(message, scheme: .eddsa)) }
         } raw: {
             for _ in 0..<5 { blackHole(coffer_key_anchor_eddsa_sign(keys.evpEd25519, message, message.count, &sig, sig.count)) }
         }
     }
     Benchmark("Interleaved verify Ed25519 1 KiB: Coffer vs raw EVP_DigestVerify", configuration: interleaved) { benchmark in
         try InterleavedComparison.measure(benchmark, slices: 20, operations: 100) {
-            for _ in 0..<5 { blackHole(try keys.ed25519Public.verify(signature, for: message)) }
+            for _ in 0..<5 { blackHole(try keys.ed25519Public.verify(signature, for: message, scheme: .eddsa)) }
         } raw: {
             for _ in 0..<5 { blackHole(coffer_key_anchor_eddsa_verify(keys.evpEd25519, message, message.count, signature, signature.count)) }
         }

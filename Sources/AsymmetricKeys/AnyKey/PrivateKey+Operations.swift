@@ -1,29 +1,6 @@
 import CryptoOpenSSL
 
 extension PrivateKey {
-    /// Signs a message with an EC, Ed25519 or Ed448 key: ECDSA over the `digest` of the message
-    /// (the curve's own digest when `nil`), the signature in `format`; Ed25519 and Ed448 pure, as
-    /// `openssl pkeyutl -sign -rawin` (no digest, `format` ignored). RSA keys sign through
-    /// ``RSAPrivateKey``'s own API, which takes a padding.
-    ///
-    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` for RSA, X25519 and X448 keys,
-    ///   `.invalidArgument` for a digest given to EdDSA, `.operationFailed` when OpenSSL fails.
-    public func sign(_ message: [UInt8], digest: DigestAlgorithm? = nil, format: ECDSASignatureFormat = .der) throws -> [UInt8] {
-        switch self {
-        case .ec(let key):
-            let digest = digest ?? key.curve.digest
-            let der = try KeyError.fromOpenSSL("ECDSA signing") { try key.openSSLKey().sign(message: message, digest: digest) }
-            return format == .der ? der : try ECDSASignatureFormat.raw(fromDER: der, curve: key.curve)
-        case .octet(let key) where key.algorithm.isSignature:
-            if let digest {
-                throw KeyError(.invalidArgument, "\(key.algorithm.displayName) signs the message itself; a \(digest.rawValue) digest does not apply")
-            }
-            return try KeyError.fromOpenSSL("\(key.algorithm.displayName) signing") { try key.openSSLKey().sign(message: message, digest: nil) }
-        default:
-            throw Self.unsupported(algorithm, "signing with this call (EC, Ed25519, Ed448)")
-        }
-    }
-
     /// The shared secret with `peer` (ECDH on P-256/384/521, X25519, X448), as
     /// `openssl pkeyutl -derive` computes it.
     ///
@@ -65,30 +42,6 @@ extension PrivateKey {
         case .ed448: return .octet(try OctetPrivateKey.generate(.ed448))
         case .x25519: return .octet(try OctetPrivateKey.generate(.x25519))
         case .x448: return .octet(try OctetPrivateKey.generate(.x448))
-        }
-    }
-}
-
-extension PublicKey {
-    /// Verifies an ECDSA (signature in `format`, digest defaulting to the curve's), Ed25519 or
-    /// Ed448 signature over a message.
-    ///
-    /// - Returns: `true` when it verifies, `false` for any wrong signature or message.
-    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` for RSA, X25519 and X448 keys,
-    ///   `.malformed` for a raw signature of the wrong length.
-    public func verify(_ signature: [UInt8], for message: [UInt8], digest: DigestAlgorithm? = nil, format: ECDSASignatureFormat = .der) throws -> Bool {
-        switch self {
-        case .ec(let key):
-            let der = format == .der ? signature : try ECDSASignatureFormat.der(fromRaw: signature, curve: key.curve)
-            let digest = digest ?? key.curve.digest
-            return try KeyError.fromOpenSSL("ECDSA verification") { try key.openSSLKey().verify(signature: der, message: message, digest: digest) }
-        case .octet(let key) where key.algorithm.isSignature:
-            if let digest {
-                throw KeyError(.invalidArgument, "\(key.algorithm.displayName) signs the message itself; a \(digest.rawValue) digest does not apply")
-            }
-            return try KeyError.fromOpenSSL("\(key.algorithm.displayName) verification") { try key.openSSLKey().verify(signature: signature, message: message, digest: nil) }
-        default:
-            throw PrivateKey.unsupported(algorithm, "verifying with this call (EC, Ed25519, Ed448)")
         }
     }
 }
