@@ -20,9 +20,8 @@ public struct KeyError: CofferError {
     public var offset: Int?
     /// The underlying error, if any.
     public var cause: (any Error & Sendable)?
-    /// For ``CofferErrors/ErrorCode/unsupportedAlgorithm``: the recognised algorithm in the
-    /// lowercase spelling `inspect --json` prints (`ec`, `ed25519`, `ed448`, `x25519`, `x448`,
-    /// `dsa`, `dh`).
+    /// For ``CofferErrors/ErrorCode/unsupportedAlgorithm``: the recognised algorithm, lowercase as
+    /// ``KeyAlgorithmName`` spells it (`ec`, `ed25519`, `ed448`, `x25519`, `x448`), or `dsa`, `dh`.
     public var algorithm: String? = nil
     /// For ``CofferErrors/ErrorCode/costTooHigh``: the cap that was exceeded.
     public var exceededLimit: KDFLimits.Limit? = nil
@@ -110,6 +109,16 @@ extension KeyError {
     ///   - operation: What needs RSA.
     static func notRSA(_ what: String, algorithm: KeyAlgorithmName, for operation: String) -> KeyError {
         var error = KeyError(.unsupportedAlgorithm, "\(operation) needs an RSA key; this is an \(what) key")
+        error.algorithm = algorithm.rawValue
+        return error
+    }
+}
+
+extension KeyError {
+    /// The error of an operation that does not take keys of `algorithm` (signing with X25519, key
+    /// agreement with RSA), naming both.
+    static func unsupported(_ algorithm: KeyAlgorithmName, _ what: String) -> KeyError {
+        var error = KeyError(.unsupportedAlgorithm, "\(what) does not take an \(algorithm.displayName) key")
         error.algorithm = algorithm.rawValue
         return error
     }

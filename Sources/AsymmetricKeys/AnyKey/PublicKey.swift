@@ -63,7 +63,8 @@ public enum PublicKey: Sendable, Hashable {
     }
 }
 
-/// The lowercase algorithm names `keytool inspect --json` prints in `algorithm`.
+/// The key algorithms Coffer handles; the raw values are their stable lowercase names (`rsa`, `ec`,
+/// `ed25519`, …), the same ``KeyError/algorithm`` uses.
 public enum KeyAlgorithmName: String, Sendable, Hashable, CaseIterable {
     case rsa, ec, ed25519, ed448, x25519, x448
 

@@ -150,7 +150,7 @@ public enum KeyAlgorithm: Sendable, Hashable {
         return error
     }
 
-    /// The lowercase identifier `inspect --json` prints: the first word of the name (`ec`, `ed25519`, `dsa`, …).
+    /// The lowercase identifier (``KeyError/algorithm``): the first word of the name (`ec`, `ed25519`, `dsa`, …).
     public var identifier: String {
         String(name.split(separator: " ").first ?? "").lowercased()
     }

@@ -26,7 +26,7 @@ public enum SignatureScheme: Sendable, Hashable {
     /// cannot sign at all (X25519, X448), `.invalidArgument` otherwise.
     func mismatch(_ algorithm: KeyAlgorithmName, description: String) -> KeyError {
         guard algorithm != .x25519 && algorithm != .x448 else {
-            return PrivateKey.unsupported(algorithm, "signing (RSA, EC, Ed25519, Ed448)")
+            return KeyError.unsupported(algorithm, "signing (RSA, EC, Ed25519, Ed448)")
         }
         var error = KeyError(.invalidArgument, "\(name) does not apply to an \(description) key")
         error.algorithm = algorithm.rawValue
