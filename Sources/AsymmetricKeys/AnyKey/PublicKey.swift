@@ -26,9 +26,10 @@ public enum PublicKey: Sendable, Hashable {
         }
     }
 
-    /// The algorithm for people, with the curve of an EC key: `RSA`, `EC (P-256)`, `Ed25519`.
+    /// The algorithm for people, with the curve of an EC key: `RSA`, `EC (P-256)`, `Ed25519`
+    /// (``KeyAlgorithmName/description(curve:)``).
     public var algorithmDescription: String {
-        curve.map { "EC (\($0.rawValue))" } ?? algorithm.displayName
+        algorithm.description(curve: curve)
     }
 
     /// The curve of an EC key.
@@ -75,6 +76,13 @@ public enum KeyAlgorithmName: String, Sendable, Hashable, CaseIterable {
         case .x25519: self = .x25519
         case .x448: self = .x448
         }
+    }
+
+    /// The one description of a key's algorithm for people: the ``displayName``, and for EC the
+    /// curve in parentheses (`EC (P-256)`).
+    public func description(curve: ECCurve?) -> String {
+        guard self == .ec, let curve else { return displayName }
+        return "\(displayName) (\(curve.rawValue))"
     }
 
     /// The name for people: `RSA`, `EC`, `Ed25519`, ….
