@@ -88,7 +88,7 @@ public enum KeyEncoder {
     }
 
     /// Throws `.cannotConvert` when `format` cannot hold keys of `algorithm`.
-    public static func requireHoldable(_ algorithm: KeyAlgorithmName, in format: KeyOutputFormat) throws {
+    package static func requireHoldable(_ algorithm: KeyAlgorithmName, in format: KeyOutputFormat) throws {
         let holds: Bool = switch format {
         case .pkcs1, .pkcs1Public: algorithm == .rsa
         case .sec1: algorithm == .ec

@@ -122,7 +122,7 @@ public enum OpenSSHPublicKey {
     /// - Throws: ``KeyError`` `.unsupportedAlgorithm` for DSA, security keys and certificates,
     ///   `.malformed` with the offset for overruns, a wrong curve name, a point not on the curve,
     ///   a wrong key length.
-    public static func decodeBlob(_ blob: ArraySlice<UInt8>, baseOffset: Int = 0, context: String = "OpenSSH public key blob") throws -> PublicKey {
+    static func decodeBlob(_ blob: ArraySlice<UInt8>, baseOffset: Int = 0, context: String = "OpenSSH public key blob") throws -> PublicKey {
         var reader = SSHWireReader(blob, baseOffset: baseOffset, context: context)
         let typeOffset = reader.offset
         let type = try reader.readString()
