@@ -14,9 +14,8 @@ public struct KeyError: ModuleError {
 
     /// The code, reason, context, cause and origin (``CofferErrors/ModuleError``).
     public var parts: ErrorParts<Code>
-    /// For ``CofferErrors/ErrorCode/unsupportedAlgorithm``: the recognised algorithm in the
-    /// lowercase spelling `inspect --json` prints (`ec`, `ed25519`, `ed448`, `x25519`, `x448`,
-    /// `dsa`, `dh`).
+    /// For ``CofferErrors/ErrorCode/unsupportedAlgorithm``: the recognised algorithm, lowercase as
+    /// ``KeyAlgorithmName`` spells it (`ec`, `ed25519`, `ed448`, `x25519`, `x448`), or `dsa`, `dh`.
     public var algorithm: String? = nil
     /// For ``CofferErrors/ErrorCode/costTooHigh``: the cap that was exceeded.
     public var exceededLimit: KDFLimits.Limit? = nil
@@ -72,9 +71,6 @@ extension ErrorCode where Domain == KeyError {
     public static var costTooHigh: Self { Self() }
 }
 
-/// The name ``KeyError`` had while the module held RSA keys only.
-public typealias RSAKeyError = KeyError
-
 extension KeyError {
     /// Runs an OpenSSL-backed step and reports its ``CryptoError`` as a key error about `what`:
     /// `.operationFailed` by default, or `code` (`.malformed` for a key OpenSSL finds invalid).
@@ -89,14 +85,24 @@ extension KeyError {
 }
 
 extension KeyError {
-    /// The error of an RSA-only API given a key of another algorithm, naming both.
+    /// The error of an operation that needs an RSA key, given a key of another algorithm.
     ///
     /// - Parameters:
     ///   - what: The key's algorithm for people (`EC (P-256)`, `Ed25519`).
     ///   - algorithm: Its lowercase name, for ``algorithm``.
-    ///   - container: Where the key was found, or what needs RSA.
-    static func notRSA(_ what: String, algorithm: KeyAlgorithmName, in container: String) -> KeyError {
-        var error = KeyError(.unsupportedAlgorithm, "\(container) holds an \(what) key where an RSA key was expected")
+    ///   - operation: What needs RSA.
+    static func notRSA(_ what: String, algorithm: KeyAlgorithmName, for operation: String) -> KeyError {
+        var error = KeyError(.unsupportedAlgorithm, "\(operation) needs an RSA key; this is an \(what) key")
+        error.algorithm = algorithm.rawValue
+        return error
+    }
+}
+
+extension KeyError {
+    /// The error of an operation that does not take keys of `algorithm` (signing with X25519, key
+    /// agreement with RSA), naming both.
+    static func unsupported(_ algorithm: KeyAlgorithmName, _ what: String) -> KeyError {
+        var error = KeyError(.unsupportedAlgorithm, "\(what) does not take an \(algorithm.displayName) key")
         error.algorithm = algorithm.rawValue
         return error
     }

@@ -40,11 +40,12 @@ package enum KeyLoader {
         return key
     }
 
-    /// The RSA key in FILE, or a clear error naming the algorithm it holds instead.
-    package static func loadRSA(_ path: String, passphrase: PassphraseOptions, for operation: String) throws -> RSAKey {
+    /// The RSA public key in FILE (the public half of a private key), or a clear error naming the
+    /// algorithm it holds instead.
+    package static func loadRSAPublic(_ path: String, passphrase: PassphraseOptions, for operation: String) throws -> RSAPublicKey {
         let decoded = try load(path, passphrase: passphrase)
         do {
-            return try decoded.key.requireRSA(for: operation)
+            return try decoded.key.publicKey().requireRSA(for: operation)
         } catch let error as KeyError {
             throw CommandError(message(error, file: displayName(path)))
         }
@@ -52,10 +53,16 @@ package enum KeyLoader {
 
     /// The RSA private key in FILE, or a clear error for a public key or another algorithm.
     package static func loadPrivateRSA(_ path: String, passphrase: PassphraseOptions, for operation: String) throws -> RSAPrivateKey {
-        guard let key = try loadRSA(path, passphrase: passphrase, for: operation).privateKey else {
-            throw CommandError("\(displayName(path)): holds a public key; \(operation) needs a private key")
+        let decoded = try load(path, passphrase: passphrase)
+        do {
+            guard let key = decoded.key.privateKey else {
+                _ = try decoded.key.publicKey().requireRSA(for: operation)
+                throw CommandError("\(displayName(path)): holds a public key; \(operation) needs a private key")
+            }
+            return try key.requireRSA(for: operation)
+        } catch let error as KeyError {
+            throw CommandError(message(error, file: displayName(path)))
         }
-        return key
     }
 
     /// The name of FILE in messages.

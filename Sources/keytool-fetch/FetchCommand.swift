@@ -151,11 +151,11 @@ struct FetchCommand: AsyncParsableCommand {
 
     /// The decryptor for `--scheme`, with the key loaded.
     func makeDecryptor() throws -> any Decryptor {
-        let rsaKey: RSAKey?
+        let rsaKey: AsymmetricKey?
         if let key, scheme != .none {
             rsaKey = scheme == .rsaPublic
-                ? try KeyLoader.loadRSA(key, passphrase: passphrase, for: "keytool fetch")
-                : .privateKey(try KeyLoader.loadPrivateRSA(key, passphrase: passphrase, for: "keytool fetch"))
+                ? .publicKey(.rsa(try KeyLoader.loadRSAPublic(key, passphrase: passphrase, for: "keytool fetch")))
+                : .privateKey(.rsa(try KeyLoader.loadPrivateRSA(key, passphrase: passphrase, for: "keytool fetch")))
         } else {
             rsaKey = nil
         }

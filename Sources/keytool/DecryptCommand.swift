@@ -36,8 +36,8 @@ struct DecryptCommand: ParsableCommand {
         let plaintext: [UInt8]
         do {
             if usePublicKey {
-                let rsa = try KeyLoader.loadRSA(key, passphrase: passphrase, for: "keytool decrypt (RSA decryption)")
-                plaintext = try rsa.publicKey.recoverWithPublicKey(data.bytes)
+                let publicKey = try KeyLoader.loadRSAPublic(key, passphrase: passphrase, for: "keytool decrypt (RSA decryption)")
+                plaintext = try publicKey.recoverWithPublicKey(data.bytes)
             } else {
                 let privateKey = try KeyLoader.loadPrivateRSA(key, passphrase: passphrase, for: "keytool decrypt (RSA decryption)")
                 plaintext = padding == .pkcs1

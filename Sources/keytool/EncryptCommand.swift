@@ -28,11 +28,11 @@ struct EncryptCommand: ParsableCommand {
     @OptionGroup var passphrase: PassphraseOptions
 
     func run() throws {
-        let rsa = try KeyLoader.loadRSA(key, passphrase: passphrase, for: "keytool encrypt (RSA encryption)")
+        let publicKey = try KeyLoader.loadRSAPublic(key, passphrase: passphrase, for: "keytool encrypt (RSA encryption)")
         let data = try InputFile.read(input)
         let ciphertext: [UInt8]
         do {
-            ciphertext = try rsa.publicKey.encrypt(data.bytes, padding: padding.padding)
+            ciphertext = try publicKey.encrypt(data.bytes, padding: padding.padding)
         } catch let error as KeyError {
             throw CommandError("\(data.name): \(error.reason)")
         }

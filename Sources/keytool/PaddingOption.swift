@@ -40,20 +40,29 @@ enum SignatureHashOption: String, ExpressibleByArgument, CaseIterable {
 
 extension ECDSASignatureFormat: ExpressibleByArgument {}
 
-/// The checks `sign` and `verify` share: which options apply to which algorithm.
+/// What `sign` and `verify` share: which options apply to which algorithm, and the scheme they
+/// name together.
 enum SignatureOptions {
-    static func check(_ algorithm: KeyAlgorithmName, padding: SignaturePaddingOption?, hash: SignatureHashOption?,
-                      signatureFormat: ECDSASignatureFormat?, key: String) throws {
+    /// The signature scheme for a key of `algorithm` from the options, with the defaults of
+    /// ``SignatureScheme/standard(for:)``, or an error naming an option that does not apply.
+    ///
+    /// - Parameter pssSalt: The PSS salt length: as long as the digest to sign (openssl's
+    ///   `rsa_pss_saltlen:digest`), any to verify.
+    static func scheme(for algorithm: KeyAlgorithmName, padding: SignaturePaddingOption?, hash: SignatureHashOption?,
+                       signatureFormat: ECDSASignatureFormat?, pssSalt: PSSSaltLength, key: String) throws -> SignatureScheme {
         let name = KeyLoader.displayName(key)
         switch algorithm {
         case .rsa:
             if signatureFormat != nil { throw CommandError("\(name): --signature-format applies to EC keys; this is an RSA key") }
+            return .rsa(padding == .pss ? .pss(saltLength: pssSalt) : .pkcs1v15, digest: (hash ?? .sha256).algorithm)
         case .ec:
             if padding != nil { throw CommandError("\(name): --padding applies to RSA keys; this is an EC key") }
+            return .ecdsa(digest: hash?.algorithm, format: signatureFormat ?? .der)
         case .ed25519, .ed448:
             if padding != nil || hash != nil || signatureFormat != nil {
                 throw CommandError("\(name): \(algorithm.displayName) signs the message itself (pure EdDSA); --padding, --hash and --signature-format do not apply")
             }
+            return .eddsa
         case .x25519, .x448:
             throw CommandError("\(name): \(algorithm.displayName) keys agree on secrets and cannot sign; use keytool derive")
         }

@@ -41,16 +41,12 @@ struct SignCommand: ParsableCommand {
 
     func run() throws {
         let privateKey = try KeyLoader.loadPrivate(key, passphrase: passphrase)
-        try SignatureOptions.check(privateKey.algorithm, padding: padding, hash: hash, signatureFormat: signatureFormat, key: key)
+        let scheme = try SignatureOptions.scheme(for: privateKey.algorithm, padding: padding, hash: hash, signatureFormat: signatureFormat,
+                                                 pssSalt: .digestLength, key: key)
         let data = try InputFile.read(file)
         let signature: [UInt8]
         do {
-            if case .rsa(let rsa) = privateKey {
-                let scheme: RSASignaturePadding = padding == .pss ? .pss(saltLength: .digestLength) : .pkcs1v15
-                signature = try rsa.sign(data.bytes, hash: (hash ?? .sha256).algorithm, padding: scheme)
-            } else {
-                signature = try privateKey.sign(data.bytes, digest: hash?.algorithm, format: signatureFormat ?? .der)
-            }
+            signature = try privateKey.sign(data.bytes, scheme: scheme)
         } catch let error as KeyError {
             throw CommandError("\(data.name): \(error.reason)")
         }

@@ -37,18 +37,13 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         let decoded = try KeyLoader.load(key, passphrase: passphrase)
-        try SignatureOptions.check(decoded.key.algorithm, padding: padding, hash: hash, signatureFormat: signatureFormat, key: key)
+        let scheme = try SignatureOptions.scheme(for: decoded.key.algorithm, padding: padding, hash: hash, signatureFormat: signatureFormat,
+                                                 pssSalt: .auto, key: key)
         let signatureFile = try InputFile.read(signature)
         let data = try InputFile.read(file)
         let ok: Bool
         do {
-            let publicKey = try decoded.key.publicKey()
-            if case .rsa(let rsa) = publicKey {
-                let scheme: RSASignaturePadding = padding == .pss ? .pss(saltLength: .auto) : .pkcs1v15
-                ok = try rsa.verify(signature: signatureFile.bytes, message: data.bytes, hash: (hash ?? .sha256).algorithm, padding: scheme)
-            } else {
-                ok = try publicKey.verify(signatureFile.bytes, for: data.bytes, digest: hash?.algorithm, format: signatureFormat ?? .der)
-            }
+            ok = try decoded.key.publicKey().verify(signatureFile.bytes, for: data.bytes, scheme: scheme)
         } catch let error as KeyError {
             throw CommandError("\(data.name): \(error.reason)")
         }

@@ -89,17 +89,17 @@ struct CurveKeyInteropTests {
         let messagePath = try Self.write(message, name: "message")
         for digest in [DigestAlgorithm.sha256, .sha384, .sha512] {
             let flag = "-" + digest.rawValue.lowercased().replacingOccurrences(of: "sha2-", with: "sha")
-            let ours = try key.sign(message, digest: digest)
+            let ours = try key.sign(message, scheme: .ecdsa(digest: digest, format: .der))
             let signaturePath = try Self.write(ours, name: "sig")
             let verified = try Tool.run("openssl", ["dgst", flag, "-verify", publicPath, "-keyform", "DER", "-signature", signaturePath, messagePath])
             #expect(verified.status == 0, "\(verified.stderr)")
             let theirs = try Tool.run("openssl", ["dgst", flag, "-sign", keyPath, messagePath])
-            #expect(try publicKey.verify(theirs.stdout, for: message, digest: digest))
+            #expect(try publicKey.verify(theirs.stdout, for: message, scheme: .ecdsa(digest: digest, format: .der)))
             let raw = try ECDSASignatureFormat.raw(fromDER: theirs.stdout, curve: curve)
             #expect(raw.count == 2 * curve.coordinateSize)
-            #expect(try publicKey.verify(raw, for: message, digest: digest, format: .raw))
+            #expect(try publicKey.verify(raw, for: message, scheme: .ecdsa(digest: digest, format: .raw)))
             #expect(try ECDSASignatureFormat.der(fromRaw: raw, curve: curve) == theirs.stdout)
-            #expect(try !publicKey.verify(theirs.stdout, for: message + [0], digest: digest))
+            #expect(try !publicKey.verify(theirs.stdout, for: message + [0], scheme: .ecdsa(digest: digest, format: .der)))
         }
     }
 
@@ -112,11 +112,11 @@ struct CurveKeyInteropTests {
         let messagePath = try Self.write(message, name: "message")
         let theirs = try Tool.run("openssl", ["pkeyutl", "-sign", "-inkey", keyPath, "-rawin", "-in", messagePath])
         #expect(theirs.status == 0, "\(theirs.stderr)")
-        let ours = try key.sign(message)
+        let ours = try key.sign(message, scheme: .eddsa)
         #expect(ours == theirs.stdout)
-        #expect(try key.publicKey().verify(theirs.stdout, for: message))
-        #expect(try !key.publicKey().verify(theirs.stdout, for: Array("other".utf8)))
-        #expect(throws: KeyError.self) { try key.sign(message, digest: .sha256) }
+        #expect(try key.publicKey().verify(theirs.stdout, for: message, scheme: .eddsa))
+        #expect(try !key.publicKey().verify(theirs.stdout, for: Array("other".utf8), scheme: .eddsa))
+        #expect(throws: KeyError.self) { try key.sign(message, scheme: .ecdsa(digest: .sha256, format: .der)) }
     }
 
     @Test("shared secrets equal openssl pkeyutl -derive", arguments: [(KeyAlgorithmName, ECCurve?)]([(.x25519, nil), (.x448, nil), (.ec, .p256), (.ec, .p521)]))
@@ -139,12 +139,12 @@ struct CurveKeyInteropTests {
         let x25519 = try PrivateKey.generate(.x25519)
         let ed25519 = try PrivateKey.generate(.ed25519)
         let p256 = try PrivateKey.generate(.ec, curve: .p256)
-        #expect(throws: KeyError.self) { try x25519.sign([1]) }
+        #expect(throws: KeyError.self) { try x25519.sign([1], scheme: .eddsa) }
         #expect(throws: KeyError.self) { try ed25519.deriveSharedSecret(with: try x25519.publicKey()) }
         #expect(throws: KeyError.self) { try p256.deriveSharedSecret(with: try x25519.publicKey()) }
         let p384 = try PrivateKey.generate(.ec, curve: .p384)
         #expect(throws: KeyError.self) { try p256.deriveSharedSecret(with: try p384.publicKey()) }
-        let error = #expect(throws: KeyError.self) { try AsymmetricKey.privateKey(ed25519).requireRSA(for: "RSA encryption") }
+        let error = #expect(throws: KeyError.self) { try ed25519.requireRSA(for: "RSA encryption") }
         #expect(error?.code == .unsupportedAlgorithm)
         #expect(error?.reason.contains("Ed25519") == true)
     }

@@ -81,7 +81,7 @@ struct MalformedDERKeyTests {
 
     @Test("negative and non-minimal INTEGERs are .malformed with the offset of the INTEGER")
     func integers() throws {
-        let modulus = try SubjectPublicKeyInfo.decode(DERFixtures.bytes("rsa1024.spki.der")).modulus
+        let modulus = try #require(try SubjectPublicKeyInfo.decode(DERFixtures.bytes("rsa1024.spki.der")).rsa).modulus
         // The RSAPublicKey starts at offset 22 (30 81 9f | 30 0d … | 03 81 8d 00), its modulus at 25.
         let negative = Self.spki(modulusContent: modulus, exponentContent: [0x01, 0x00, 0x01])
         let negativeError = try #require(throws: KeyError.self) { try SubjectPublicKeyInfo.decode(negative) }

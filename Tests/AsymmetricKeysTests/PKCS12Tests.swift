@@ -48,7 +48,7 @@ struct PKCS12Tests {
     static func pin(_ bag: PKCS12Bag) throws -> String {
         switch bag.content {
         case .privateKey(let key): try key.publicKey().spkiSHA256
-        case .certificate(let der): try X509Certificate.publicKeyAny(in: der[...]).spkiSHA256
+        case .certificate(let der): try X509Certificate.publicKey(in: der[...]).spkiSHA256
         case .other(let name): name
         }
     }

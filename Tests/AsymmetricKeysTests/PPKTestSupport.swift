@@ -22,7 +22,7 @@ enum PPKFixtures {
     /// The private key the fixture holds, as the OpenSSH file it was made from (or that puttygen
     /// exported) reads.
     static func expectedKey(_ fact: PPKFact) throws -> PrivateKey {
-        try OpenSSHPrivateKey.decodeAny(try bytes(fact.privateOpenSSH), passphrase: nil).key
+        try OpenSSHPrivateKey.decode(try bytes(fact.privateOpenSSH), passphrase: nil).key
     }
 
     /// PKCS#8 DER of a private key, to compare keys.

@@ -115,9 +115,10 @@ struct RSAOperationsTests {
 
         let theirs = try Tool.run("openssl", ["dgst", "-\(hash)", "-sign", Self.keyPath] + pssOptions + [messagePath])
         #expect(theirs.status == 0, "\(theirs.stderr)")
-        #expect(try Self.key.publicKey.verify(signature: theirs.stdout, message: message, hash: algorithm, padding: padding == "pss" ? .pss(saltLength: .auto) : .pkcs1v15))
+        #expect(try PublicKey.rsa(Self.key.publicKey).verify(theirs.stdout, for: message,
+                                                              scheme: .rsa(padding == "pss" ? .pss(saltLength: .auto) : .pkcs1v15, digest: algorithm)))
 
-        let mine = try Self.key.sign(message, hash: algorithm, padding: scheme)
+        let mine = try PrivateKey.rsa(Self.key).sign(message, scheme: .rsa(scheme, digest: algorithm))
         let signaturePath = dir.appendingPathComponent("sig").path
         try Data(mine).write(to: URL(fileURLWithPath: signaturePath))
         let verified = try Tool.run("openssl", ["dgst", "-\(hash)", "-verify", Self.publicPath, "-signature", signaturePath] + pssOptions + [messagePath])
@@ -128,8 +129,8 @@ struct RSAOperationsTests {
     @Test func pssSaltLengths() throws {
         let message = Self.payload(64)
         for salt in [PSSSaltLength.digestLength, .maximum, .bytes(0), .bytes(20)] {
-            let signature = try Self.key.sign(message, padding: .pss(saltLength: salt))
-            #expect(try Self.key.publicKey.verify(signature: signature, message: message, padding: .pss(saltLength: .auto)))
+            let signature = try PrivateKey.rsa(Self.key).sign(message, scheme: .rsa(.pss(saltLength: salt), digest: .sha256))
+            #expect(try PublicKey.rsa(Self.key.publicKey).verify(signature, for: message, scheme: .rsa(.pss(saltLength: .auto), digest: .sha256)))
         }
     }
 
@@ -153,12 +154,13 @@ struct RSAOperationsTests {
         ciphertext[77] ^= 0x10
         #expect(throws: KeyError.self) { try Self.key.decrypt(ciphertext) }
         let message = Self.payload(100)
-        var signature = try Self.key.sign(message)
+        let pkcs1 = SignatureScheme.rsa(.pkcs1v15, digest: .sha256)
+        var signature = try PrivateKey.rsa(Self.key).sign(message, scheme: pkcs1)
         signature[5] ^= 0x01
-        #expect(try Self.key.publicKey.verify(signature: signature, message: message) == false)
+        #expect(try PublicKey.rsa(Self.key.publicKey).verify(signature, for: message, scheme: pkcs1) == false)
         var altered = message
         altered[0] ^= 1
-        #expect(try Self.key.publicKey.verify(signature: try Self.key.sign(message), message: altered) == false)
+        #expect(try PublicKey.rsa(Self.key.publicKey).verify(try PrivateKey.rsa(Self.key).sign(message, scheme: pkcs1), for: altered, scheme: pkcs1) == false)
     }
 
     @Test func wrongLengthAndEmptyInput() throws {
@@ -196,7 +198,7 @@ struct RSAOperationsTests {
         #expect(throws: KeyError.self) { try Self.key.publicKey.encrypt([1], padding: .unsafeNone) }
         let raw = try Self.key.publicKey.unsafeRawEncrypt([0x42])
         #expect(try Self.key.unsafeRawDecrypt(raw).last == 0x42)
-        #expect(throws: KeyError.self) { try Self.key.sign([1], hash: .sha1) }
+        #expect(throws: KeyError.self) { try PrivateKey.rsa(Self.key).sign([1], scheme: .rsa(.pkcs1v15, digest: .sha1)) }
     }
 
     @Test func errorsDoNotRevealSecrets() throws {

@@ -14,7 +14,7 @@ enum DecryptorFixtures {
 
     static func privateKey(_ name: String) throws -> RSAPrivateKey {
         let bytes = Array(try Data(contentsOf: keysDirectory.appendingPathComponent(name)))
-        return try #require(try KeyDecoder.decode(bytes, source: name, passphrase: nil).key.rsa?.privateKey)
+        return try #require(try KeyDecoder.decode(bytes, source: name, passphrase: nil).key.privateKey?.rsa)
     }
 
     static let rsa2048: RSAPrivateKey = try! privateKey("rsa2048.pkcs8.pem")
@@ -115,7 +115,7 @@ struct DecryptorFixtureTests {
     func certificateMatchesKey() throws {
         let certificate = Array(try Data(contentsOf: DecryptorFixtures.keysDirectory.appendingPathComponent("rsa2048.cert.pem")))
         let decoded = try KeyDecoder.decode(certificate, source: "rsa2048.cert.pem", passphrase: nil)
-        #expect(decoded.key.rsa?.publicKey == DecryptorFixtures.rsa2048.publicKey)
+        #expect(try decoded.key.publicKey().rsa == DecryptorFixtures.rsa2048.publicKey)
         #expect(DecryptorFixtures.rsa3072.bits == 3072)
         #expect(DecryptorFixtures.rsa2048e3.publicKey != DecryptorFixtures.rsa2048.publicKey)
     }

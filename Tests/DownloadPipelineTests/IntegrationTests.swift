@@ -18,7 +18,7 @@ enum OpenSSLPayloads {
 
     static func privateKey(_ path: String = privateKeyPath) throws -> RSAPrivateKey {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        return try #require(try KeyDecoder.decode(bytes, source: path, passphrase: nil).key.rsa?.privateKey)
+        return try #require(try KeyDecoder.decode(bytes, source: path, passphrase: nil).key.privateKey?.rsa)
     }
 
     static func plaintext(_ count: Int, seed: Int = 1) -> [UInt8] {

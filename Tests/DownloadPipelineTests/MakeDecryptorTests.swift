@@ -10,7 +10,7 @@ struct MakeDecryptorTests {
 
     @Test("every scheme builds the decryptor it names", arguments: DecryptionScheme.allCases)
     func schemes(scheme: DecryptionScheme) throws {
-        let decryptor = try scheme.makeDecryptor(key: .privateKey(F.rsa2048), base64: false)
+        let decryptor = try scheme.makeDecryptor(key: .privateKey(.rsa(F.rsa2048)), base64: false)
         #expect(decryptor.identity.hasPrefix(scheme.rawValue))
         if scheme != .none { #expect(decryptor.identity.hasSuffix(F.rsa2048.publicKey.fingerprintSHA256)) }
         switch scheme {
@@ -20,7 +20,7 @@ struct MakeDecryptorTests {
         case .rsaPublic: #expect(decryptor is RSAPublicRecoveryDecryptor)
         case .none: #expect(decryptor is PassthroughDecryptor)
         }
-        let wrapped = try scheme.makeDecryptor(key: .privateKey(F.rsa2048), base64: true)
+        let wrapped = try scheme.makeDecryptor(key: .privateKey(.rsa(F.rsa2048)), base64: true)
         #expect(wrapped.identity == "base64+" + decryptor.identity)
         // A streaming scheme stays streaming behind base64.
         #expect((wrapped is any StreamingDecryptor) == (decryptor is any StreamingDecryptor))
@@ -39,13 +39,13 @@ struct MakeDecryptorTests {
             (.none, plaintext),
         ]
         for (scheme, payload) in cases {
-            let decryptor = try scheme.makeDecryptor(key: .privateKey(F.rsa2048), base64: false)
+            let decryptor = try scheme.makeDecryptor(key: .privateKey(.rsa(F.rsa2048)), base64: false)
             #expect(try await decryptor.decrypt(payload, response: F.response) == plaintext, "\(scheme)")
-            let wrapped = try scheme.makeDecryptor(key: .privateKey(F.rsa2048), base64: true)
+            let wrapped = try scheme.makeDecryptor(key: .privateKey(.rsa(F.rsa2048)), base64: true)
             #expect(try await wrapped.decrypt(Array(Data(payload).base64EncodedString(options: .lineLength64Characters).utf8), response: F.response) == plaintext, "\(scheme) base64")
         }
         // rsa-public needs only the public key.
-        let publicOnly = try DecryptionScheme.rsaPublic.makeDecryptor(key: .publicKey(F.rsa2048.publicKey), base64: false)
+        let publicOnly = try DecryptionScheme.rsaPublic.makeDecryptor(key: .publicKey(.rsa(F.rsa2048.publicKey)), base64: false)
         #expect(try await publicOnly.decrypt(cases[3].1, response: F.response) == plaintext)
     }
 
@@ -57,7 +57,7 @@ struct MakeDecryptorTests {
         }
         #expect(throws: DecryptionError(.wrongKey, "")) { try scheme.makeDecryptor(key: nil, base64: false) }
         if scheme != .rsaPublic {
-            #expect(throws: DecryptionError(.wrongKey, "")) { try scheme.makeDecryptor(key: .publicKey(F.rsa2048.publicKey), base64: false) }
+            #expect(throws: DecryptionError(.wrongKey, "")) { try scheme.makeDecryptor(key: .publicKey(.rsa(F.rsa2048.publicKey)), base64: false) }
         }
     }
 

@@ -54,7 +54,7 @@ let benchmarks: @Sendable () -> Void = {
     // An OpenSSH RSA key computes its CRT exponents on first private use; this times that too.
     Benchmark("Key OpenSSH: Coffer KeyDecoder, then its PKCS#1 DER") { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try KeyDecoder.decode(keys.openssh, source: "bench", passphrase: nil).key.rsa?.privateKey?.pkcs1DER)
+            blackHole(try KeyDecoder.decode(keys.openssh, source: "bench", passphrase: nil).key.privateKey?.rsa?.pkcs1DER)
         }
     }
 
@@ -88,16 +88,18 @@ let benchmarks: @Sendable () -> Void = {
     for pss in [false, true] {
         let name = pss ? "PSS" : "PKCS#1 v1.5"
         let padding: RSASignaturePadding = pss ? .pss(saltLength: .digestLength) : .pkcs1v15
-        let signature = try! keys.privateKey.sign(message, hash: .sha256, padding: padding)
+        let signer = PrivateKey.rsa(keys.privateKey)
+        let verifier = PublicKey.rsa(keys.publicKey)
+        let signature = try! signer.sign(message, scheme: .rsa(padding, digest: .sha256))
         Benchmark("Sign \(name) SHA-256: Coffer", configuration: operations) { benchmark in
-            for _ in 0..<50 { blackHole(try keys.privateKey.sign(message, hash: .sha256, padding: padding)) }
+            for _ in 0..<50 { blackHole(try signer.sign(message, scheme: .rsa(padding, digest: .sha256))) }
         }
         Benchmark("Sign \(name) SHA-256: raw EVP_DigestSign", configuration: operations) { benchmark in
             var sig = [UInt8](repeating: 0, count: 512)
             for _ in 0..<50 { blackHole(coffer_key_anchor_sign(keys.evpKey.pointer, pss ? 1 : 0, message, message.count, &sig, sig.count)) }
         }
         Benchmark("Verify \(name) SHA-256: Coffer", configuration: operations) { benchmark in
-            for _ in 0..<1000 { blackHole(try keys.publicKey.verify(signature: signature, message: message, hash: .sha256, padding: pss ? .pss(saltLength: .auto) : .pkcs1v15)) }
+            for _ in 0..<1000 { blackHole(try verifier.verify(signature, for: message, scheme: .rsa(pss ? .pss(saltLength: .auto) : .pkcs1v15, digest: .sha256))) }
         }
         Benchmark("Verify \(name) SHA-256: raw EVP_DigestVerify", configuration: operations) { benchmark in
             for _ in 0..<1000 { blackHole(coffer_key_anchor_verify(keys.evpKey.pointer, pss ? 1 : 0, message, message.count, signature, signature.count)) }
@@ -107,7 +109,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("Interleaved sign \(name) SHA-256: Coffer vs raw EVP_DigestSign", configuration: interleaved) { benchmark in
             var sig = [UInt8](repeating: 0, count: 512)
             try InterleavedComparison.measure(benchmark, slices: 20, operations: 100) {
-                for _ in 0..<5 { blackHole(try keys.privateKey.sign(message, hash: .sha256, padding: padding)) }
+                for _ in 0..<5 { blackHole(try signer.sign(message, scheme: .rsa(padding, digest: .sha256))) }
             } raw: {
                 for _ in 0..<5 { blackHole(coffer_key_anchor_sign(keys.evpKey.pointer, pss ? 1 : 0, message, message.count, &sig, sig.count)) }
             }
@@ -115,7 +117,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("Interleaved verify \(name) SHA-256: Coffer vs raw EVP_DigestVerify", configuration: interleaved) { benchmark in
             let verifyPadding: RSASignaturePadding = pss ? .pss(saltLength: .auto) : .pkcs1v15
             try InterleavedComparison.measure(benchmark, slices: 20, operations: 1000) {
-                for _ in 0..<50 { blackHole(try keys.publicKey.verify(signature: signature, message: message, hash: .sha256, padding: verifyPadding)) }
+                for _ in 0..<50 { blackHole(try verifier.verify(signature, for: message, scheme: .rsa(verifyPadding, digest: .sha256))) }
             } raw: {
                 for _ in 0..<50 { blackHole(coffer_key_anchor_verify(keys.evpKey.pointer, pss ? 1 : 0, message, message.count, signature, signature.count)) }
             }

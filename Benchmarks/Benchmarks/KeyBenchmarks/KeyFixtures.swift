@@ -50,11 +50,11 @@ struct KeyFixtures: Sendable {
         precondition(coffer_key_anchor_d2i_pkcs1(pkcs1DER, pkcs1DER.count) == 1)
         precondition(coffer_key_anchor_d2i_pkcs8(pkcs8DER, pkcs8DER.count) == 1)
         precondition(coffer_key_anchor_pem_read(pkcs1PEM, pkcs1PEM.count) == 1)
-        precondition(try! PKCS8PrivateKey.decode(pkcs8DER).publicKey == publicKey)
+        precondition(try! PKCS8PrivateKey.decode(pkcs8DER).publicKey() == .rsa(publicKey))
         for bytes in [pkcs8DER, pkcs1PEM, openssh] {
             let decoded = try! KeyDecoder.decode(bytes, source: "bench", passphrase: nil)
-            precondition(decoded.key.rsa?.publicKey == publicKey)
-            precondition(decoded.key.rsa?.privateKey?.pkcs1DER == privateKey.pkcs1DER)
+            precondition(try! decoded.key.publicKey().rsa == publicKey)
+            precondition(decoded.key.privateKey?.rsa?.pkcs1DER == privateKey.pkcs1DER)
         }
         precondition(try! privateKey.decrypt(ciphertext) == [UInt8](repeating: 0xA7, count: 1 << 20))
         var out = [UInt8](repeating: 0, count: ciphertext.count)

@@ -28,7 +28,7 @@ struct PipelinePayloads {
             }
         }
         let pem = [UInt8](try Data(contentsOf: URL(fileURLWithPath: keyPath)))
-        guard let key = try KeyDecoder.decode(pem, source: keyPath, passphrase: nil).key.rsa?.privateKey else {
+        guard let key = try KeyDecoder.decode(pem, source: keyPath, passphrase: nil).key.privateKey?.rsa else {
             throw POSIXError(.EINVAL)
         }
         let rsaPath = "\(directory)/rsa-oaep-1mb.bin"

@@ -17,7 +17,7 @@ private let key: RSAPrivateKey = {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/keys/rsa2048.pkcs8.pem").path
     guard let pem = FileManager.default.contents(atPath: path),
-          let key = try? KeyDecoder.decode(Array(pem), source: path, passphrase: nil).key.rsa?.privateKey else {
+          let key = try? KeyDecoder.decode(Array(pem), source: path, passphrase: nil).key.privateKey?.rsa else {
         fatalError("FuzzCMS needs \(path)")
     }
     return key

@@ -15,21 +15,21 @@ public func fuzzCurveOpenSSH(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CI
 
     let check = KeyErrorOracle(inputCount: bytes.count).check
 
-    check("OpenSSHPrivateKey.decodeAny") {
-        let decoded = try OpenSSHPrivateKey.decodeAny(bytes, passphrase: nil)
+    check("OpenSSHPrivateKey.decode") {
+        let decoded = try OpenSSHPrivateKey.decode(bytes, passphrase: nil)
         let publicKey = try decoded.key.publicKey()
         guard let text = try? OpenSSHPrivateKey.encode(decoded.key, comment: decoded.comment, passphrase: nil),
-              let again = try? OpenSSHPrivateKey.decodeAny(Array(text.utf8), passphrase: nil) else {
+              let again = try? OpenSSHPrivateKey.decode(Array(text.utf8), passphrase: nil) else {
             fatalError("a decoded OpenSSH private key does not re-encode and decode")
         }
         guard try again.key.publicKey() == publicKey, again.comment == decoded.comment else {
             fatalError("OpenSSH private key does not round-trip through encode")
         }
     }
-    check("OpenSSHPublicKey.decodeAllAny") {
-        for (key, comment) in try OpenSSHPublicKey.decodeAllAny(bytes) {
+    check("OpenSSHPublicKey.decodeAll") {
+        for (key, comment) in try OpenSSHPublicKey.decodeAll(bytes).map({ ($0.key, $0.comment) }) {
             let line = try OpenSSHPublicKey.encode(key, comment: comment)
-            guard let again = try? OpenSSHPublicKey.decodeAllAny(Array(line.utf8)), again.count == 1, again[0].key == key else {
+            guard let again = try? OpenSSHPublicKey.decodeAll(Array(line.utf8)), again.count == 1, again[0].key == key else {
                 fatalError("OpenSSH public key line does not round-trip")
             }
         }

@@ -13,17 +13,17 @@ public func fuzzCurvePKCS8(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
 
     let check = KeyErrorOracle(inputCount: bytes.count).check
 
-    check("PKCS8PrivateKey.decodeAny") {
-        let key = try PKCS8PrivateKey.decodeAny(bytes[...])
+    check("PKCS8PrivateKey.decode") {
+        let key = try PKCS8PrivateKey.decode(bytes[...])
         let der = PKCS8PrivateKey.encode(key).withUnsafeBytes { Array($0) }
-        guard let again = try? PKCS8PrivateKey.decodeAny(der[...]) else { fatalError("PKCS#8 output does not decode") }
+        guard let again = try? PKCS8PrivateKey.decode(der[...]) else { fatalError("PKCS#8 output does not decode") }
         guard PKCS8PrivateKey.encode(again).withUnsafeBytes({ Array($0) }) == der else { fatalError("PKCS#8 encoding is not canonical") }
         if case .octet = key { return }  // deriving an octet key's public key would only measure OpenSSL
         guard try again.publicKey() == key.publicKey() else { fatalError("PKCS#8 key does not round-trip") }
     }
-    check("SubjectPublicKeyInfo.decodeAny") {
-        let key = try SubjectPublicKeyInfo.decodeAny(bytes[...])
-        guard try SubjectPublicKeyInfo.decodeAny(SubjectPublicKeyInfo.encode(key)[...]) == key else { fatalError("SPKI does not round-trip") }
+    check("SubjectPublicKeyInfo.decode") {
+        let key = try SubjectPublicKeyInfo.decode(bytes[...])
+        guard try SubjectPublicKeyInfo.decode(SubjectPublicKeyInfo.encode(key)[...]) == key else { fatalError("SPKI does not round-trip") }
     }
     return 0
 }

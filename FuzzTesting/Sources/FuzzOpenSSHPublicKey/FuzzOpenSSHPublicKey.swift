@@ -8,7 +8,7 @@ import AsymmetricKeys
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOpenSSHPublicKey(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = count > 0 && start != nil ? Array(UnsafeBufferPointer(start: start, count: count)) : []
-    let keys: [(key: RSAPublicKey, comment: String?)]
+    let keys: [OpenSSHPublicKey.Line]
     do {
         keys = try OpenSSHPublicKey.decodeAll(bytes)
     } catch let error as KeyError {
@@ -19,8 +19,10 @@ public func fuzzOpenSSHPublicKey(_ start: UnsafePointer<UInt8>?, _ count: Int) -
     } catch {
         fatalError("OpenSSHPublicKey threw a foreign error type: \(type(of: error))")
     }
-    for (key, comment) in keys {
-        let line = OpenSSHPublicKey.encode(key, comment: comment)
+    for (key, comment) in keys.map({ ($0.key, $0.comment) }) {
+        guard let line = try? OpenSSHPublicKey.encode(key, comment: comment) else {
+            fatalError("OpenSSH public key read but not written: \(key.algorithm)")
+        }
         guard let again = try? OpenSSHPublicKey.decode(Array(line.utf8)), again.key == key else {
             fatalError("OpenSSH public key does not round-trip through encode")
         }

@@ -7,7 +7,7 @@ import AsymmetricKeys
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRFC4716(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = count > 0 && start != nil ? Array(UnsafeBufferPointer(start: start, count: count)) : []
-    let decoded: (key: RSAPublicKey, comment: String?)
+    let decoded: (key: PublicKey, comment: String?)
     do {
         decoded = try RFC4716PublicKey.decode(bytes)
     } catch let error as KeyError {
@@ -18,7 +18,9 @@ public func fuzzRFC4716(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     } catch {
         fatalError("RFC4716PublicKey threw a foreign error type: \(type(of: error))")
     }
-    let text = RFC4716PublicKey.encode(decoded.key, comment: decoded.comment)
+    guard let text = try? RFC4716PublicKey.encode(decoded.key, comment: decoded.comment) else {
+        fatalError("RFC 4716 key read but not written: \(decoded.key.algorithm)")
+    }
     if text.split(separator: "\n").contains(where: { $0.utf8.count > 72 }) {
         fatalError("RFC 4716 output has a line over 72 bytes")
     }

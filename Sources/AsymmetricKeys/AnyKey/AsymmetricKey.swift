@@ -36,26 +36,4 @@ public enum AsymmetricKey: Sendable {
         case .privateKey(let key): key.algorithmDescription
         }
     }
-
-    /// The key as the RSA-only ``RSAKey``, or `nil` for another algorithm.
-    public var rsa: RSAKey? {
-        switch self {
-        case .publicKey(.rsa(let key)): .publicKey(key)
-        case .privateKey(.rsa(let key)): .privateKey(key)
-        default: nil
-        }
-    }
-
-    /// The RSA key, or an error that names the algorithm this key has instead.
-    ///
-    /// - Parameter operation: What needs RSA (`encryption`, `keytool decrypt`), for the message.
-    /// - Throws: ``KeyError`` `.unsupportedAlgorithm`.
-    public func requireRSA(for operation: String) throws -> RSAKey {
-        guard let rsa else {
-            var error = KeyError(.unsupportedAlgorithm, "\(operation) needs an RSA key; this is an \(algorithmDescription) key")
-            error.algorithm = algorithm.rawValue
-            throw error
-        }
-        return rsa
-    }
 }

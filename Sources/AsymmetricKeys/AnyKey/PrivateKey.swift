@@ -16,10 +16,11 @@ public enum PrivateKey: Sendable {
         }
     }
 
-    /// The algorithm for people, with the curve of an EC key: `RSA`, `EC (P-256)`, `Ed25519`.
+    /// The algorithm for people, with the curve of an EC key: `RSA`, `EC (P-256)`, `Ed25519`
+    /// (``KeyAlgorithmName/description(curve:)``).
     public var algorithmDescription: String {
-        if case .ec(let key) = self { return "EC (\(key.curve.rawValue))" }
-        return algorithm.displayName
+        if case .ec(let key) = self { return algorithm.description(curve: key.curve) }
+        return algorithm.description(curve: nil)
     }
 
     /// The public half. For Ed25519/Ed448/X25519/X448 keys read without their public key, it is
@@ -36,5 +37,14 @@ public enum PrivateKey: Sendable {
     public var rsa: RSAPrivateKey? {
         if case .rsa(let key) = self { return key }
         return nil
+    }
+
+    /// The RSA key, or an error that names the algorithm this key has instead.
+    ///
+    /// - Parameter operation: What needs RSA (`RSA decryption`), for the message.
+    /// - Throws: ``KeyError`` `.unsupportedAlgorithm`.
+    public func requireRSA(for operation: String) throws -> RSAPrivateKey {
+        guard let rsa else { throw KeyError.notRSA(algorithmDescription, algorithm: algorithm, for: operation) }
+        return rsa
     }
 }

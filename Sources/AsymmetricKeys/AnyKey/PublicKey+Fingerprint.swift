@@ -6,14 +6,23 @@ extension PublicKey {
     /// `ssh-keygen -l -E sha256` prints it; `nil` for X25519 and X448, which SSH keys never hold.
     public var fingerprintSHA256: String? {
         guard let blob = try? OpenSSHPublicKey.wireBlob(self) else { return nil }
-        return "SHA256:" + Base64.encode(Digest.hash(.sha256, blob), padding: false)
+        return Self.sshFingerprint(.sha256, of: blob)
     }
 
     /// `MD5:` and the MD5 of the SSH key blob as colon-separated lowercase hex pairs — exactly as
     /// `ssh-keygen -l -E md5` prints it; `nil` for X25519 and X448.
     public var fingerprintMD5: String? {
         guard let blob = try? OpenSSHPublicKey.wireBlob(self) else { return nil }
-        return "MD5:" + Digest.hash(.md5, blob).map { Hex.encode([$0]) }.joined(separator: ":")
+        return Self.sshFingerprint(.md5, of: blob)
+    }
+
+    /// The one SSH fingerprint formatter: `SHA256:` and unpadded base64, or `MD5:` and
+    /// colon-separated lowercase hex pairs, of the digest of an SSH key blob.
+    static func sshFingerprint(_ digest: DigestAlgorithm, of blob: [UInt8]) -> String {
+        let hash = Digest.hash(digest, blob)
+        return digest == .md5
+            ? "MD5:" + hash.map { Hex.encode([$0]) }.joined(separator: ":")
+            : "SHA256:" + Base64.encode(hash, padding: false)
     }
 
     /// The base64 of SHA-256 over the SubjectPublicKeyInfo DER: the `pin-sha256` of HPKP

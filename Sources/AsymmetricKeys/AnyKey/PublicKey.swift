@@ -26,9 +26,10 @@ public enum PublicKey: Sendable, Hashable {
         }
     }
 
-    /// The algorithm for people, with the curve of an EC key: `RSA`, `EC (P-256)`, `Ed25519`.
+    /// The algorithm for people, with the curve of an EC key: `RSA`, `EC (P-256)`, `Ed25519`
+    /// (``KeyAlgorithmName/description(curve:)``).
     public var algorithmDescription: String {
-        curve.map { "EC (\($0.rawValue))" } ?? algorithm.displayName
+        algorithm.description(curve: curve)
     }
 
     /// The curve of an EC key.
@@ -52,9 +53,19 @@ public enum PublicKey: Sendable, Hashable {
         if case .rsa(let key) = self { return key }
         return nil
     }
+
+    /// The RSA key, or an error that names the algorithm this key has instead.
+    ///
+    /// - Parameter operation: What needs RSA (`RSA encryption`), for the message.
+    /// - Throws: ``KeyError`` `.unsupportedAlgorithm`.
+    public func requireRSA(for operation: String) throws -> RSAPublicKey {
+        guard let rsa else { throw KeyError.notRSA(algorithmDescription, algorithm: algorithm, for: operation) }
+        return rsa
+    }
 }
 
-/// The lowercase algorithm names `keytool inspect --json` prints in `algorithm`.
+/// The key algorithms Coffer handles; the raw values are their stable lowercase names (`rsa`, `ec`,
+/// `ed25519`, …), the same ``KeyError/algorithm`` uses.
 public enum KeyAlgorithmName: String, Sendable, Hashable, CaseIterable {
     case rsa, ec, ed25519, ed448, x25519, x448
 
@@ -65,6 +76,13 @@ public enum KeyAlgorithmName: String, Sendable, Hashable, CaseIterable {
         case .x25519: self = .x25519
         case .x448: self = .x448
         }
+    }
+
+    /// The one description of a key's algorithm for people: the ``displayName``, and for EC the
+    /// curve in parentheses (`EC (P-256)`).
+    public func description(curve: ECCurve?) -> String {
+        guard self == .ec, let curve else { return displayName }
+        return "\(displayName) (\(curve.rawValue))"
     }
 
     /// The name for people: `RSA`, `EC`, `Ed25519`, ….

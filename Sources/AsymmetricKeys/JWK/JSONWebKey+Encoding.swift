@@ -26,12 +26,6 @@ extension JSONWebKey {
         Array((try json(includePrivate: includePrivate).serialized + "\n").utf8)
     }
 
-    /// A JWK Set (`{"keys":[…]}`) of `keys`, on one line.
-    public static func encodeSet(_ keys: [JSONWebKey], includePrivate: Bool) throws -> [UInt8] {
-        let set = JSONValue.object([.init("keys", .array(try keys.map { try $0.json(includePrivate: includePrivate) }))])
-        return Array((set.serialized + "\n").utf8)
-    }
-
     /// The RFC 7638 thumbprint: SHA-256 over the required public members in lexicographic order,
     /// without whitespace, as base64url.
     public static func thumbprint(_ key: PublicKey, digest: DigestAlgorithm = .sha256) -> String {

@@ -38,7 +38,7 @@ enum OpenSSHKeyType {
     }
 
     /// Key types that are recognised but not handled: what they hold, and the lowercase algorithm
-    /// identifier `inspect --json` prints (``KeyError/algorithm``).
+    /// identifier of ``KeyError/algorithm``.
     static let unsupported: [String: (name: String, identifier: String)] = [
         "ssh-dss": ("DSA", "dsa"),
         "sk-ssh-ed25519@openssh.com": ("Ed25519 security key", "ed25519"),

@@ -52,7 +52,7 @@ extension OpenSSHPrivateKey {
         }
         let publicOffset = reader.offset
         let publicBlob = try reader.readString()
-        let publicKey = try OpenSSHPublicKey.decodeBlobAny(publicBlob, baseOffset: publicOffset + 4,
+        let publicKey = try OpenSSHPublicKey.decodeBlob(publicBlob, baseOffset: publicOffset + 4,
                                                          context: "OpenSSH private key's public key")
         return Header(cipherName: cipherName, cipherOffset: cipherOffset, kdf: kdf, kdfOffset: kdfOffset,
                       kdfOptions: kdfOptions, optionsOffset: optionsOffset, publicKey: publicKey)

@@ -32,29 +32,20 @@ public enum OpenSSHPrivateKey {
     /// The base64 line width ssh-keygen writes.
     static let lineWidth = 70
 
-    /// Decodes an OpenSSH private key.
+    /// Decodes an OpenSSH private key of any type Coffer handles (`ssh-rsa`, `ssh-ed25519`,
+    /// `ecdsa-sha2-nistp256/384/521`).
     ///
     /// - Parameters:
     ///   - bytes: the whole file (the `-----BEGIN OPENSSH PRIVATE KEY-----` armor, text around it
     ///     allowed) or the raw `openssh-key-v1` blob.
     ///   - passphrase: asked only when the key is encrypted.
     /// - Returns: the key, its comment (`nil` when empty) and the encryption (`nil` when none).
-    /// - Throws: ``KeyError``: `.unsupportedAlgorithm` naming the type of a non-RSA key;
+    /// - Throws: ``KeyError``: `.unsupportedAlgorithm` naming a key type Coffer does not handle;
     ///   `.unsupportedEncryption` for other ciphers or KDFs; `.passphraseRequired` when encrypted
     ///   and no passphrase is given; `.wrongPassphrase` when the check numbers or the GCM tag do not
     ///   match after decryption; `.malformed` with the offset in the blob (or, for the private
     ///   section, in the decrypted section) for everything else.
-    public static func decode(_ bytes: [UInt8], passphrase: PassphraseProvider?) throws -> (key: RSAPrivateKey, comment: String?, encryption: KeyEncryptionInfo?) {
-        let decoded = try decodeAny(bytes, passphrase: passphrase)
-        guard let rsa = decoded.key.rsa else {
-            throw KeyError.notRSA(decoded.key.algorithmDescription, algorithm: decoded.key.algorithm, in: "the OpenSSH private key (\(try OpenSSHKeyType.name(for: decoded.key.publicKey())))")
-        }
-        return (rsa, decoded.comment, decoded.encryption)
-    }
-
-    /// Decodes an OpenSSH private key of any type Coffer handles (`ssh-rsa`, `ssh-ed25519`,
-    /// `ecdsa-sha2-nistp256/384/521`); see ``decode(_:passphrase:)``.
-    public static func decodeAny(_ bytes: [UInt8], passphrase: PassphraseProvider?) throws -> (key: PrivateKey, comment: String?, encryption: KeyEncryptionInfo?) {
+    public static func decode(_ bytes: [UInt8], passphrase: PassphraseProvider?) throws -> (key: PrivateKey, comment: String?, encryption: KeyEncryptionInfo?) {
         if bytes.starts(with: magic) {
             return try decodeBlob(bytes[...], passphrase: passphrase)
         }
@@ -71,7 +62,7 @@ public enum OpenSSHPrivateKey {
     /// - Returns: the public key, the encryption (`nil` when none; the cipher as the file names it,
     ///   even one ``decode(_:passphrase:)`` does not support) and the rounds (0 when unencrypted or
     ///   not bcrypt).
-    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` for a non-RSA key, `.malformed` with the
+    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` for a key type Coffer does not handle, `.malformed` with the
     ///   offset for a damaged header; the private section is not examined.
     public static func publicKey(_ bytes: [UInt8]) throws -> (key: PublicKey, encryption: KeyEncryptionInfo?, rounds: Int) {
         let blob = bytes.starts(with: magic) ? bytes : try unarmor(bytes)
@@ -88,7 +79,8 @@ public enum OpenSSHPrivateKey {
         return (header.publicKey, KeyEncryptionInfo(cipher: cipher, kdf: kdfName), rounds)
     }
 
-    /// Encodes `key` as an OpenSSH private key file, as `ssh-keygen` writes it.
+    /// Encodes `key` (RSA, EC on P-256/384/521, Ed25519) as an OpenSSH private key file, as
+    /// `ssh-keygen` writes it.
     ///
     /// - Parameters:
     ///   - comment: stored inside the private section (`nil` stores an empty one).
@@ -99,16 +91,8 @@ public enum OpenSSHPrivateKey {
     ///     `aes256-gcm@openssh.com`.
     ///   - rounds: bcrypt-pbkdf rounds (ssh-keygen's default is 16).
     /// - Returns: the armored text, base64 at 70 columns, ending in a newline.
-    /// - Throws: ``KeyError`` `.cannotConvert` for a multi-prime key (OpenSSH stores two primes),
-    ///   `.invalidArgument` for an unknown cipher or a round count outside 1…``BcryptPBKDF/maximumRounds``.
-    public static func encode(_ key: RSAPrivateKey, comment: String?, passphrase: SecureBytes?, cipher: String = "aes256-ctr", rounds: Int = 16) throws -> String {
-        try encode(.rsa(key), comment: comment, passphrase: passphrase, cipher: cipher, rounds: rounds)
-    }
-
-    /// Encodes a key of any type OpenSSH holds (RSA, EC on P-256/384/521, Ed25519) as an OpenSSH
-    /// private key file; see ``encode(_:comment:passphrase:cipher:rounds:)-(RSAPrivateKey,_,_,_,_)``.
-    ///
-    /// - Throws: also ``KeyError`` `.cannotConvert` for X25519, X448 and Ed448 keys.
+    /// - Throws: ``KeyError`` `.cannotConvert` for a multi-prime key (OpenSSH stores two primes)
+    ///   and for X25519, X448 and Ed448 keys, `.invalidArgument` for an unknown cipher or a round count outside 1…``BcryptPBKDF/maximumRounds``.
     public static func encode(_ key: PrivateKey, comment: String?, passphrase: SecureBytes?, cipher: String = "aes256-ctr", rounds: Int = 16) throws -> String {
         let blob = try encodeBlob(key, comment: comment, passphrase: passphrase, cipher: cipher, rounds: rounds)
         let text = "-----BEGIN \(label)-----\n" + Base64.encode(blob, lineWidth: lineWidth)

@@ -18,33 +18,19 @@ public enum OpenSSHPublicKey {
     /// options before the type. Blank lines and `#` comment lines are skipped.
     ///
     /// - Returns: the key and its comment (`nil` when there is none).
-    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` naming the key type for `ssh-ed25519`,
-    ///   `ecdsa-sha2-*`, `ssh-dss` and certificates; `.malformed` naming the offset for bad base64,
+    /// Every key type Coffer handles is read: `ssh-rsa`, `ssh-ed25519`, `ssh-ed448`,
+    /// `ecdsa-sha2-nistp256/384/521`.
+    ///
+    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` naming the key type for `ssh-dss`, security
+    ///   keys and certificates; `.malformed` naming the offset for bad base64,
     ///   a blob whose type differs from the text's, overruns, trailing bytes, or a second key line;
     ///   `.unrecognizedFormat` when no key line is found.
-    public static func decode(_ text: [UInt8]) throws -> (key: RSAPublicKey, comment: String?) {
+    public static func decode(_ text: [UInt8]) throws -> (key: PublicKey, comment: String?) {
         let all = try decodeAll(text)
         guard all.count == 1 else {
             throw KeyError(.malformed, "OpenSSH public key text holds \(all.count) keys where one was expected; use decodeAll")
         }
-        return all[0]
-    }
-
-    /// Parses every key line of `text` (an `authorized_keys` file, say), in order.
-    ///
-    /// - Throws: as ``decode(_:)``, for the first line that fails; `.unrecognizedFormat` when there
-    ///   is no key line at all.
-    public static func decodeAll(_ text: [UInt8]) throws -> [(key: RSAPublicKey, comment: String?)] {
-        try decodeAllAny(text).map { (try requireRSA($0.key), $0.comment) }
-    }
-
-    /// Parses every key line of `text` (an `authorized_keys` file, say), in order, for every key
-    /// type Coffer handles (`ssh-rsa`, `ssh-ed25519`, `ssh-ed448`, `ecdsa-sha2-nistp256/384/521`).
-    ///
-    /// - Throws: as ``decode(_:)``, for the first line that fails; `.unrecognizedFormat` when there
-    ///   is no key line at all.
-    public static func decodeAllAny(_ text: [UInt8]) throws -> [(key: PublicKey, comment: String?)] {
-        try lines(text).map { ($0.key, $0.comment) }
+        return (all[0].key, all[0].comment)
     }
 
     /// One key line: the key, its comment and its authorized_keys options (verbatim, `nil` when none).
@@ -54,8 +40,12 @@ public enum OpenSSHPublicKey {
         public var options: String?
     }
 
-    /// Parses every key line of `text`, keeping authorized_keys options; see ``decodeAllAny(_:)``.
-    public static func lines(_ text: [UInt8]) throws -> [Line] {
+    /// Parses every key line of `text` (an `authorized_keys` file, say), in order, keeping
+    /// authorized_keys options.
+    ///
+    /// - Throws: as ``decode(_:)``, for the first line that fails; `.unrecognizedFormat` when there
+    ///   is no key line at all.
+    public static func decodeAll(_ text: [UInt8]) throws -> [Line] {
         var keys: [Line] = []
         var lineStart = text.startIndex
         while lineStart < text.endIndex {
@@ -74,15 +64,9 @@ public enum OpenSSHPublicKey {
         return keys
     }
 
-    /// Writes `ssh-rsa AAAA… comment` and a newline, byte-identical to `ssh-keygen -y`; without a
-    /// comment (`nil` or empty) the line ends after the base64. Line breaks inside the comment
-    /// become spaces so the output stays one line.
-    public static func encode(_ key: RSAPublicKey, comment: String?) -> String {
-        line(OpenSSHKeyType.rsa, wireBlob(key), comment: comment)
-    }
-
     /// Writes `type AAAA… comment` and a newline for a key of any algorithm SSH holds,
-    /// byte-identical to `ssh-keygen -y`.
+    /// byte-identical to `ssh-keygen -y`; without a comment (`nil` or empty) the line ends after
+    /// the base64. Line breaks inside the comment become spaces so the output stays one line.
     ///
     /// - Throws: ``KeyError`` `.cannotConvert` for X25519 and X448 keys.
     public static func encode(_ key: PublicKey, comment: String?, options: String? = nil) throws -> String {
@@ -100,9 +84,8 @@ public enum OpenSSHPublicKey {
         return line + "\n"
     }
 
-    /// The SSH wire encoding of the key: `string "ssh-rsa"`, `mpint e`, `mpint n`. Fingerprints
-    /// are hashes of this blob.
-    public static func wireBlob(_ key: RSAPublicKey) -> [UInt8] {
+    /// `string "ssh-rsa"`, `mpint e`, `mpint n` (RFC 4253 §6.6).
+    static func rsaWireBlob(_ key: RSAPublicKey) -> [UInt8] {
         var writer = SSHWireWriter(capacity: key.modulus.count + key.publicExponent.count + 32)
         writer.writeString(OpenSSHKeyType.rsa)
         writer.writeMPInt(magnitude: key.publicExponent)
@@ -110,7 +93,8 @@ public enum OpenSSHPublicKey {
         return writer.bytes
     }
 
-    /// The SSH wire encoding of a key of any algorithm SSH holds: RSA as above; `string
+    /// The SSH wire encoding of a key of any algorithm SSH holds, whose hashes are its
+    /// fingerprints: `string "ssh-rsa"`, `mpint e`, `mpint n` (RFC 4253 §6.6); `string
     /// "ecdsa-sha2-nistp256"`, `string "nistp256"`, `string Q` (RFC 5656 §3.1); `string
     /// "ssh-ed25519"`, `string key` (RFC 8709 §4).
     ///
@@ -119,7 +103,7 @@ public enum OpenSSHPublicKey {
         let type = try OpenSSHKeyType.name(for: key)
         switch key {
         case .rsa(let rsa):
-            return wireBlob(rsa)
+            return rsaWireBlob(rsa)
         case .ec(let ec):
             var writer = SSHWireWriter(capacity: ec.point.count + 64)
             writer.writeString(type)
@@ -134,31 +118,12 @@ public enum OpenSSHPublicKey {
         }
     }
 
-    /// The key as RSA, or `.unsupportedAlgorithm` naming what it is.
-    static func requireRSA(_ key: PublicKey) throws -> RSAPublicKey {
-        guard let rsa = key.rsa else {
-            let type = (try? OpenSSHKeyType.name(for: key)).map { " (\($0))" } ?? ""
-            throw KeyError.notRSA(key.algorithmDescription, algorithm: key.algorithm, in: "the key\(type)")
-        }
-        return rsa
-    }
-
-    /// Decodes a key blob (`string "ssh-rsa"`, `mpint e`, `mpint n`, nothing after).
-    ///
-    /// - Parameters:
-    ///   - baseOffset: where the blob starts in the caller's input, for error offsets.
-    ///   - context: names the blob in errors.
-    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` for other key types, `.malformed` otherwise.
-    public static func decodeBlob(_ blob: ArraySlice<UInt8>, baseOffset: Int = 0, context: String = "OpenSSH public key blob") throws -> RSAPublicKey {
-        try requireRSA(decodeBlobAny(blob, baseOffset: baseOffset, context: context))
-    }
-
     /// Decodes a key blob of any key type Coffer handles, with nothing after it.
     ///
     /// - Throws: ``KeyError`` `.unsupportedAlgorithm` for DSA, security keys and certificates,
     ///   `.malformed` with the offset for overruns, a wrong curve name, a point not on the curve,
     ///   a wrong key length.
-    public static func decodeBlobAny(_ blob: ArraySlice<UInt8>, baseOffset: Int = 0, context: String = "OpenSSH public key blob") throws -> PublicKey {
+    static func decodeBlob(_ blob: ArraySlice<UInt8>, baseOffset: Int = 0, context: String = "OpenSSH public key blob") throws -> PublicKey {
         var reader = SSHWireReader(blob, baseOffset: baseOffset, context: context)
         let typeOffset = reader.offset
         let type = try reader.readString()
@@ -241,7 +206,7 @@ public enum OpenSSHPublicKey {
             }
             throw KeyError(.malformed, "\(context) has key type '\(SSHWireReader.printable(blobType))' where '\(SSHWireReader.printable(type))' was expected", offset: 0)
         }
-        let key = try decodeBlobAny(blob[...], context: context)
+        let key = try decodeBlob(blob[...], context: context)
         let commentText = rest[base64.endIndex...].drop(while: isSpace)
         var trimmed = commentText
         while let last = trimmed.last, isSpace(last) { trimmed = trimmed.dropLast() }

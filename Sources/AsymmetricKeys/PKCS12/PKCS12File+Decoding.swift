@@ -183,10 +183,10 @@ extension PKCS12File {
                                 passphrase: () throws -> SecureBytes) throws -> PKCS12Bag {
         switch bagID {
         case .pkcs12KeyBag:
-            return PKCS12Bag(content: .privateKey(try PKCS8PrivateKey.decodeAny(value)), type: "keyBag", attributes: attributes, encryption: encryption)
+            return PKCS12Bag(content: .privateKey(try PKCS8PrivateKey.decode(value)), type: "keyBag", attributes: attributes, encryption: encryption)
         case .pkcs12ShroudedKeyBag:
             let parts = try EncryptedPrivateKeyInfo.parse(value)
-            let (key, info) = try EncryptedPrivateKeyInfo.decodeAny(parts, passphrase: try passphrase())
+            let (key, info) = try EncryptedPrivateKeyInfo.decode(parts, passphrase: try passphrase())
             return PKCS12Bag(content: .privateKey(key), type: "pkcs8ShroudedKeyBag", attributes: attributes, encryption: info)
         case .pkcs12CertBag:
             var reader = DERReader(value)

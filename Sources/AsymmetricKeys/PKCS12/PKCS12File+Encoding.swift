@@ -32,7 +32,7 @@ extension PKCS12File {
         var keyCertificate: Int?
         if let key {
             let publicKey = try key.publicKey()
-            keyCertificate = try certificates.firstIndex { try X509Certificate.publicKeyAny(in: $0[...]) == publicKey }
+            keyCertificate = try certificates.firstIndex { try X509Certificate.publicKey(in: $0[...]) == publicKey }
         }
         let localKeyID = keyCertificate.map { Digest.hash(.sha1, certificates[$0]) }
         do {

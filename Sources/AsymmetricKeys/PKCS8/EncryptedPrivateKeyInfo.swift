@@ -72,33 +72,23 @@ public enum EncryptedPrivateKeyInfo {
         }
     }
 
-    /// Decrypts and decodes an EncryptedPrivateKeyInfo DER holding an RSA key.
+    /// Decrypts and decodes an EncryptedPrivateKeyInfo DER holding a key of any algorithm Coffer handles.
     ///
     /// - Throws: ``KeyError`` `.wrongPassphrase` when the padding is wrong or the plaintext is not
     ///   a PKCS#8 key ("wrong passphrase, or the key is damaged"); `.malformed` with the byte offset
-    ///   for a bad structure; `.unsupportedEncryption`; `.unsupportedAlgorithm` when the decrypted
-    ///   key is not RSA.
-    public static func decode(_ der: ArraySlice<UInt8>, passphrase: SecureBytes) throws -> (key: RSAPrivateKey, encryption: KeyEncryptionInfo) {
-        let decoded = try decodeAny(der, passphrase: passphrase)
-        guard let rsa = decoded.key.rsa else {
-            throw KeyError.notRSA(decoded.key.algorithmDescription, algorithm: decoded.key.algorithm, in: "the encrypted PKCS#8 key")
-        }
-        return (rsa, decoded.encryption)
-    }
-
-    /// Decrypts an EncryptedPrivateKeyInfo DER holding a key of any algorithm Coffer handles; see
-    /// ``decode(_:passphrase:)``.
-    public static func decodeAny(_ der: ArraySlice<UInt8>, passphrase: SecureBytes) throws -> (key: PrivateKey, encryption: KeyEncryptionInfo) {
-        try decodeAny(parse(der), passphrase: passphrase)
+    ///   for a bad structure; `.unsupportedEncryption`; `.unsupportedAlgorithm` naming DSA, other
+    ///   curves and the like.
+    public static func decode(_ der: ArraySlice<UInt8>, passphrase: SecureBytes) throws -> (key: PrivateKey, encryption: KeyEncryptionInfo) {
+        try decode(parse(der), passphrase: passphrase)
     }
 
     /// Decrypts already parsed parts (see ``parse(_:)``): callers that check the structure before
     /// asking for a passphrase parse it once.
-    static func decodeAny(_ parts: Parts, passphrase: SecureBytes) throws -> (key: PrivateKey, encryption: KeyEncryptionInfo) {
+    static func decode(_ parts: Parts, passphrase: SecureBytes) throws -> (key: PrivateKey, encryption: KeyEncryptionInfo) {
         var plaintext = try parts.algorithm.decrypt(parts.encryptedData, passphrase: passphrase, what: "encrypted PKCS#8 key")
         defer { SecureMemory.zero(&plaintext) }
         do {
-            return (try PKCS8PrivateKey.decodeAny(plaintext[...]), parts.algorithm.info)
+            return (try PKCS8PrivateKey.decode(plaintext[...]), parts.algorithm.info)
         } catch let error as KeyError where error.code == .malformed {
             throw KeyError.wrongPassphrase("encrypted PKCS#8 key", cause: error)
         }
@@ -109,12 +99,6 @@ public enum EncryptedPrivateKeyInfo {
     /// what `openssl pkcs8 -topk8 -v2 aes-256-cbc -v2prf hmacWithSHA256` writes.
     ///
     /// - Throws: ``KeyError`` `.invalidArgument` for another cipher or bad KDF parameters.
-    public static func encode(_ key: RSAPrivateKey, passphrase: SecureBytes, cipher: SymmetricCipher = .aes256CBC,
-                              keyDerivation: KeyDerivation = .default) throws -> [UInt8] {
-        try encode(PrivateKey.rsa(key), passphrase: passphrase, cipher: cipher, keyDerivation: keyDerivation)
-    }
-
-    /// Encrypts a key of any algorithm; see ``encode(_:passphrase:cipher:keyDerivation:)-(RSAPrivateKey,_,_,_)``.
     public static func encode(_ key: PrivateKey, passphrase: SecureBytes, cipher: SymmetricCipher = .aes256CBC,
                               keyDerivation: KeyDerivation = .default) throws -> [UInt8] {
         guard PBEAlgorithm.oid(for: cipher) != nil else {
@@ -151,12 +135,5 @@ public enum EncryptedPrivateKeyInfo {
             seq.writeOctetString(ciphertext)
         }
         return writer.finish()
-    }
-}
-
-extension RSAPrivateKey {
-    /// Decrypts an EncryptedPrivateKeyInfo DER; see ``EncryptedPrivateKeyInfo/decode(_:passphrase:)``.
-    public init(encryptedPKCS8DER der: ArraySlice<UInt8>, passphrase: SecureBytes) throws {
-        self = try EncryptedPrivateKeyInfo.decode(der, passphrase: passphrase).key
     }
 }

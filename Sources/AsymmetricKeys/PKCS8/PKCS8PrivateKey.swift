@@ -18,34 +18,18 @@ import CryptoOpenSSL
 /// ```
 /// (RFC 5208 §5, RFC 5958 §2.)
 public enum PKCS8PrivateKey {
-    /// Decodes a PKCS#8 DER holding an RSA key. Attributes are skipped; a v2 `publicKey` must match
-    /// the private key's modulus and exponent.
-    ///
-    /// The key is parsed with one pass of ``DERReader`` and the inner PKCS#1 DER is copied once, into
-    /// the key's wiped storage.
-    ///
-    /// - Throws: ``KeyError`` `.malformed` with the byte offset, `.unsupportedAlgorithm` for keys of
-    ///   other algorithms (EC, Ed25519, DSA, …).
-    public static func decode(_ der: ArraySlice<UInt8>) throws -> RSAPrivateKey {
-        let key = try decodeAny(der)
-        guard case .rsa(let rsa) = key else {
-            throw KeyError.notRSA(key.algorithmDescription, algorithm: key.algorithm, in: "PKCS#8 PrivateKeyInfo")
-        }
-        return rsa
-    }
-
     /// Decodes a PKCS#8 DER holding a key of any algorithm Coffer handles: RSA (PKCS#1 inside),
     /// EC (SEC 1 `ECPrivateKey` inside, the curve named outside), Ed25519, Ed448, X25519, X448
     /// (`CurvePrivateKey ::= OCTET STRING` inside; RFC 8410 §7). A v2 `publicKey` must match.
     ///
     /// - Throws: ``KeyError`` `.malformed` with the byte offset, `.unsupportedAlgorithm` naming
     ///   DSA, other curves and the like.
-    public static func decodeAny(_ der: ArraySlice<UInt8>) throws -> PrivateKey {
+    public static func decode(_ der: ArraySlice<UInt8>) throws -> PrivateKey {
         if let rsa = try decodeCanonicalRSA(der) { return .rsa(rsa) }
         return try decodeParsed(der)
     }
 
-    /// ``decodeAny(_:)`` without its fast path, for ``KeyDecoder``, which tries
+    /// ``decode(_:)-(ArraySlice<UInt8>)`` without its fast path, for ``KeyDecoder``, which tries
     /// ``decodeCanonicalRSA(_:)`` before it classifies the DER (it reads canonical RSA keys too).
     static func decodeParsed(_ der: ArraySlice<UInt8>) throws -> PrivateKey {
         let parts = try parse(der)
@@ -159,11 +143,11 @@ public enum PKCS8PrivateKey {
         }
     }
 
-    /// The fast path of ``decodeAny(_:)``: the RSA key when `der` is the canonical RSA
+    /// The fast path of ``decode(_:)-(ArraySlice<UInt8>)``: the RSA key when `der` is the canonical RSA
     /// `PrivateKeyInfo` (see ``canonicalRSAKey(in:)``), `nil` for anything else. Such bytes can only
     /// be a PKCS#8 key, so ``KeyDecoder`` tries this before it classifies the DER's outline.
     ///
-    /// - Throws: ``KeyError`` `.malformed` when the PKCS#1 key inside is, as ``decodeAny(_:)`` would.
+    /// - Throws: ``KeyError`` `.malformed` when the PKCS#1 key inside is, as ``decode(_:)-(ArraySlice<UInt8>)`` would.
     static func decodeCanonicalRSA(_ der: ArraySlice<UInt8>) throws -> RSAPrivateKey? {
         guard let (inner, keyOffset) = canonicalRSAKey(in: der) else { return nil }
         return try decodeInner(inner, keyOffset: keyOffset, der: der)
@@ -193,7 +177,7 @@ public enum PKCS8PrivateKey {
     }
 
     /// Decodes a PKCS#8 DER held in an array.
-    public static func decode(_ der: [UInt8]) throws -> RSAPrivateKey {
+    public static func decode(_ der: [UInt8]) throws -> PrivateKey {
         try decode(der[...])
     }
 
@@ -202,7 +186,7 @@ public enum PKCS8PrivateKey {
     public static func encode(_ key: PrivateKey) -> SecureBytes {
         switch key {
         case .rsa(let rsa):
-            return encode(rsa)
+            return wrap(rsa.pkcs1DER) { KeyAlgorithm.writeRSAEncryption(to: &$0) }
         case .ec(let ec):
             return wrap(SEC1PrivateKey.encode(ec, includeParameters: false)) { KeyAlgorithm.writeEC(ec.curve, to: &$0) }
         case .octet(let octet):
@@ -231,20 +215,4 @@ public enum PKCS8PrivateKey {
             return SecureBytes(der)
         }
     }
-
-    /// Encodes `key` as PKCS#8 v1 `PrivateKeyInfo` DER, byte-identical to
-    /// `openssl pkcs8 -topk8 -nocrypt -outform DER`. The result is in wiped storage.
-    public static func encode(_ key: RSAPrivateKey) -> SecureBytes {
-        wrap(key.pkcs1DER) { KeyAlgorithm.writeRSAEncryption(to: &$0) }
-    }
-}
-
-extension RSAPrivateKey {
-    /// Decodes a PKCS#8 DER; see ``PKCS8PrivateKey/decode(_:)-(ArraySlice<UInt8>)``.
-    public init(pkcs8DER der: ArraySlice<UInt8>) throws {
-        self = try PKCS8PrivateKey.decode(der)
-    }
-
-    /// The PKCS#8 v1 `PrivateKeyInfo` DER of this key, in wiped storage.
-    public var pkcs8DER: SecureBytes { PKCS8PrivateKey.encode(self) }
 }

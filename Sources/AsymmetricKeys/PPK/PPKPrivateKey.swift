@@ -147,7 +147,7 @@ public enum PPKPrivateKey {
                            offset: file.publicOffset)
         }
         do {
-            return try OpenSSHPublicKey.decodeBlobAny(file.publicBlob[...], context: context)
+            return try OpenSSHPublicKey.decodeBlob(file.publicBlob[...], context: context)
         } catch var error as KeyError where error.code == .malformed {
             error.offset = file.publicOffset
             throw error

@@ -30,18 +30,13 @@ public enum RFC4716PublicKey {
 
     /// Decodes an RFC 4716 public key. Text before the BEGIN line is skipped; after the END line
     /// only blank lines may follow. CRLF line ends are accepted, and so are lines over 72 bytes.
+    /// Every key type SSH holds and Coffer handles is read (RSA, EC, Ed25519, Ed448).
     ///
     /// - Returns: the key and the `Comment` header without its surrounding quotes (`nil` when absent).
-    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` naming a non-RSA key type; `.malformed`
+    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` naming another key type; `.malformed`
     ///   naming the offset for a missing END line, a bad header, bad base64 or a bad key blob;
     ///   `.unrecognizedFormat` when there is no BEGIN line.
-    public static func decode(_ bytes: [UInt8]) throws -> (key: RSAPublicKey, comment: String?) {
-        let decoded = try decodeAny(bytes)
-        return (try OpenSSHPublicKey.requireRSA(decoded.key), decoded.comment)
-    }
-
-    /// Decodes an RFC 4716 public key of any type SSH holds; see ``decode(_:)``.
-    public static func decodeAny(_ bytes: [UInt8]) throws -> (key: PublicKey, comment: String?) {
+    public static func decode(_ bytes: [UInt8]) throws -> (key: PublicKey, comment: String?) {
         let lines = Self.lines(bytes)
         guard let beginIndex = lines.firstIndex(where: { isMarker($0.text, beginMarker) }) else {
             throw KeyError(.unrecognizedFormat, "no '\(beginMarker)' line found")
@@ -80,7 +75,7 @@ public enum RFC4716PublicKey {
         guard !blob.isEmpty else {
             throw KeyError(.malformed, "RFC 4716 key at offset \(beginOffset) has no key data", offset: bodyStart)
         }
-        let key = try OpenSSHPublicKey.decodeBlobAny(blob[...], context: "RFC 4716 key blob (base64 at offset \(bodyStart))")
+        let key = try OpenSSHPublicKey.decodeBlob(blob[...], context: "RFC 4716 key blob (base64 at offset \(bodyStart))")
         return (key, comment)
     }
 
@@ -90,11 +85,6 @@ public enum RFC4716PublicKey {
     /// A comment line that would exceed 72 bytes is continued on further lines with `\`, as
     /// §3.3 requires (ssh-keygen does not wrap; for short comments the output is identical). Line
     /// breaks in the comment become spaces, and it is cut at 1024 bytes of header value.
-    public static func encode(_ key: RSAPublicKey, comment: String?) -> String {
-        text(OpenSSHPublicKey.wireBlob(key), comment: comment)
-    }
-
-    /// Writes a key of any type SSH holds; see ``encode(_:comment:)-(RSAPublicKey,_)``.
     ///
     /// - Throws: ``KeyError`` `.cannotConvert` for X25519 and X448 keys.
     public static func encode(_ key: PublicKey, comment: String?) throws -> String {

@@ -16,7 +16,10 @@ import CofferErrors
 /// explicit curve parameters are refused), the octet keys their RFC 8410 OID without parameters.
 /// Every other algorithm is recognised only to be named in an
 /// ``CofferErrors/ErrorCode/unsupportedAlgorithm`` error.
-public enum KeyAlgorithm: Sendable, Hashable {
+///
+/// This is the wire table of the `AlgorithmIdentifier`, internal to the containers; keys expose
+/// their algorithm as ``KeyAlgorithmName`` (with ``ECCurve`` or ``OctetKeyAlgorithm``).
+enum KeyAlgorithm: Sendable, Hashable {
     /// `rsaEncryption`.
     case rsa
     /// `id-RSASSA-PSS`: an RSA key restricted to PSS signatures; Coffer reads it as an RSA key.
@@ -28,11 +31,11 @@ public enum KeyAlgorithm: Sendable, Hashable {
     /// A key of another algorithm, by its human name (`EC (secp256k1)`, `DSA`, …).
     case other(String)
 
-    /// The algorithm's name for people: `rsa`, `EC (P-256)`, `Ed25519`, or the other algorithm's name.
-    public var name: String {
+    /// The algorithm's name for people: `RSA`, `EC (P-256)`, `Ed25519`, or the other algorithm's name.
+    var name: String {
         switch self {
-        case .rsa, .rsaPSS: "rsa"
-        case .ec(let curve): "EC (\(curve.rawValue))"
+        case .rsa, .rsaPSS: "RSA"
+        case .ec(let curve): KeyAlgorithmName.ec.description(curve: curve)
         case .octet(let algorithm): algorithm.displayName
         case .other(let name): name
         }
@@ -42,14 +45,6 @@ public enum KeyAlgorithm: Sendable, Hashable {
     var isSupported: Bool {
         if case .other = self { return false }
         return true
-    }
-
-    /// Whether this is an RSA key (either OID).
-    public var isRSA: Bool {
-        switch self {
-        case .rsa, .rsaPSS: true
-        default: false
-        }
     }
 
     /// Reads an `AlgorithmIdentifier` SEQUENCE from `reader` and classifies it.
@@ -151,8 +146,8 @@ public enum KeyAlgorithm: Sendable, Hashable {
         return error
     }
 
-    /// The lowercase identifier `inspect --json` prints: the first word of the name (`ec`, `ed25519`, `dsa`, …).
-    public var identifier: String {
+    /// The lowercase identifier (``KeyError/algorithm``): the first word of the name (`ec`, `ed25519`, `dsa`, …).
+    var identifier: String {
         String(name.split(separator: " ").first ?? "").lowercased()
     }
 

@@ -12,24 +12,12 @@ import CofferErrors
 /// The BIT STRING holds the PKCS#1 `RSAPublicKey` DER of an RSA key (RFC 3279 §2.3.1), the SEC 1
 /// point of an EC key (RFC 5480 §2.2), the raw key of Ed25519, Ed448, X25519 and X448 (RFC 8410 §4).
 public enum SubjectPublicKeyInfo {
-    /// Decodes a SubjectPublicKeyInfo DER holding an RSA key (`rsaEncryption` or `id-RSASSA-PSS`).
-    ///
-    /// - Throws: ``KeyError`` `.malformed` (with the byte offset) for bad DER or trailing data,
-    ///   `.unsupportedAlgorithm` naming the algorithm for any other key.
-    public static func decode(_ der: ArraySlice<UInt8>) throws -> RSAPublicKey {
-        let key = try decodeAny(der)
-        guard case .rsa(let rsa) = key else {
-            throw KeyError.notRSA(key.algorithmDescription, algorithm: key.algorithm, in: "SubjectPublicKeyInfo")
-        }
-        return rsa
-    }
-
     /// Decodes a SubjectPublicKeyInfo DER holding a key of any algorithm Coffer handles.
     ///
     /// - Throws: ``KeyError`` `.malformed` (with the byte offset) for bad DER, trailing data, a bad
     ///   point or key length; `.unsupportedAlgorithm` naming the algorithm for DSA, other curves
     ///   and the like.
-    public static func decodeAny(_ der: ArraySlice<UInt8>) throws -> PublicKey {
+    public static func decode(_ der: ArraySlice<UInt8>) throws -> PublicKey {
         var reader = DERReader(der)
         do {
             let (algorithm, keyBits, bitsOffset) = try reader.readSequence { seq in
@@ -72,7 +60,7 @@ public enum SubjectPublicKeyInfo {
     }
 
     /// Decodes a SubjectPublicKeyInfo DER held in an array.
-    public static func decode(_ der: [UInt8]) throws -> RSAPublicKey {
+    public static func decode(_ der: [UInt8]) throws -> PublicKey {
         try decode(der[...])
     }
 
@@ -93,11 +81,6 @@ public enum SubjectPublicKeyInfo {
         }
     }
 
-    /// Encodes `key` as SubjectPublicKeyInfo DER, byte-identical to `openssl pkey -pubout -outform DER`.
-    public static func encode(_ key: RSAPublicKey) -> [UInt8] {
-        encode(.rsa(key))
-    }
-
     /// Encodes a key of any algorithm as SubjectPublicKeyInfo DER, byte-identical to
     /// `openssl pkey -pubout -outform DER` (EC points uncompressed).
     public static func encode(_ key: PublicKey) -> [UInt8] {
@@ -111,16 +94,6 @@ public enum SubjectPublicKeyInfo {
     }
 }
 
-extension RSAPublicKey {
-    /// Decodes a SubjectPublicKeyInfo DER; see ``SubjectPublicKeyInfo/decode(_:)-(ArraySlice<UInt8>)``.
-    public init(spkiDER der: ArraySlice<UInt8>) throws {
-        self = try SubjectPublicKeyInfo.decode(der)
-    }
-
-    /// The SubjectPublicKeyInfo DER of this key.
-    public var spkiDER: [UInt8] { SubjectPublicKeyInfo.encode(self) }
-}
-
 extension SubjectPublicKeyInfo {
     /// Reads the SubjectPublicKeyInfo embedded at `reader`'s position (in a certificate or a
     /// certification request) and decodes its key. `inputStart` is the index of the enclosing
@@ -132,7 +105,7 @@ extension SubjectPublicKeyInfo {
         _ = try reader.readElement(.sequence)
         let der = before[before.startIndex..<reader.remaining.startIndex]
         do {
-            return (try decodeAny(der), der)
+            return (try decode(der), der)
         } catch let error as KeyError {
             let start = der.startIndex - inputStart
             throw error.nested(at: start, "the SubjectPublicKeyInfo at offset \(start)")

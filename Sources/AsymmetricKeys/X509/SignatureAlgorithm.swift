@@ -142,28 +142,24 @@ public struct SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
         func mismatch() -> KeyError {
             KeyError(.invalidArgument, "a \(name) signature cannot come from an \(key.algorithmDescription) key")
         }
+        let signatureScheme: SignatureScheme
         switch (scheme, key) {
-        case (.rsaPKCS1(let digest), .rsa(let rsa)):
-            return try Self.verifyRSA(rsa, signature, message, digest, .pkcs1v15)
-        case (.rsaPSS(let digest, let mgf1, let salt), .rsa(let rsa)):
+        case (.rsaPKCS1(let digest), .rsa):
+            signatureScheme = .rsa(.pkcs1v15, digest: digest)
+        case (.rsaPSS(let digest, let mgf1, let salt), .rsa):
             guard mgf1 == digest else {
                 throw KeyError(.unsupportedAlgorithm, "rsassaPss with MGF1-\(mgf1.shortName) over \(digest.shortName) (Coffer verifies MGF1 with the signature's digest)")
             }
-            return try Self.verifyRSA(rsa, signature, message, digest, .pss(saltLength: .bytes(salt)))
+            signatureScheme = .rsa(.pss(saltLength: .bytes(salt)), digest: digest)
         case (.ecdsa(let digest), .ec):
-            return (try? key.verify(signature, for: message, digest: digest, format: .der)) ?? false
+            signatureScheme = .ecdsa(digest: digest, format: .der)
         case (.ed25519, .octet(let octet)) where octet.algorithm == .ed25519,
              (.ed448, .octet(let octet)) where octet.algorithm == .ed448:
-            return (try? key.verify(signature, for: message)) ?? false
+            signatureScheme = .eddsa
         default:
             throw mismatch()
         }
-    }
-
-    private static func verifyRSA(_ key: RSAPublicKey, _ signature: [UInt8], _ message: [UInt8],
-                                  _ digest: DigestAlgorithm, _ padding: RSASignaturePadding) throws -> Bool {
-        let openSSLKey = try key.openSSLKey()
         // A signature of the wrong length or value is simply not valid.
-        return (try? openSSLKey.verify(signature: signature, message: message, algorithm: digest, padding: padding)) ?? false
+        return (try? key.verify(signature, for: message, scheme: signatureScheme)) ?? false
     }
 }

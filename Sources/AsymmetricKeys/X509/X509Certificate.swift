@@ -17,8 +17,8 @@ import ASN1Kit
 ///     subjectPublicKeyInfo SubjectPublicKeyInfo,
 ///     ... }                                            -- unique IDs, [3] extensions
 /// ```
-/// Only the structure up to the SubjectPublicKeyInfo is checked; the signature is not verified.
-/// ``parse(_:)`` reads the whole certificate (``CertificateInfo``).
+/// Every call reads the certificate with the one certificate reader, ``CertificateInfo``; the
+/// signature is not verified here (``CertificateInfo/isSigned(by:)`` does that).
 public enum X509Certificate {
     /// Parses a whole certificate DER: names, validity, extensions, fingerprint, key.
     ///
@@ -30,50 +30,15 @@ public enum X509Certificate {
 
     /// The SubjectPublicKeyInfo DER inside a certificate DER (a slice of the input).
     ///
-    /// - Throws: ``KeyError`` `.malformed` with the byte offset.
+    /// - Throws: as ``parse(_:)``.
     public static func subjectPublicKeyInfo(in der: ArraySlice<UInt8>) throws -> ArraySlice<UInt8> {
-        var reader = DERReader(der)
-        do {
-            let spki = try reader.readSequence { cert in
-                let spki = try cert.readSequence { tbs in
-                    _ = try tbs.readOptionalElement(.context(0, constructed: true))
-                    _ = try tbs.readElement(.integer)        // serialNumber
-                    _ = try tbs.readElement(.sequence)       // signature
-                    _ = try tbs.readElement(.sequence)       // issuer
-                    _ = try tbs.readElement(.sequence)       // validity
-                    _ = try tbs.readElement(.sequence)       // subject
-                    let start = tbs.remaining.startIndex
-                    let element = try tbs.readElement(.sequence)
-                    while !tbs.isAtEnd { _ = try tbs.readElement() }
-                    return der[start..<(element.content.endIndex)]
-                }
-                _ = try cert.readElement(.sequence)          // signatureAlgorithm
-                _ = try cert.readBitString()                 // signatureValue
-                return spki
-            }
-            try reader.finish()
-            return spki
-        } catch let error as ASN1Error {
-            throw KeyError.malformed("X.509 certificate", error)
-        }
-    }
-
-    /// The RSA public key of a certificate DER.
-    ///
-    /// - Throws: ``KeyError`` `.malformed` with the byte offset, `.unsupportedAlgorithm` when the
-    ///   certified key is not RSA.
-    public static func publicKey(in der: ArraySlice<UInt8>) throws -> RSAPublicKey {
-        try OpenSSHPublicKey.requireRSA(publicKeyAny(in: der))
+        try parse(der).subjectPublicKeyInfo
     }
 
     /// The public key of a certificate DER, of any algorithm Coffer handles.
-    public static func publicKeyAny(in der: ArraySlice<UInt8>) throws -> PublicKey {
-        let spki = try subjectPublicKeyInfo(in: der)
-        do {
-            return try SubjectPublicKeyInfo.decodeAny(spki)
-        } catch let error as KeyError {
-            let start = spki.startIndex - der.startIndex
-            throw error.nested(at: start, "X.509 certificate: the SubjectPublicKeyInfo at offset \(start)")
-        }
+    ///
+    /// - Throws: as ``parse(_:)``.
+    public static func publicKey(in der: ArraySlice<UInt8>) throws -> PublicKey {
+        try parse(der).publicKey
     }
 }

@@ -22,24 +22,26 @@ public enum DecryptionScheme: String, CaseIterable, Sendable {
     /// Builds the decryptor for this scheme.
     ///
     /// - Parameters:
-    ///   - key: The key; a private key for every scheme but `rsa-public` (which takes either) and
-    ///     `none` (which takes none).
+    ///   - key: The RSA key; a private key for every scheme but `rsa-public` (which takes either)
+    ///     and `none` (which takes none).
     ///   - base64: Whether a base64 wrapper is stripped first (``Base64Decryptor``; a streaming
     ///     scheme stays streaming).
-    /// - Throws: ``DecryptionError`` `.wrongKey` when the scheme needs a (private) key that was not
-    ///   given.
-    public func makeDecryptor(key: RSAKey?, base64: Bool) throws -> any Decryptor {
+    /// - Throws: ``DecryptionError`` `.wrongKey` when the scheme needs a (private) RSA key that was
+    ///   not given.
+    public func makeDecryptor(key: AsymmetricKey?, base64: Bool) throws -> any Decryptor {
         let decryptor: any Decryptor
         switch self {
         case .none:
             decryptor = PassthroughDecryptor()
         case .rsaPublic:
             guard let key else { throw missingKey("a public or private key") }
-            decryptor = RSAPublicRecoveryDecryptor(key: key.publicKey)
+            guard let publicKey = try key.publicKey().rsa else { throw missingKey("an RSA key, not \(key.algorithmDescription)") }
+            decryptor = RSAPublicRecoveryDecryptor(key: publicKey)
         case .auto, .cms, .rsaOAEPSHA256, .rsaOAEPSHA1, .rsaPKCS1:
-            guard let privateKey = key?.privateKey else {
+            guard let anyPrivateKey = key?.privateKey else {
                 throw missingKey(key == nil ? "a private key" : "a private key, not a public one")
             }
+            guard let privateKey = anyPrivateKey.rsa else { throw missingKey("an RSA key, not \(anyPrivateKey.algorithmDescription)") }
             switch self {
             case .auto: decryptor = AutoDecryptor(key: privateKey)
             case .cms: decryptor = CMSDecryptor(key: privateKey)
@@ -56,6 +58,6 @@ public enum DecryptionScheme: String, CaseIterable, Sendable {
     }
 
     private func missingKey(_ what: String) -> DecryptionError {
-        DecryptionError(.wrongKey, "scheme \(rawValue) needs \(what) (--key)")
+        DecryptionError(.wrongKey, "scheme \(rawValue) needs \(what)")
     }
 }

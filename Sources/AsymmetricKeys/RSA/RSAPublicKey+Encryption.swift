@@ -60,21 +60,6 @@ extension RSAPublicKey {
         }
         return output
     }
-
-    /// Verifies a signature over `message` (RSASSA-PKCS1-v1_5 or RSASSA-PSS).
-    ///
-    /// - Returns: `false` for a signature that does not verify (wrong key, altered message or
-    ///   signature); throws only for misuse.
-    public func verify(signature: [UInt8], message: [UInt8], hash: DigestAlgorithm = .sha256,
-                       padding: RSASignaturePadding = .pkcs1v15) throws -> Bool {
-        guard [.sha1, .sha256, .sha384, .sha512].contains(hash) else {
-            throw KeyError(.invalidArgument, "\(hash.shortName) is not supported for RSA signatures")
-        }
-        let key = try openSSLKey()
-        return try RSAOperationError.wrap("signature verification") {
-            try key.verify(signature: signature, message: message, algorithm: hash, padding: padding)
-        }
-    }
 }
 
 extension RSAEncryptionPadding {

@@ -25,7 +25,7 @@ public enum KeyDecoder {
             throw KeyError(.unrecognizedFormat, bytes.isEmpty ? "the input is empty" : "the input holds only white space")
         }
         if bytes.starts(with: opensshMagic) {
-            let decoded = try OpenSSHPrivateKey.decodeAny(bytes, passphrase: passphrase)
+            let decoded = try OpenSSHPrivateKey.decode(bytes, passphrase: passphrase)
             return [DecodedKey(format: .opensshPrivate, encoding: .der, key: .privateKey(decoded.key),
                                encryption: decoded.encryption, comment: decoded.comment)]
         }
@@ -58,11 +58,11 @@ public enum KeyDecoder {
             return try (keyBlocks.isEmpty ? blocks : keyBlocks).map { try decodeBlock($0, context: context) }
         }
         if contains(bytes, rfc4716Begin) {
-            let decoded = try RFC4716PublicKey.decodeAny(bytes)
+            let decoded = try RFC4716PublicKey.decode(bytes)
             return [DecodedKey(format: .rfc4716Public, encoding: .text, key: .publicKey(decoded.key), comment: decoded.comment)]
         }
         if looksLikeOpenSSHPublicKey(bytes) {
-            return try OpenSSHPublicKey.lines(bytes).map {
+            return try OpenSSHPublicKey.decodeAll(bytes).map {
                 DecodedKey(format: .opensshPublic, encoding: .text, key: .publicKey($0.key), comment: $0.comment, options: $0.options)
             }
         }
@@ -181,7 +181,7 @@ public enum KeyDecoder {
         case .pkcs1Public:
             return DecodedKey(format: .pkcs1Public, encoding: encoding, key: .publicKey(.rsa(try RSAPublicKey(pkcs1DER: der))))
         case .spki:
-            return DecodedKey(format: .spki, encoding: encoding, key: .publicKey(try SubjectPublicKeyInfo.decodeAny(der)))
+            return DecodedKey(format: .spki, encoding: encoding, key: .publicKey(try SubjectPublicKeyInfo.decode(der)))
         case .pkcs8:
             // Every caller tried the canonical RSA form first (decodeCanonicalRSA).
             return DecodedKey(format: .pkcs8, encoding: encoding, key: .privateKey(try PKCS8PrivateKey.decodeParsed(der)))
@@ -189,7 +189,7 @@ public enum KeyDecoder {
             // Parse first, so that a malformed or unsupported structure is reported without a prompt.
             let parts = try EncryptedPrivateKeyInfo.parse(der)
             let passphrase = try context.passphrase(for: "encrypted PKCS#8 key")
-            let (key, info) = try EncryptedPrivateKeyInfo.decodeAny(parts, passphrase: passphrase)
+            let (key, info) = try EncryptedPrivateKeyInfo.decode(parts, passphrase: passphrase)
             return DecodedKey(format: .pkcs8Encrypted, encoding: encoding, key: .privateKey(key), encryption: info)
         case .certificate:
             let certificate = try CertificateInfo(derEncoded: der)
@@ -200,7 +200,7 @@ public enum KeyDecoder {
         case .ecPrivate:
             return DecodedKey(format: .sec1Private, encoding: encoding, key: .privateKey(.ec(try SEC1PrivateKey.decode(der))))
         case .dsaPrivate:
-            throw NonRSAKey.error("DSA", container: "DSA private key")
+            throw KeyAlgorithm.other("DSA").unsupportedError(in: "DSA private key", offset: nil)
         case .pkcs12:
             let keys = try decodePKCS12(der, context: context)
             guard keys.count == 1, let key = keys.first else {
@@ -244,17 +244,17 @@ public enum KeyDecoder {
         let label = block.label
         switch label {
         case "OPENSSH PRIVATE KEY":
-            let decoded = try OpenSSHPrivateKey.decodeAny(block.bytes, passphrase: context.provider)
+            let decoded = try OpenSSHPrivateKey.decode(block.bytes, passphrase: context.provider)
             return DecodedKey(format: .opensshPrivate, encoding: .text, key: .privateKey(decoded.key),
                               encryption: decoded.encryption, comment: decoded.comment)
         case "EC PARAMETERS":
-            throw NonRSAKey.ecParametersError(block.bytes, container: "the PEM block")
+            throw ecParametersError(block.bytes, container: "the PEM block")
         case "DSA PARAMETERS":
-            throw NonRSAKey.error("DSA", container: "the PEM block (parameters)")
+            throw KeyAlgorithm.other("DSA").unsupportedError(in: "the PEM block (parameters)", offset: nil)
         case "DH PARAMETERS", "X9.42 DH PARAMETERS":
-            throw NonRSAKey.error("DH", container: "the PEM block (parameters)")
+            throw KeyAlgorithm.other("DH").unsupportedError(in: "the PEM block (parameters)", offset: nil)
         case "DSA PUBLIC KEY":
-            throw NonRSAKey.error("DSA", container: "the PEM block")
+            throw KeyAlgorithm.other("DSA").unsupportedError(in: "the PEM block", offset: nil)
         default:
             break
         }
@@ -279,11 +279,21 @@ public enum KeyDecoder {
         return try decodeContent(der, shape: expected, encoding: .pem, context: context)
     }
 
+    /// The error for `EC PARAMETERS` (parameters, not a key), naming the curve.
+    private static func ecParametersError(_ der: [UInt8], container: String) -> KeyError {
+        var reader = DERReader(der)
+        let curve = try? reader.readObjectIdentifier()
+        let name = curve.map { "EC (\(KeyAlgorithm.curveName($0)))" } ?? "EC"
+        var error = KeyError(.unsupportedAlgorithm, "\(container) holds \(name) parameters, not a key; the key is in an EC PRIVATE KEY, PRIVATE KEY or PUBLIC KEY block")
+        error.algorithm = "ec"
+        return error
+    }
+
     /// `Proc-Type: 4,ENCRYPTED` blocks: decrypt, then decode as the label says.
     private static func decodeLegacyEncrypted(_ block: PEMBlock, expected: DERShape, context: Context) throws -> DecodedKey {
         switch expected {
         case .dsaPrivate:
-            throw NonRSAKey.error("DSA", container: "the encrypted PEM block")
+            throw KeyAlgorithm.other("DSA").unsupportedError(in: "the encrypted PEM block", offset: nil)
         case .pkcs1Private, .pkcs8, .ecPrivate:
             break
         default:
@@ -300,7 +310,7 @@ public enum KeyDecoder {
                 switch expected {
                 case .pkcs1Private: return .rsa(try RSAPrivateKey(pkcs1DER: der[...]))
                 case .ecPrivate: return .ec(try SEC1PrivateKey.decode(der[...]))
-                default: return try PKCS8PrivateKey.decodeAny(der[...])
+                default: return try PKCS8PrivateKey.decode(der[...])
                 }
             }
         } catch let error as KeyError where error.code == .malformed {

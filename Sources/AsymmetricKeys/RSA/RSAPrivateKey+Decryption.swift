@@ -65,14 +65,4 @@ extension RSAPrivateKey {
         } while start < data.count
         return output
     }
-
-    /// Signs `message` (RSASSA-PKCS1-v1_5 or RSASSA-PSS) with SHA-256, SHA-384 or SHA-512.
-    /// SHA-1 is accepted for verification only.
-    public func sign(_ message: [UInt8], hash: DigestAlgorithm = .sha256, padding: RSASignaturePadding = .pkcs1v15) throws -> [UInt8] {
-        guard [.sha256, .sha384, .sha512].contains(hash) else {
-            throw KeyError(.invalidArgument, "\(hash.shortName) is not accepted for new signatures (use sha256, sha384 or sha512)")
-        }
-        let key = try openSSLKey()
-        return try RSAOperationError.wrap("signing") { try key.sign(message: message, algorithm: hash, padding: padding) }
-    }
 }

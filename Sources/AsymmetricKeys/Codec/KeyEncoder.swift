@@ -88,17 +88,8 @@ public enum KeyEncoder {
         }
     }
 
-    /// Writes an RSA key; see ``encode(_:as:der:comment:encryption:options:attributes:)``.
-    public static func encode(_ key: RSAKey, as format: KeyOutputFormat, der: Bool, comment: String?, encryption: Encryption?) throws -> [UInt8] {
-        let any: AsymmetricKey = switch key {
-        case .publicKey(let rsa): .publicKey(.rsa(rsa))
-        case .privateKey(let rsa): .privateKey(.rsa(rsa))
-        }
-        return try encode(any, as: format, der: der, comment: comment, encryption: encryption)
-    }
-
     /// Throws `.cannotConvert` when `format` cannot hold keys of `algorithm`.
-    public static func requireHoldable(_ algorithm: KeyAlgorithmName, in format: KeyOutputFormat) throws {
+    package static func requireHoldable(_ algorithm: KeyAlgorithmName, in format: KeyOutputFormat) throws {
         let holds: Bool = switch format {
         case .pkcs1, .pkcs1Public: algorithm == .rsa
         case .sec1: algorithm == .ec

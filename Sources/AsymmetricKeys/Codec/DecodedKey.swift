@@ -1,0 +1,33 @@
+/// A key as read from a file: the key and what it was stored in.
+public struct DecodedKey: Sendable {
+    /// The container.
+    public var format: KeyFormat
+    /// Its encoding.
+    public var encoding: KeyEncoding
+    /// The key.
+    public var key: AsymmetricKey
+    /// How it was encrypted, if it was.
+    public var encryption: KeyEncryptionInfo?
+    /// The comment (OpenSSH, RFC 4716, PPK), if any.
+    public var comment: String?
+    /// The options before the key of an `authorized_keys` line (`from="…",no-pty`), verbatim.
+    public var options: String?
+    /// What the container says about the key: JWK `kid`/`use`/`alg`, PKCS#12 friendly name and local key id.
+    public var attributes = KeyAttributes()
+    /// For an X.509 certificate: everything in it (``key`` is the certified public key).
+    public var certificate: CertificateInfo?
+    /// For a PKCS#10 request: everything in it (``key`` is the requested public key).
+    public var request: CertificationRequest?
+
+    public init(format: KeyFormat, encoding: KeyEncoding, key: AsymmetricKey, encryption: KeyEncryptionInfo? = nil, comment: String? = nil, options: String? = nil,
+                certificate: CertificateInfo? = nil, request: CertificationRequest? = nil) {
+        self.format = format
+        self.encoding = encoding
+        self.key = key
+        self.encryption = encryption
+        self.comment = comment
+        self.options = options
+        self.certificate = certificate
+        self.request = request
+    }
+}

@@ -1,0 +1,29 @@
+/// The container a key was read from. The raw values are stable lowercase names of the containers
+/// (`pkcs8`, `openssh-private`, `x509-certificate`, …), fit to show or to store.
+public enum KeyFormat: String, Sendable, Hashable, CaseIterable {
+    case pkcs1Private = "pkcs1-private"
+    case pkcs1Public = "pkcs1-public"
+    case spki = "spki"
+    case pkcs8 = "pkcs8"
+    case pkcs8Encrypted = "pkcs8-encrypted"
+    /// Legacy OpenSSL PEM encryption (`Proc-Type: 4,ENCRYPTED` + `DEK-Info`).
+    case pkcs1PrivateEncrypted = "pkcs1-private-encrypted"
+    /// SEC 1 `ECPrivateKey` (`EC PRIVATE KEY`).
+    case sec1Private = "sec1-private"
+    /// SEC 1 with legacy OpenSSL PEM encryption.
+    case sec1PrivateEncrypted = "sec1-private-encrypted"
+    case opensshPrivate = "openssh-private"
+    case opensshPublic = "openssh-public"
+    case rfc4716Public = "rfc4716-public"
+    case x509Certificate = "x509-certificate"
+    /// A JSON Web Key (RFC 7517).
+    case jwk = "jwk"
+    /// One key of a JWK Set (`{"keys": [...]}`).
+    case jwkSet = "jwk-set"
+    /// A key or certificate of a PKCS#12 file (`.p12`, `.pfx`).
+    case pkcs12 = "pkcs12"
+    /// A PKCS#10 certification request (`CERTIFICATE REQUEST`); the key is the requested one.
+    case pkcs10Request = "pkcs10-csr"
+    /// PuTTY private key file (`PuTTY-User-Key-File-2:` / `-3:`).
+    case ppk = "ppk"
+}

@@ -1,0 +1,34 @@
+import CryptoOpenSSL
+
+extension PublicKey {
+    /// Verifies `signature` over `message` under `scheme`. RSA-PSS takes the salt length from the
+    /// padding (`.auto` accepts any); a raw ECDSA signature must be twice the coordinate size.
+    ///
+    /// - Returns: `true` when it verifies, `false` for any wrong signature or message.
+    /// Any digest OpenSSL verifies is accepted (SHA-1 and SHA-224 included, which X.509 and
+    /// PKCS#10 signatures may use).
+    ///
+    /// - Throws: ``KeyError`` `.invalidArgument` for a scheme of another algorithm;
+    ///   `.unsupportedAlgorithm` for X25519 and X448 keys;
+    ///   `.malformed` for a raw ECDSA signature of the wrong length.
+    public func verify(_ signature: [UInt8], for message: [UInt8], scheme: SignatureScheme) throws -> Bool {
+        switch (self, scheme) {
+        case (.rsa(let key), .rsa(let padding, let digest)):
+            let openSSLKey = try key.openSSLKey()
+            return try RSAOperationError.wrap("signature verification") {
+                try openSSLKey.verify(signature: signature, message: message, algorithm: digest, padding: padding)
+            }
+        case (.ec(let key), .ecdsa(let digest, let format)):
+            let der = format == .der ? signature : try ECDSASignatureFormat.der(fromRaw: signature, curve: key.curve)
+            return try KeyError.fromOpenSSL("ECDSA verification") {
+                try key.openSSLKey().verify(signature: der, message: message, digest: digest ?? key.curve.digest)
+            }
+        case (.octet(let key), .eddsa) where key.algorithm.isSignature:
+            return try KeyError.fromOpenSSL("\(key.algorithm.displayName) verification") {
+                try key.openSSLKey().verify(signature: signature, message: message, digest: nil)
+            }
+        default:
+            throw scheme.mismatch(algorithm, description: algorithmDescription)
+        }
+    }
+}
