@@ -99,7 +99,7 @@ public enum OpenSSHPrivateKey {
     ///   - rounds: bcrypt-pbkdf rounds (ssh-keygen's default is 16).
     /// - Returns: the armored text, base64 at 70 columns, ending in a newline.
     /// - Throws: ``KeyError`` `.cannotConvert` for a multi-prime key (OpenSSH stores two primes),
-    ///   `.invalidArgument` for an unknown cipher or a round count outside 1…``BcryptPBKDF/maximumRounds``.
+    ///   `.invalidArgument` for an unknown cipher or a round count outside 1…``KDFLimits/maximumRounds`` of ``KDFLimits/current``.
     public static func encode(_ key: RSAPrivateKey, comment: String?, passphrase: SecureBytes?, cipher: String = "aes256-ctr", rounds: Int = 16) throws -> String {
         try encode(.rsa(key), comment: comment, passphrase: passphrase, cipher: cipher, rounds: rounds)
     }

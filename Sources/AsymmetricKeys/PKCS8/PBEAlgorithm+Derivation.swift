@@ -18,7 +18,7 @@ extension PBEAlgorithm {
                 defer { SecureMemory.zero(&key) }
                 return (SecureBytes(key), iv ?? [])
             case .pbkdf1(let salt, let iterations, let digest):
-                var derived = passphrase.withUnsafeBytes { PBEAlgorithm.pbkdf1(password: $0, salt: salt, iterations: iterations, digest: digest) }
+                var derived = try KDF.pbkdf1(password: passphrase, salt: salt, iterations: iterations, digest: digest)
                 defer { SecureMemory.zero(&derived) }
                 return (SecureBytes(Array(derived[0..<8])), Array(derived[8..<16]))
             case .pkcs12(let salt, let iterations):
@@ -32,21 +32,5 @@ extension PBEAlgorithm {
         } catch let error as CryptoError {
             throw KeyError(.malformed, "key derivation (\(kdfName)) failed: \(error.reason)", cause: error)
         }
-    }
-
-    /// PBKDF1 (RFC 8018 §5.1): T₁ = H(P ‖ S), Tᵢ = H(Tᵢ₋₁); returns T_c (16 bytes for MD5, 20 for SHA-1).
-    static func pbkdf1(password: UnsafeRawBufferPointer, salt: [UInt8], iterations: Int, digest: DigestAlgorithm) -> [UInt8] {
-        var input: [UInt8] = []
-        input.reserveCapacity(password.count + salt.count)
-        input.append(contentsOf: password)
-        input.append(contentsOf: salt)
-        var t = Digest.hash(digest, input)
-        SecureMemory.zero(&input)
-        for _ in 1..<max(iterations, 1) {
-            let next = Digest.hash(digest, t)
-            SecureMemory.zero(&t)
-            t = next
-        }
-        return t
     }
 }
