@@ -24,9 +24,9 @@ extension PBEAlgorithm {
             case .pkcs12(let salt, let iterations):
                 var password = PKCS12KeyDerivation.bmpPassword(passphrase)
                 defer { SecureMemory.zero(&password) }
-                var key = try PKCS12KeyDerivation.derive(password: password, salt: salt, id: .key, iterations: iterations, length: cipher.keySize)
+                var key = try KDF.pkcs12(bmpPassword: password, salt: salt, purpose: .key, iterations: iterations, digest: .sha1, keyLength: cipher.keySize)
                 defer { SecureMemory.zero(&key) }
-                let iv = try PKCS12KeyDerivation.derive(password: password, salt: salt, id: .iv, iterations: iterations, length: cipher.ivSize)
+                let iv = try KDF.pkcs12(bmpPassword: password, salt: salt, purpose: .iv, iterations: iterations, digest: .sha1, keyLength: cipher.ivSize)
                 return (SecureBytes(key), iv)
             }
         } catch let error as CryptoError {
