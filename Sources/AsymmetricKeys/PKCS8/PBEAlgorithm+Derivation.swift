@@ -6,7 +6,7 @@ extension PBEAlgorithm {
     /// - Throws: ``KeyError`` `.unsupportedEncryption` when OpenSSL lacks the algorithm (single
     ///   DES without the legacy provider), `.malformed` for parameters the KDF rejects.
     func deriveKeyAndIV(_ passphrase: SecureBytes) throws -> (key: SecureBytes, iv: [UInt8]) {
-        do {
+        try KeyError.fromOpenSSL("key derivation (\(kdfName)) failed", code: .malformed) {
             switch derivation {
             case .pbkdf2(let salt, let iterations, let prf):
                 var key = try KDF.pbkdf2(password: passphrase, salt: salt, iterations: iterations, digest: prf, keyLength: cipher.keySize)
@@ -29,8 +29,6 @@ extension PBEAlgorithm {
                 let iv = try KDF.pkcs12(bmpPassword: password, salt: salt, purpose: .iv, iterations: iterations, digest: .sha1, keyLength: cipher.ivSize)
                 return (SecureBytes(key), iv)
             }
-        } catch let error as CryptoError {
-            throw KeyError(.malformed, "key derivation (\(kdfName)) failed: \(error.reason)", cause: error)
         }
     }
 }
