@@ -86,6 +86,10 @@ extension ErrorCode where Domain == KeyError {
     public static var invalidArgument: Self { Self("invalidArgument") }
     /// The file asks for more key-derivation work than ``KDFLimits/current`` allows.
     public static var costTooHigh: Self { Self("costTooHigh") }
+    /// A message encrypted to keys (CMS) has no recipient this key decrypts.
+    public static var wrongKey: Self { Self("wrongKey") }
+    /// Decrypted content failed its integrity check (a GCM tag or CBC padding): altered, or the key is wrong.
+    public static var tampered: Self { Self("tampered") }
 }
 
 /// The name ``KeyError`` had while the module held RSA keys only.
