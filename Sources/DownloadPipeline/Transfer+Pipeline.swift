@@ -1,3 +1,4 @@
+import CryptoOpenSSL
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
