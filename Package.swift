@@ -37,6 +37,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // NIOCore and NIOHTTP1 (ByteBuffer, HTTPMethod, TimeAmount), which AsyncHTTPClientTransport
+        // uses directly: declared rather than reached through async-http-client's own dependency.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
@@ -73,6 +76,8 @@ let package = Package(
                 "CofferErrors", "ASN1Kit", "AsymmetricKeys", "CryptoOpenSSL", "KVStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

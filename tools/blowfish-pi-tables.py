@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Writes Sources/AsymmetricKeys/OpenSSH/Blowfish+Tables.swift: Blowfish's initial P-array and S-boxes.
+"""Writes Sources/CryptoOpenSSL/Blowfish+Tables.swift: Blowfish's initial P-array and S-boxes.
 
 Blowfish (Schneier, 1993) initialises its 18 P-array words and four 256-word S-boxes with the
 hexadecimal digits of the fractional part of pi, in order: P1 = 0x243F6A88, P2 = 0x85A308D3, ...,
 then S1[0..255], S2, S3, S4. This script computes those digits with mpmath (pip install mpmath).
 
-Usage: python3 tools/blowfish-pi-tables.py > Sources/AsymmetricKeys/OpenSSH/Blowfish+Tables.swift
+Usage: python3 tools/blowfish-pi-tables.py > Sources/CryptoOpenSSL/Blowfish+Tables.swift
 """
 import mpmath
 

@@ -69,17 +69,27 @@ extension ErrorCode where Domain == KeyError {
     public static var invalidArgument: Self { Self() }
     /// The file asks for more key-derivation work than ``KDFLimits/current`` allows.
     public static var costTooHigh: Self { Self() }
+    /// A message encrypted to keys (CMS) has no recipient this key decrypts.
+    public static var wrongKey: Self { Self() }
+    /// Decrypted content failed its integrity check (a GCM tag or CBC padding): altered, or the key is wrong.
+    public static var tampered: Self { Self() }
 }
 
 extension KeyError {
-    /// Runs an OpenSSL-backed step and reports its ``CryptoError`` as a key error about `what`:
-    /// `.operationFailed` by default, or `code` (`.malformed` for a key OpenSSL finds invalid).
-    static func fromOpenSSL<Result>(_ what: @autoclosure () -> String, code: Code = .operationFailed, _ body: () throws -> Result) throws -> Result {
+    /// The one wrapping of a ``CryptoError``: runs an OpenSSL-backed step and reports its error as a
+    /// key error about `what`: `.operationFailed` by default (`.invalidArgument` when OpenSSL
+    /// rejected an argument), or `code` (`.malformed` for a key OpenSSL finds invalid).
+    ///
+    /// - Parameter hint: Added after `what` when the step failed rather than rejected an argument
+    ///   (`(wrong key, or the data is damaged)` for a decryption).
+    static func fromOpenSSL<Result>(_ what: @autoclosure () -> String, code: Code = .operationFailed, hint: String? = nil,
+                                    _ body: () throws -> Result) throws -> Result {
         do {
             return try body()
         } catch let error as CryptoError {
-            throw KeyError(error.code == .invalidArgument && code == .operationFailed ? .invalidArgument : code,
-                           "\(what()): \(error.reason)", cause: error)
+            let resolved: Code = error.code == .invalidArgument && code == .operationFailed ? .invalidArgument : code
+            let hinted = hint.map { resolved == .invalidArgument ? "" : " \($0)" } ?? ""
+            throw KeyError(resolved, "\(what())\(hinted): \(error.reason)", cause: error)
         }
     }
 }

@@ -1,7 +1,8 @@
 internal import COpenSSL
 
-/// Password-based key derivation: PBKDF2 (RFC 8018), scrypt (RFC 7914) and OpenSSL's legacy
-/// `EVP_BytesToKey`. Every function takes the password as `[UInt8]` or ``SecureBytes``.
+/// Password-based key derivation: PBKDF2 (RFC 8018), scrypt (RFC 7914), OpenSSL's legacy
+/// `EVP_BytesToKey`, the PKCS#12 KDF (RFC 7292) and, for Coffer's own modules, PBKDF1. Every
+/// function takes the password as `[UInt8]` or ``SecureBytes``.
 public enum KDF {
     /// PBKDF2 with HMAC-`digest` (`PKCS5_PBKDF2_HMAC`).
     ///

@@ -7,7 +7,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// The default ``HTTPTransport``: one shared `HTTPClient` from swift-server/async-http-client.
+/// The ``HTTPTransport`` Coffer ships: one shared `HTTPClient` from swift-server/async-http-client.
 ///
 /// Connect and idle-read timeouts and redirect following are the client's; the total timeout is
 /// the ``Downloader``'s. Call ``shutdown()`` before the last reference goes away (the client

@@ -1,5 +1,4 @@
 import ASN1Kit
-import AsymmetricKeys
 import CryptoOpenSSL
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,5 +1,9 @@
 /// The text rules of HTTP fields (RFC 9110 §5): names compare case-insensitively in ASCII, and the
 /// optional whitespace around a value or a list member is spaces and horizontal tabs (OWS, §5.6.3).
+///
+/// Not public API: reachable only through `@_spi(Oracles)`, for the fuzz target's oracle (another
+/// package, which `package` access cannot reach) and keytool-fetch's `--header` parsing.
+@_spi(Oracles)
 public enum HTTPFieldText {
     /// Whether `a` and `b` name the same field.
     public static func namesEqual(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool {

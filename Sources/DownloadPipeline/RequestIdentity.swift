@@ -1,5 +1,4 @@
 import ASN1Kit
-import AsymmetricKeys
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -20,13 +20,18 @@ package enum KeyLoader {
     /// The single key in FILE or `-`.
     package static func load(_ path: String, passphrase: PassphraseOptions) throws -> DecodedKey {
         let (input, keys) = try loadAll(path, passphrase: passphrase)
-        // A PKCS#12 file with one private key and its certificates stands for that key.
+        return try single(keys, in: input.name)
+    }
+
+    /// The one key of `keys`, read from the input named `name`: a PKCS#12 file with one private key
+    /// and its certificates stands for that key.
+    package static func single(_ keys: [DecodedKey], in name: String) throws -> DecodedKey {
         let privateKeys = keys.filter { $0.format == .pkcs12 && $0.key.isPrivate }
         if keys.count > 1, privateKeys.count == 1, keys.allSatisfy({ $0.format == .pkcs12 }) {
             return privateKeys[0]
         }
         guard keys.count == 1 else {
-            throw CommandError("\(input.name): holds \(keys.count) keys; this command needs exactly one")
+            throw CommandError("\(name): holds \(keys.count) keys; this command needs exactly one")
         }
         return keys[0]
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DownloadPipeline
+@_spi(Oracles) import DownloadPipeline
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

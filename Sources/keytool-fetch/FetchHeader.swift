@@ -1,5 +1,5 @@
 import ArgumentParser
-import DownloadPipeline
+@_spi(Oracles) import DownloadPipeline
 
 /// `--header 'Name: value'`: one request header, checked when the arguments are parsed.
 struct FetchHeader: Sendable {

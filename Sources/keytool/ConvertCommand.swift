@@ -84,13 +84,15 @@ struct ConvertCommand: ParsableCommand {
     }
 
     func run() throws {
-        let decoded = try KeyLoader.load(file, passphrase: passphrase)
-        let name = file == "-" ? "stdin" : file
+        // Read and decrypted once: `-` cannot be read twice, and a prompt must not repeat.
+        let (input, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
+        let decoded = try KeyLoader.single(keys, in: input.name)
+        let name = input.name
         if to.isPrivate && !decoded.key.isPrivate {
             throw CommandError("\(name): holds a public key; --to \(to.rawValue) needs a private key")
         }
         if to == .pkcs12 {
-            try OutputFile.write(try pkcs12(decoded, name: name), to: out, mode: 0o600)
+            try OutputFile.write(try pkcs12(decoded, from: keys, name: name), to: out, mode: 0o600)
             return
         }
         let encryption = try encrypt.map { KeyEncoder.Encryption(passphrase: try newPassphrase.read(), cipher: $0) }
@@ -105,11 +107,12 @@ struct ConvertCommand: ParsableCommand {
         try OutputFile.write(bytes, to: out, mode: to.isPrivate ? 0o600 : 0o644)
     }
 
-    /// The key with the certificates of `--certificate` (and, from a PKCS#12 input, its own) as a PKCS#12 file.
-    private func pkcs12(_ decoded: DecodedKey, name inputName: String) throws -> [UInt8] {
+    /// The key with the certificates of `--certificate` (and, from a PKCS#12 input, its own: the
+    /// certificates among `keys`, everything the input held) as a PKCS#12 file.
+    private func pkcs12(_ decoded: DecodedKey, from keys: [DecodedKey], name inputName: String) throws -> [UInt8] {
         var chain: [[UInt8]] = []
         if decoded.format == .pkcs12 {
-            chain += try KeyLoader.loadAll(file, passphrase: passphrase).keys.compactMap { $0.certificate.map { Array($0.derEncoded) } }
+            chain += keys.compactMap { $0.certificate.map { Array($0.derEncoded) } }
         }
         for path in certificates {
             let (input, keys) = try KeyLoader.loadAll(path, passphrase: passphrase)

@@ -38,6 +38,21 @@ struct KDFLimitsTests {
         #expect(decoded.key.isPrivate)
     }
 
+    @Test("bcrypt-pbkdf rounds above the cap are refused with the rounds cap named, and the cap can be raised")
+    func bcryptRounds() throws {
+        // ssh-keygen wrote 16 rounds (the uint32 at offset 63 of the openssh-key-v1 blob).
+        let error = try #require(throws: KeyError.self) {
+            try Self.decode("ec-p256.openssh-aes256-ctr", KDFLimits(maximumRounds: 15))
+        }
+        #expect(error.code == .costTooHigh)
+        #expect(error.exceededLimit == .rounds)
+        #expect(error.reason.contains("bcrypt rounds at offset 63 is 16, above the cap of 15"))
+        #expect(error.reason.contains("maximumRounds"))
+        #expect(KDFLimits.default.maximumRounds == 10_000)
+        let decoded = try Self.decode("ec-p256.openssh-aes256-ctr", KDFLimits(maximumRounds: 16))
+        #expect(decoded.key.isPrivate)
+    }
+
     @Test("a passphrase is never asked for when the cost is refused")
     func noPrompt() throws {
         let bytes = try DERFixtures.bytes("ec-p256.pkcs8-scrypt.der")

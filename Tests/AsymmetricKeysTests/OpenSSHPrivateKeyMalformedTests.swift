@@ -121,14 +121,28 @@ struct OpenSSHPrivateKeyMalformedTests {
             writer.writeBytes(extra)
             return writer.bytes
         }
-        for kdfOptions in [options(salt: [], rounds: 16), options(salt: [1], rounds: 0),
-                           options(salt: [1], rounds: UInt32.max), options(salt: [1], rounds: UInt32(BcryptPBKDF.maximumRounds) + 1), options(salt: [1], rounds: 16, extra: [0]), [0, 0]] {
+        func parts(_ kdfOptions: [UInt8]) -> Parts {
             var parts = Parts()
             parts.cipher = "aes256-ctr"
             parts.kdf = "bcrypt"
             parts.kdfOptions = kdfOptions
             parts.section = [UInt8](repeating: 0, count: 32)
-            Self.expectError(parts.bytes, .malformed, passphrase: SSHFixtures.provider("x"))
+            return parts
+        }
+        for kdfOptions in [options(salt: [], rounds: 16), options(salt: [1], rounds: 0), options(salt: [1], rounds: 16, extra: [0]), [0, 0]] {
+            Self.expectError(parts(kdfOptions).bytes, .malformed, passphrase: SSHFixtures.provider("x"))
+        }
+        // Round counts above KDFLimits' cap are a cost the reader refuses, not damage.
+        for rounds in [UInt32.max, UInt32(KDFLimits.default.maximumRounds) + 1] {
+            let blob = parts(options(salt: [1], rounds: rounds))
+            Self.expectError(blob.bytes, .costTooHigh, passphrase: SSHFixtures.provider("x"))
+            let error = #expect(throws: KeyError.self) {
+                try OpenSSHPrivateKey.decode(blob.bytes, passphrase: { _ in
+                    Issue.record("asked for a passphrase")
+                    return nil
+                })
+            }
+            #expect(error?.exceededLimit == .rounds)
         }
     }
 

@@ -258,4 +258,21 @@ struct PKCS12Tests {
         #expect(contents.bags.map(\.attributes.localKeyID) == expected.bags.map(\.localKeyID))
         #expect(contents.bags.map(\.attributes.friendlyName) == expected.bags.map(\.friendlyName))
     }
+
+    @Test("KeyEncoder writes pkcs12 through the one writer, and takes no cipher for it")
+    func keyEncoderDelegates() throws {
+        let decoded = try KeyDecoder.decode(try DERFixtures.bytes("ec-p256.pkcs8.pem"), source: "k", passphrase: nil)
+        let bytes = try KeyEncoder.encode(decoded.key, as: .pkcs12, der: true, comment: nil,
+                                          encryption: KeyEncoder.Encryption(passphrase: Self.passphrase))
+        let contents = try Self.decode(bytes)
+        #expect(try contents.privateKeys.map { try $0.publicKey() } == [try decoded.key.publicKey()])
+        #expect(contents.mac?.digest == "sha256")
+        for cipher in ["des-ede3-cbc", "legacy", "aes-256-cbc"] {
+            let error = #expect(throws: KeyError.self) {
+                try KeyEncoder.encode(decoded.key, as: .pkcs12, der: true, comment: nil,
+                                      encryption: KeyEncoder.Encryption(passphrase: Self.passphrase, cipher: cipher))
+            }
+            #expect(error?.code == .invalidArgument)
+        }
+    }
 }

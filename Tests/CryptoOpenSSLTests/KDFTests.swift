@@ -91,4 +91,24 @@ struct KDFTests {
             try KDF.evpBytesToKey(digest: .md5, password: [1], salt: [1, 2, 3], keyLength: 16, ivLength: 16)
         }
     }
+
+    /// PBKDF1 has no RFC vectors; these come from Python's hashlib (an independent implementation of
+    /// the iterated hash). The SHA-1 one is also the widely published "password" /
+    /// 78578E5A5D63CB06 / 1000 vector (DC19847E05C64D2FAF10EBFB4A3D2A20…).
+    @Test("PBKDF1 (RFC 8018 §5.1) known answers", arguments: [
+        (DigestAlgorithm.md5, "password", "78578e5a5d63cb06", 1000, "c11246e6b87e77a09ab0643de76e1ea7"),
+        (.sha1, "password", "78578e5a5d63cb06", 1000, "dc19847e05c64d2faf10ebfb4a3d2a20b4e35efe"),
+        (.sha1, "", "0001020304050607", 1, "67423ebfa8454f19ac6f4686d6c0dc731a3ddd6b"),
+    ])
+    func pbkdf1(_ digest: DigestAlgorithm, _ password: String, _ salt: String, _ iterations: Int, _ expected: String) throws {
+        let derived = try KDF.pbkdf1(password: SecureBytes(Array(password.utf8)), salt: Hex.bytes(salt), iterations: iterations, digest: digest)
+        #expect(Hex.string(derived) == expected)
+    }
+
+    @Test("PBKDF1 refuses fewer than one iteration")
+    func pbkdf1Iterations() {
+        #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
+            try KDF.pbkdf1(password: SecureBytes([1]), salt: [], iterations: 0, digest: .md5)
+        }
+    }
 }

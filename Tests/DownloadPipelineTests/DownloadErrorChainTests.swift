@@ -1,4 +1,5 @@
 import ASN1Kit
+import AsymmetricKeys
 import CofferErrors
 import CryptoOpenSSL
 import Testing
@@ -50,7 +51,7 @@ struct DownloadErrorChainTests {
         #expect(DownloadError.badStatus(url: "http://a/", 500).context == ErrorContext(url: "http://a/"))
     }
 
-    @Test("a tampered CMS payload: DownloadError → DecryptionError → the CryptoError OpenSSL reported")
+    @Test("a tampered CMS payload: DownloadError → DecryptionError → the CMS reader's KeyError → the CryptoError OpenSSL reported")
     func tamperedChain() async throws {
         let message = try F.cms(F.random(1000), options: ["-aes-256-cbc"])
         var tampered = message
@@ -59,20 +60,24 @@ struct DownloadErrorChainTests {
             try await CMSDecryptor(key: F.rsa2048).decrypt(tampered, response: F.response)
         }
         #expect(decryption.code == .tampered)
-        let crypto = try #require(decryption.cause as? CryptoError)
+        let key = try #require(decryption.cause as? KeyError)
+        #expect(key.code == .tampered)
+        #expect(key.reason == decryption.reason)
+        let crypto = try #require(key.cause as? CryptoError)
         #expect(crypto.code == .badDecrypt)
 
         let download = DownloadError.decryptionFailed(url: "http://a/p", decryption)
         #expect(download.code == .decryptionFailed)
         #expect(download.decryptionError == decryption)
         #expect(download.reason.hasPrefix("decryption failed (tampered): "))
-        #expect(download.causes.count == 2)
+        #expect(download.causes.count == 3)
         #expect(download.causes.first is DecryptionError)
+        #expect(download.firstCause(ofType: KeyError.self)?.code == .tampered)
         #expect(download.firstCause(ofType: CryptoError.self)?.code == .badDecrypt)
         #expect(download.rootCause is CryptoError)
     }
 
-    @Test("a malformed CMS header: DecryptionError at the offset, then the ASN1Error")
+    @Test("a malformed CMS header: DecryptionError at the offset, then the CMS reader's KeyError, then the ASN1Error")
     func malformedChain() async throws {
         // A SEQUENCE header with the length octet 0xFF, which no encoding allows.
         let decryption = try await #require(throws: DecryptionError.self) {
@@ -81,6 +86,9 @@ struct DownloadErrorChainTests {
         #expect(decryption.code == .malformedPayload)
         #expect(decryption.offset == 0)
         #expect(decryption.context.offset == 0)
+        let key = try #require(decryption.cause as? KeyError)
+        #expect(key.code == .malformed)
+        #expect(key.offset == 0)
         let asn1 = try #require(decryption.firstCause(ofType: ASN1Error.self))
         #expect(asn1.code == .invalidLength)
         #expect(asn1.offset == 0)

@@ -101,6 +101,29 @@ struct ContainerCommandTests {
         #expect(back.stdout == (try String(contentsOfFile: CLIRunner.fixture("keys/rsa2048.pkcs8.pem"), encoding: .utf8)))
     }
 
+    @Test("convert - --to pkcs12 reads and decrypts a PKCS#12 input from stdin once, keeping its key and both certificates")
+    func convertPKCS12FromStdin() throws {
+        let input = try Data(contentsOf: URL(fileURLWithPath: CLIRunner.fixture("keys/pkcs12/ec-p256-chain.p12")))
+        let out = Self.temporary("stdin.p12")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        // The input passphrase is given once, in the environment; stdin can be read only once.
+        let passphrase = try String(contentsOfFile: Self.passphraseFile, encoding: .utf8).trimmingCharacters(in: .newlines)
+        let result = try CLIRunner.run(["convert", "--passphrase-env", "COFFER_TEST_PASS", "-", "--to", "pkcs12",
+                                        "--new-passphrase-file", Self.passphraseFile, "-o", out],
+                                       stdin: Array(input), environment: ["COFFER_TEST_PASS": passphrase])
+        #expect(result.status == 0, "\(result.stderr)")
+        let openssl = try ToolProcess.run(tool: "openssl", ["pkcs12", "-in", out, "-passin", "file:\(Self.passphraseFile)", "-noenc"])
+        #expect(openssl.status == 0, "\(openssl.stderr)")
+        #expect(openssl.text.components(separatedBy: "-----BEGIN CERTIFICATE-----").count == 3, "both certificates of the chain")
+        #expect(openssl.text.contains("-----BEGIN PRIVATE KEY-----"))
+        let original = try ToolProcess.run(tool: "openssl", ["pkcs12", "-in", CLIRunner.fixture("keys/pkcs12/ec-p256-chain.p12"),
+                                                             "-passin", "file:\(Self.passphraseFile)", "-noenc", "-nocerts"])
+        let rewritten = try ToolProcess.run(tool: "openssl", ["pkcs12", "-in", out, "-passin", "file:\(Self.passphraseFile)", "-noenc", "-nocerts"])
+        #expect(original.status == 0 && rewritten.status == 0)
+        let key = { (text: String) in text.components(separatedBy: "-----BEGIN PRIVATE KEY-----").last ?? "" }
+        #expect(key(rewritten.text) == key(original.text), "the same private key")
+    }
+
     @Test("match groups the files that hold one key, across every container")
     func match() throws {
         let same = ["keys/ec-p256.pkcs8.pem", "keys/ec-p256.openssh.pub", "keys/jwk/ec-p256.public.jwk", "keys/ec-p256.sec1.der",

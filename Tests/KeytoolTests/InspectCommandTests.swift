@@ -131,5 +131,13 @@ struct InspectCommandTests {
         #expect(scrypt.stderr.contains("--max-kdf-memory"))
         let allowed = try CLIRunner.run(["inspect", "--passphrase-file", Self.passphraseFile, "--max-kdf-iterations", "2048", file])
         #expect(allowed.status == 0, "\(allowed.stderr)")
+        // bcrypt-pbkdf's rounds (ssh-keygen wrote 16) have their own cap and flag.
+        let openssh = CLIRunner.fixture("keys/ec-p256.openssh-aes256-ctr")
+        let rounds = try CLIRunner.run(["inspect", "--passphrase-file", Self.passphraseFile, "--max-kdf-rounds", "15", openssh])
+        #expect(rounds.status == 1)
+        #expect(rounds.stderr.contains("is 16, above the cap of 15"), "\(rounds.stderr)")
+        #expect(rounds.stderr.contains("--max-kdf-rounds"))
+        let roundsAllowed = try CLIRunner.run(["inspect", "--passphrase-file", Self.passphraseFile, "--max-kdf-rounds", "16", openssh])
+        #expect(roundsAllowed.status == 0, "\(roundsAllowed.stderr)")
     }
 }

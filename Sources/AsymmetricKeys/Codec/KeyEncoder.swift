@@ -36,7 +36,9 @@ public enum KeyEncoder {
     ///   - ppkVersion: The PuTTY key file version for `ppk` output (3 by default; 2 for PuTTY before 0.75).
     ///   - encryption: Encrypts a private key: pkcs8 as EncryptedPrivateKeyInfo (PBES2, PBKDF2-HMAC-SHA256,
     ///     2048 iterations), pkcs1 and sec1 as legacy `Proc-Type`/`DEK-Info` PEM, openssh with bcrypt-pbkdf,
-    ///     ppk with AES-256-CBC and Argon2id (v3) or PuTTY's SHA-1 derivation (v2).
+    ///     ppk with AES-256-CBC and Argon2id (v3) or PuTTY's SHA-1 derivation (v2), pkcs12 (which needs it,
+    ///     without a cipher) through ``PKCS12File/encode(key:certificates:passphrase:friendlyName:protection:iterations:)``
+    ///     with ``PKCS12File/Protection/modern``; call that directly for certificates or legacy protection.
     /// - Throws: ``KeyError`` `.cannotConvert` for a public key to a private format, or a key the
     ///   format cannot hold (PKCS#1 holds RSA, SEC 1 holds EC, SSH and PPK hold no X25519/X448 and OpenSSH
     ///   private keys no Ed448); `.invalidArgument` for DER of a text format, encryption of a
@@ -76,9 +78,12 @@ public enum KeyEncoder {
             guard let encryption else {
                 throw KeyError(.invalidArgument, "a PKCS#12 file is always protected by a passphrase; give one to encrypt with")
             }
-            let protection: PKCS12File.Protection = ["legacy", "des-ede3-cbc", "des3"].contains(encryption.cipher.lowercased()) ? .legacy : .modern
+            // PKCS12File.encode is the one PKCS#12 writer; its protection is a typed choice, not a cipher.
+            guard encryption.cipherIsDefault else {
+                throw KeyError(.invalidArgument, "a PKCS#12 file's protection is not a cipher; write it with PKCS12File.encode and a PKCS12File.Protection")
+            }
             return try PKCS12File.encode(key: key.privateKey, certificates: [], passphrase: encryption.passphrase,
-                                         friendlyName: attributes.friendlyName, protection: protection)
+                                         friendlyName: attributes.friendlyName, protection: .modern)
         case .pkcs1, .pkcs8, .sec1, .openssh, .ppk:
             // Checked above: private formats only get here with a private key.
             guard let privateKey = key.privateKey else {

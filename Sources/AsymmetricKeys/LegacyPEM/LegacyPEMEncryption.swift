@@ -87,7 +87,7 @@ public enum LegacyPEMEncryption {
         guard let name = ciphers.first(where: { $0.value == cipher })?.key else {
             throw KeyError(.invalidArgument, "legacy PEM encryption cannot use \(PBEAlgorithm.cipherName(cipher)) (aes-128-cbc, aes-192-cbc, aes-256-cbc, des-ede3-cbc, des-cbc can)")
         }
-        do {
+        return try KeyError.fromOpenSSL("encrypting the PEM key failed") {
             let iv = try SecureRandom.bytes(cipher.ivSize)
             var (key, _) = try KDF.evpBytesToKey(digest: .md5, password: passphrase, salt: Array(iv[0..<8]), keyLength: cipher.keySize, ivLength: 0)
             defer { SecureMemory.zero(&key) }
@@ -96,8 +96,6 @@ public enum LegacyPEMEncryption {
                 PEMBlock.Header(name: "Proc-Type", value: "4,ENCRYPTED"),
                 PEMBlock.Header(name: "DEK-Info", value: "\(name),\(Hex.encode(iv).uppercased())"),
             ], bytes: body)
-        } catch let error as CryptoError {
-            throw KeyError(.operationFailed, "encrypting the PEM key failed: \(error.reason)", cause: error)
         }
     }
 }

@@ -2,7 +2,7 @@ import CofferErrors
 /// Caps on the work a key file can ask for, checked before any derivation starts.
 ///
 /// A passphrase-protected container names its own key-derivation cost (PBKDF2 and PKCS#12
-/// iterations, scrypt's and Argon2's memory, Argon2's passes). A hostile file can ask for hours of
+/// iterations, scrypt's and Argon2's memory, Argon2's passes, bcrypt-pbkdf's rounds). A hostile file can ask for hours of
 /// work or more memory than the machine has; every decoder reads the cost, compares it with
 /// ``current`` and throws ``CofferErrors/ErrorCode/costTooHigh`` naming the cap before deriving.
 ///
@@ -21,17 +21,22 @@ public struct KDFLimits: Sendable, Hashable {
     public var maximumMemory: UInt64
     /// The most passes over memory (Argon2's time cost).
     public var maximumPasses: Int
+    /// The most bcrypt-pbkdf rounds (an OpenSSH private key's KDF cost; ssh-keygen writes 16). One
+    /// round costs as much as thousands of PBKDF2 iterations, so rounds have their own cap.
+    public var maximumRounds: Int
 
-    /// 10,000,000 iterations, 1 GiB of memory, 1,000 passes.
+    /// 10,000,000 iterations, 1 GiB of memory, 1,000 passes, 10,000 bcrypt-pbkdf rounds.
     public static let `default` = KDFLimits()
 
     /// The limits decoders apply; bind another value with `KDFLimits.$current.withValue(_:)`.
     @TaskLocal public static var current = KDFLimits.default
 
-    public init(maximumIterations: Int = 10_000_000, maximumMemory: UInt64 = 1 << 30, maximumPasses: Int = 1_000) {
+    public init(maximumIterations: Int = 10_000_000, maximumMemory: UInt64 = 1 << 30, maximumPasses: Int = 1_000,
+                maximumRounds: Int = 10_000) {
         self.maximumIterations = maximumIterations
         self.maximumMemory = maximumMemory
         self.maximumPasses = maximumPasses
+        self.maximumRounds = maximumRounds
     }
 
     /// Throws `.costTooHigh` when `iterations` is above the cap.
@@ -59,11 +64,19 @@ public struct KDFLimits: Sendable, Hashable {
         }
     }
 
+    /// Throws `.costTooHigh` when `rounds` of bcrypt-pbkdf is above the cap.
+    public func checkRounds(_ rounds: Int, _ what: String, offset: Int? = nil) throws {
+        if rounds > maximumRounds {
+            throw Self.tooHigh(what, value: "\(rounds)", cap: "\(maximumRounds)", limit: .rounds, offset: offset)
+        }
+    }
+
     /// Which cap an error names.
     public enum Limit: String, Sendable, Hashable {
         case iterations
         case memory
         case passes
+        case rounds
 
         /// The ``KDFLimits`` property that holds this cap.
         public var propertyName: String {
@@ -71,6 +84,7 @@ public struct KDFLimits: Sendable, Hashable {
             case .iterations: "maximumIterations"
             case .memory: "maximumMemory"
             case .passes: "maximumPasses"
+            case .rounds: "maximumRounds"
             }
         }
     }

@@ -81,13 +81,11 @@ enum OpenSSHCipher: String, CaseIterable, Sendable {
         var key = keyAndIV.withUnsafeBytes { Array($0[0..<keyLength]) }
         let iv = keyAndIV.withUnsafeBytes { Array($0[keyLength..<(keyLength + ivLength)]) }
         defer { SecureMemory.zero(&key) }
-        do {
+        return try KeyError.fromOpenSSL("OpenSSH private key: \(rawValue) encryption failed") {
             if symmetric.isAuthenticated {
                 return try Cipher.sealGCM(symmetric, key: key, iv: iv, data, tagLength: 16)
             }
             return (try Cipher.encrypt(symmetric, key: key, iv: iv, data, padding: false), [])
-        } catch let error as CryptoError {
-            throw KeyError(.operationFailed, "OpenSSH private key: \(rawValue) encryption failed", cause: error)
         }
     }
 }

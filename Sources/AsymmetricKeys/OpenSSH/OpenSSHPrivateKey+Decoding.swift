@@ -69,10 +69,10 @@ extension OpenSSHPrivateKey {
         guard !salt.isEmpty else {
             throw KeyError(.malformed, "OpenSSH private key bcrypt salt at offset \(start) is empty", offset: start)
         }
-        guard rounds >= 1, rounds <= BcryptPBKDF.maximumRounds else {
-            throw KeyError(.malformed, "OpenSSH private key bcrypt rounds \(rounds) at offset \(roundsOffset) is outside 1…\(BcryptPBKDF.maximumRounds)",
-                              offset: roundsOffset)
+        guard rounds >= 1 else {
+            throw KeyError(.malformed, "OpenSSH private key bcrypt rounds at offset \(roundsOffset) is 0", offset: roundsOffset)
         }
+        try KDFLimits.current.checkRounds(Int(rounds), "OpenSSH private key bcrypt rounds", offset: roundsOffset)
         return (salt, Int(rounds))
     }
 
@@ -124,8 +124,10 @@ extension OpenSSHPrivateKey {
                 throw KeyError(.passphraseRequired, "the OpenSSH private key is encrypted (\(cipher.rawValue)); a passphrase is needed")
             }
             guard !secret.isEmpty else { throw KeyError.wrongPassphrase("OpenSSH private key") }
-            let keyAndIV = try BcryptPBKDF.deriveKey(passphrase: secret, salt: Array(envelope.salt), rounds: envelope.rounds,
-                                                     keyLength: cipher.keyLength + cipher.ivLength)
+            let keyAndIV = try KeyError.fromOpenSSL("OpenSSH private key bcrypt-pbkdf") {
+                try BcryptPBKDF.deriveKey(passphrase: secret, salt: Array(envelope.salt), rounds: envelope.rounds,
+                                          keyLength: cipher.keyLength + cipher.ivLength)
+            }
             plaintext = try cipher.decrypt(Array(envelope.section), tag: Array(envelope.tag), keyAndIV: keyAndIV)
         }
         defer { SecureMemory.zero(&plaintext) }

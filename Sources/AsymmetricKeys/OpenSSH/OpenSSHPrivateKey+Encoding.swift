@@ -21,8 +21,9 @@ extension OpenSSHPrivateKey {
                 let names = OpenSSHCipher.allCases.filter { $0 != .none }.map(\.rawValue).joined(separator: ", ")
                 throw KeyError(.invalidArgument, "OpenSSH cipher '\(cipherName.prefix(40))' is not supported (use one of \(names))")
             }
-            guard (1...BcryptPBKDF.maximumRounds).contains(rounds) else {
-                throw KeyError(.invalidArgument, "bcrypt-pbkdf rounds must be 1 to \(BcryptPBKDF.maximumRounds), got \(rounds)")
+            // No file is written that a reader under the same KDFLimits would refuse.
+            guard (1...KDFLimits.current.maximumRounds).contains(rounds) else {
+                throw KeyError(.invalidArgument, "bcrypt-pbkdf rounds must be 1 to \(KDFLimits.current.maximumRounds) (KDFLimits.maximumRounds), got \(rounds)")
             }
             cipher = named
         } else {
@@ -39,8 +40,10 @@ extension OpenSSHPrivateKey {
             let salt = try SecureRandom.bytes(saltLength)
             kdfOptions.writeString(salt)
             kdfOptions.writeUInt32(UInt32(rounds))
-            let keyAndIV = try BcryptPBKDF.deriveKey(passphrase: passphrase, salt: salt, rounds: rounds,
-                                                     keyLength: cipher.keyLength + cipher.ivLength)
+            let keyAndIV = try KeyError.fromOpenSSL("OpenSSH private key bcrypt-pbkdf") {
+                try BcryptPBKDF.deriveKey(passphrase: passphrase, salt: salt, rounds: rounds,
+                                          keyLength: cipher.keyLength + cipher.ivLength)
+            }
             (ciphertext, tag) = try cipher.encrypt(section, keyAndIV: keyAndIV)
         }
 

@@ -92,7 +92,7 @@ public enum OpenSSHPrivateKey {
     ///   - rounds: bcrypt-pbkdf rounds (ssh-keygen's default is 16).
     /// - Returns: the armored text, base64 at 70 columns, ending in a newline.
     /// - Throws: ``KeyError`` `.cannotConvert` for a multi-prime key (OpenSSH stores two primes)
-    ///   and for X25519, X448 and Ed448 keys, `.invalidArgument` for an unknown cipher or a round count outside 1…``BcryptPBKDF/maximumRounds``.
+    ///   and for X25519, X448 and Ed448 keys, `.invalidArgument` for an unknown cipher or a round count outside 1…``KDFLimits/maximumRounds`` of ``KDFLimits/current``.
     public static func encode(_ key: PrivateKey, comment: String?, passphrase: SecureBytes?, cipher: String = "aes256-ctr", rounds: Int = 16) throws -> String {
         let blob = try encodeBlob(key, comment: comment, passphrase: passphrase, cipher: cipher, rounds: rounds)
         let text = "-----BEGIN \(label)-----\n" + Base64.encode(blob, lineWidth: lineWidth)

@@ -43,8 +43,8 @@ extension PKCS12File {
         if passphrase.count == 0 { candidates.append([]) }
         for candidate in candidates {
             var key = try KeyError.fromOpenSSL("PKCS#12 MAC key derivation") {
-                try PKCS12KeyDerivation.derive(password: candidate, salt: mac.salt, id: .mac, iterations: mac.iterations, length: mac.digest.outputSize,
-                                               digest: mac.digest)
+                try KDF.pkcs12(bmpPassword: candidate, salt: mac.salt, purpose: .mac, iterations: mac.iterations, digest: mac.digest,
+                               keyLength: mac.digest.outputSize)
             }
             defer { SecureMemory.zero(&key) }
             let computed = try KeyError.fromOpenSSL("PKCS#12 MAC") { try HMAC.authenticationCode(mac.digest, key: key, data: Array(content)) }

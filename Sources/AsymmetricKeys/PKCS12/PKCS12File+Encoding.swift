@@ -88,7 +88,7 @@ extension PKCS12File {
             let salt = try SecureRandom.bytes(8)
             var password = PKCS12KeyDerivation.bmpPassword(passphrase)
             defer { SecureMemory.zero(&password) }
-            var macKey = try PKCS12KeyDerivation.derive(password: password, salt: salt, id: .mac, iterations: iterations, length: digest.outputSize, digest: digest)
+            var macKey = try KDF.pkcs12(bmpPassword: password, salt: salt, purpose: .mac, iterations: iterations, digest: digest, keyLength: digest.outputSize)
             defer { SecureMemory.zero(&macKey) }
             let mac = try HMAC.authenticationCode(digest, key: macKey, data: content)
             var writer = DERWriter(capacity: content.count + 256)

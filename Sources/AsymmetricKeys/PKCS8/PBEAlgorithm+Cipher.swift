@@ -21,10 +21,8 @@ extension PBEAlgorithm {
     /// Encrypts `plaintext` under `passphrase`.
     func encrypt(_ plaintext: some ByteSource, passphrase: SecureBytes) throws -> [UInt8] {
         let (key, iv) = try deriveKeyAndIV(passphrase)
-        do {
-            return try Cipher.encrypt(cipher, key: key, iv: iv, plaintext)
-        } catch let error as CryptoError {
-            throw KeyError(.operationFailed, "encrypting with \(PBEAlgorithm.cipherName(cipher)) failed: \(error.reason)", cause: error)
+        return try KeyError.fromOpenSSL("encrypting with \(PBEAlgorithm.cipherName(cipher)) failed") {
+            try Cipher.encrypt(cipher, key: key, iv: iv, plaintext)
         }
     }
 }

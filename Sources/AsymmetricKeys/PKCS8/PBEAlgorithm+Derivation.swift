@@ -7,7 +7,7 @@ extension PBEAlgorithm {
     /// - Throws: ``KeyError`` `.unsupportedEncryption` when OpenSSL lacks the algorithm (single
     ///   DES without the legacy provider), `.malformed` for parameters the KDF rejects.
     func deriveKeyAndIV(_ passphrase: SecureBytes) throws -> (key: SecureBytes, iv: [UInt8]) {
-        do {
+        try KeyError.fromOpenSSL("key derivation (\(kdfName)) failed", code: .malformed) {
             switch derivation {
             case .pbkdf2(let salt, let iterations, let prf):
                 var key = try KDF.pbkdf2(password: passphrase, salt: salt, iterations: iterations, digest: prf, keyLength: cipher.keySize)
@@ -19,35 +19,17 @@ extension PBEAlgorithm {
                 defer { SecureMemory.zero(&key) }
                 return (SecureBytes(key), iv ?? [])
             case .pbkdf1(let salt, let iterations, let digest):
-                var derived = passphrase.withUnsafeBytes { PBEAlgorithm.pbkdf1(password: $0, salt: salt, iterations: iterations, digest: digest) }
+                var derived = try KDF.pbkdf1(password: passphrase, salt: salt, iterations: iterations, digest: digest)
                 defer { SecureMemory.zero(&derived) }
                 return (SecureBytes(Array(derived[0..<8])), Array(derived[8..<16]))
             case .pkcs12(let salt, let iterations):
                 var password = PKCS12KeyDerivation.bmpPassword(passphrase)
                 defer { SecureMemory.zero(&password) }
-                var key = try PKCS12KeyDerivation.derive(password: password, salt: salt, id: .key, iterations: iterations, length: cipher.keySize)
+                var key = try KDF.pkcs12(bmpPassword: password, salt: salt, purpose: .key, iterations: iterations, digest: .sha1, keyLength: cipher.keySize)
                 defer { SecureMemory.zero(&key) }
-                let iv = try PKCS12KeyDerivation.derive(password: password, salt: salt, id: .iv, iterations: iterations, length: cipher.ivSize)
+                let iv = try KDF.pkcs12(bmpPassword: password, salt: salt, purpose: .iv, iterations: iterations, digest: .sha1, keyLength: cipher.ivSize)
                 return (SecureBytes(key), iv)
             }
-        } catch let error as CryptoError {
-            throw KeyError(.malformed, "key derivation (\(kdfName)) failed: \(error.reason)", cause: error)
         }
-    }
-
-    /// PBKDF1 (RFC 8018 §5.1): T₁ = H(P ‖ S), Tᵢ = H(Tᵢ₋₁); returns T_c (16 bytes for MD5, 20 for SHA-1).
-    static func pbkdf1(password: UnsafeRawBufferPointer, salt: [UInt8], iterations: Int, digest: DigestAlgorithm) -> [UInt8] {
-        var input: [UInt8] = []
-        input.reserveCapacity(password.count + salt.count)
-        input.append(contentsOf: password)
-        input.append(contentsOf: salt)
-        var t = Digest.hash(digest, input)
-        SecureMemory.zero(&input)
-        for _ in 1..<max(iterations, 1) {
-            let next = Digest.hash(digest, t)
-            SecureMemory.zero(&t)
-            t = next
-        }
-        return t
     }
 }

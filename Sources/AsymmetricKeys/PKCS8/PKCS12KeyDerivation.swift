@@ -1,16 +1,10 @@
 import CryptoOpenSSL
 
-/// The PKCS#12 v1 key derivation (RFC 7292 Appendix B.2), as the PKCS#12 PBE schemes
-/// (`pbeWithSHAAnd3-KeyTripleDES-CBC`, `pbeWithSHAAnd40BitRC2-CBC`) and PKCS#12 MACs use it: the
-/// passphrase encoding is Coffer's, the derivation OpenSSL's (`PKCS12_key_gen_uni`).
+/// The passphrase side of the PKCS#12 v1 key derivation (RFC 7292 Appendix B.1), as the PKCS#12
+/// PBE schemes (`pbeWithSHAAnd3-KeyTripleDES-CBC`, `pbeWithSHAAnd40BitRC2-CBC`) and PKCS#12 MACs
+/// use it. The derivation itself is CryptoOpenSSL's ``KDF/pkcs12(bmpPassword:salt:purpose:iterations:digest:keyLength:)``
+/// (`PKCS12_key_gen_uni`), with its ``KDF/PKCS12Purpose``.
 enum PKCS12KeyDerivation {
-    /// What the derived bytes are for (the diversifier ID).
-    enum Purpose: UInt8 {
-        case key = 1
-        case iv = 2
-        case mac = 3
-    }
-
     /// The passphrase as a BMPString (UTF-16 big-endian) with two terminating zero bytes. Bytes
     /// that are not UTF-8 are taken as Latin-1, one code unit each.
     ///
@@ -37,16 +31,5 @@ enum PKCS12KeyDerivation {
             out.append(0)
             return out
         }
-    }
-
-    /// Derives `length` bytes with OpenSSL's `PKCS12_key_gen_uni`.
-    static func derive(password: [UInt8], salt: [UInt8], id: Purpose, iterations: Int, length: Int,
-                       digest: DigestAlgorithm = .sha1) throws -> [UInt8] {
-        let purpose: KDF.PKCS12Purpose = switch id {
-        case .key: .key
-        case .iv: .iv
-        case .mac: .mac
-        }
-        return try KDF.pkcs12(bmpPassword: password, salt: salt, purpose: purpose, iterations: iterations, digest: digest, keyLength: length)
     }
 }

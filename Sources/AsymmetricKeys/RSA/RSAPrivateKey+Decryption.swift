@@ -29,7 +29,7 @@ extension RSAPrivateKey {
     /// Raw RSA (c^d mod n) on one k-byte block, no padding check: insecure except as a building block.
     public func unsafeRawDecrypt(_ block: [UInt8]) throws -> [UInt8] {
         let key = try openSSLKey()
-        return try RSAOperationError.wrap("raw decryption") { try key.decrypt(block, padding: .unsafeNone) }
+        return try KeyError.fromOpenSSL("RSA raw decryption failed", hint: "(wrong key, or the data is damaged)") { try key.decrypt(block, padding: .unsafeNone) }
     }
 
     private func decryptBlocks(_ ciphertext: [UInt8], padding: RSAEncryptionPadding) throws -> [UInt8] {
@@ -40,7 +40,7 @@ extension RSAPrivateKey {
         try ciphertext.withUnsafeBufferPointer { all in
             for (index, start) in stride(from: 0, to: all.count, by: key.blockSize).enumerated() {
                 let block = Array(all[start..<start + key.blockSize])
-                output += try RSAOperationError.wrap("\(padding.displayName) decryption of block \(index + 1)") {
+                output += try KeyError.fromOpenSSL("RSA \(padding.displayName) decryption of block \(index + 1) failed", hint: "(wrong key, or the data is damaged)") {
                     try key.decrypt(block, padding: padding)
                 }
             }
@@ -60,7 +60,7 @@ extension RSAPrivateKey {
         var start = 0
         repeat {
             let end = min(start + chunk, data.count)
-            output += try RSAOperationError.wrap("private-key encryption") { try key.signRawPKCS1Type1(Array(data[start..<end])) }
+            output += try KeyError.fromOpenSSL("RSA private-key encryption failed") { try key.signRawPKCS1Type1(Array(data[start..<end])) }
             start = end
         } while start < data.count
         return output

@@ -27,7 +27,7 @@ extension RSAPublicKey {
         var start = 0
         repeat {
             let end = min(start + chunk, plaintext.count)
-            output += try RSAOperationError.wrap("encryption") { try key.encrypt(Array(plaintext[start..<end]), padding: padding) }
+            output += try KeyError.fromOpenSSL("RSA encryption failed") { try key.encrypt(Array(plaintext[start..<end]), padding: padding) }
             start = end
         } while start < plaintext.count
         return output
@@ -36,7 +36,7 @@ extension RSAPublicKey {
     /// Raw RSA (m^e mod n) on one block, no padding: insecure except as a building block.
     public func unsafeRawEncrypt(_ block: [UInt8]) throws -> [UInt8] {
         let key = try openSSLKey()
-        return try RSAOperationError.wrap("raw encryption") { try key.encrypt(block, padding: .unsafeNone) }
+        return try KeyError.fromOpenSSL("RSA raw encryption failed") { try key.encrypt(block, padding: .unsafeNone) }
     }
 
     /// Recovers data that the private key "encrypted" (PKCS#1 type 1 padding, block by block), the
@@ -54,7 +54,7 @@ extension RSAPublicKey {
         var output: [UInt8] = []
         output.reserveCapacity(ciphertext.count)
         for (index, start) in stride(from: 0, to: ciphertext.count, by: key.blockSize).enumerated() {
-            output += try RSAOperationError.wrap("public-key recovery of block \(index + 1)") {
+            output += try KeyError.fromOpenSSL("RSA public-key recovery of block \(index + 1) failed", hint: "(wrong key, or the data is damaged)") {
                 try key.verifyRecover(Array(ciphertext[start..<start + key.blockSize]))
             }
         }

@@ -15,7 +15,7 @@ extension PrivateKey {
                 throw KeyError(.invalidArgument, "\(digest.shortName) is not accepted for new signatures (use sha256, sha384 or sha512)")
             }
             let openSSLKey = try key.openSSLKey()
-            return try RSAOperationError.wrap("signing") { try openSSLKey.sign(message: message, algorithm: digest, padding: padding) }
+            return try KeyError.fromOpenSSL("RSA signing failed") { try openSSLKey.sign(message: message, algorithm: digest, padding: padding) }
         case (.ec(let key), .ecdsa(let digest, let format)):
             let der = try KeyError.fromOpenSSL("ECDSA signing") { try key.openSSLKey().sign(message: message, digest: digest ?? key.curve.digest) }
             return format == .der ? der : try ECDSASignatureFormat.raw(fromDER: der, curve: key.curve)

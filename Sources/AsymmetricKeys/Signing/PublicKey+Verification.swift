@@ -15,7 +15,7 @@ extension PublicKey {
         switch (self, scheme) {
         case (.rsa(let key), .rsa(let padding, let digest)):
             let openSSLKey = try key.openSSLKey()
-            return try RSAOperationError.wrap("signature verification") {
+            return try KeyError.fromOpenSSL("RSA signature verification failed") {
                 try openSSLKey.verify(signature: signature, message: message, algorithm: digest, padding: padding)
             }
         case (.ec(let key), .ecdsa(let digest, let format)):

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A fixed set of requests run together with a concurrency cap (YTKNetwork's batch request).
 ///
 /// - ``Policy/failFast``: the first failure cancels every other request (through their

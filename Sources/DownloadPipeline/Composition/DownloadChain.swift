@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
 import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Requests one after another, each built from the previous result (YTKNetwork's chain request).
 ///
 /// The chain starts with a first request; each following step receives the previous step's

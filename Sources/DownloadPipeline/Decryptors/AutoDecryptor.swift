@@ -55,7 +55,7 @@ public struct AutoDecryptor: StreamingDecryptor {
         guard let first = text.first else { return isComplete || bytes.count >= sniffLimit ? .other : .needMore }
         if first == UInt8(ascii: "-") {
             var sawPrefix = false
-            for label in CMSDecryptionStream.pemLabels {
+            for label in CMSMessageDecryptor.pemLabels {
                 let begin = Array("-----BEGIN \(label)-----".utf8)
                 if text.starts(with: begin) { return .cms }
                 if begin.starts(with: text) { sawPrefix = true }

@@ -1,6 +1,3 @@
-import ASN1Kit
-import CofferErrors
-import CryptoOpenSSL
 import AsymmetricKeys
 
 extension DecryptionError {
@@ -18,25 +15,16 @@ extension DecryptionError {
         }
     }
 
-    /// Translates a structural error found at `baseOffset` plus the error's own offset.
-    static func asn1(_ error: ASN1Error, what: String, baseOffset: Int) -> DecryptionError {
-        let offset = error.offset.map { $0 + baseOffset }
-        return DecryptionError(.malformedPayload, "\(what) is malformed at offset \(offset.map(String.init) ?? "?"): \(error.reason)", offset: offset,
-                               cause: error)
-    }
-
-    /// Translates a symmetric cipher failure at the end of the content.
-    static func cipher(_ error: CryptoError, what: String) -> DecryptionError {
-        switch error.code {
-        case .authenticationFailed:
-            return DecryptionError(.tampered, "\(what): the authentication tag does not match (the ciphertext or tag was altered, or the key is wrong)",
-                                   cause: error)
-        case .badDecrypt:
-            return DecryptionError(.tampered, "\(what): bad padding after decryption (the ciphertext was altered, or the key is wrong)", cause: error)
-        case .unsupported:
-            return DecryptionError(.unsupported, "\(what): \(error.reason)", cause: error)
-        default:
-            return DecryptionError(.malformedPayload, "\(what): \(error.reason)", cause: error)
+    /// Reports a failure of AsymmetricKeys' CMS message decryptor, keeping its reason and offset,
+    /// with the ``KeyError`` as the cause: `.malformed` is `.malformedPayload`,
+    /// `.unsupportedEncryption` `.unsupported`, `.wrongKey` and `.tampered` keep their names.
+    static func cms(_ error: KeyError) -> DecryptionError {
+        let code: Code = switch error.code {
+        case .wrongKey: .wrongKey
+        case .tampered: .tampered
+        case .unsupportedEncryption, .unsupportedAlgorithm: .unsupported
+        default: .malformedPayload
         }
+        return DecryptionError(code, error.reason, offset: error.offset, cause: error)
     }
 }

@@ -1,6 +1,5 @@
-import CofferErrors
-import CryptoOpenSSL
 import AsymmetricKeys
+import CryptoOpenSSL
 
 /// The built-in decryption schemes, named as `keytool fetch --scheme` takes them.
 public enum DecryptionScheme: String, CaseIterable, Sendable {

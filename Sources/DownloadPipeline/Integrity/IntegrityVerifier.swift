@@ -1,5 +1,4 @@
 import ASN1Kit
-import AsymmetricKeys
 import CryptoOpenSSL
 
 /// Checks a body against its expected digests as the bytes stream in: one OpenSSL digest context

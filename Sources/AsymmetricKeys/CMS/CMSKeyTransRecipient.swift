@@ -1,7 +1,6 @@
 import ASN1Kit
 import CofferErrors
 import CryptoOpenSSL
-import AsymmetricKeys
 
 /// One KeyTransRecipientInfo: the content-encryption key, encrypted to one recipient's RSA key.
 ///
@@ -39,7 +38,7 @@ struct CMSKeyTransRecipient {
     /// The key-transport recipients in a RecipientInfos SET (a complete element), and how many
     /// recipients of other kinds (key agreement, KEK, password, other) it holds.
     ///
-    /// - Throws: ``DecryptionError`` `.malformedPayload` for a malformed SET; `offset` is its offset.
+    /// - Throws: ``KeyError`` `.malformed` for a malformed SET; `offset` is its offset.
     static func decodeAll(_ element: ArraySlice<UInt8>, offset: Int) throws -> (keyTransport: [CMSKeyTransRecipient], others: Int) {
         do {
             var reader = DERReader(element, options: .lenientBER)
@@ -55,30 +54,30 @@ struct CMSKeyTransRecipient {
                     } else if info.tag.tagClass == .contextSpecific && (1...4).contains(info.tag.number) {
                         others += 1
                     } else {
-                        throw DecryptionError(.malformedPayload, "CMS: RecipientInfo at offset \(offset + info.offset) has the unexpected tag \(info.tag.name)", offset: offset + info.offset)
+                        throw KeyError(.malformed, "CMS: RecipientInfo at offset \(offset + info.offset) has the unexpected tag \(info.tag.name)", offset: offset + info.offset)
                     }
                 }
             }
             try reader.finish()
             guard recipients.count + others > 0 else {
-                throw DecryptionError(.malformedPayload, "CMS: RecipientInfos at offset \(offset) is empty", offset: offset)
+                throw KeyError(.malformed, "CMS: RecipientInfos at offset \(offset) is empty", offset: offset)
             }
             return (recipients, others)
         } catch let error as ASN1Error {
-            throw DecryptionError.asn1(error, what: "CMS RecipientInfos", baseOffset: offset)
+            throw KeyError.cms(error, what: "CMS RecipientInfos", baseOffset: offset)
         }
     }
 
     private init(decoding fields: inout DERReader, offset: Int) throws {
         let version = try fields.readInteger(as: Int.self)
         guard version == 0 || version == 2 else {
-            throw DecryptionError(.malformedPayload, "CMS: KeyTransRecipientInfo version \(version) is not 0 or 2", offset: offset)
+            throw KeyError(.malformed, "CMS: KeyTransRecipientInfo version \(version) is not 0 or 2", offset: offset)
         }
         // rid: IssuerAndSerialNumber (a SEQUENCE) or [0] SubjectKeyIdentifier. Every recipient is
         // tried with the key, so the identifier is only checked for shape.
         let rid = try fields.readElement()
         guard rid.tag == .sequence || rid.tag == .context(0, constructed: false) else {
-            throw DecryptionError(.malformedPayload, "CMS: recipient identifier at offset \(offset + rid.offset) has the unexpected tag \(rid.tag.name)", offset: offset + rid.offset)
+            throw KeyError(.malformed, "CMS: recipient identifier at offset \(offset + rid.offset) has the unexpected tag \(rid.tag.name)", offset: offset + rid.offset)
         }
         self.padding = try fields.readSequence { algorithm in
             let oid = try algorithm.readObjectIdentifier()
@@ -90,7 +89,7 @@ struct CMSKeyTransRecipient {
                 guard !algorithm.isAtEnd else { return .oaepSHA1 }
                 return try Self.decodeOAEPParameters(&algorithm, offset: offset)
             default:
-                throw DecryptionError(.unsupported, "CMS: the key is transported with \(oid.name ?? oid.dotted); Coffer supports rsaEncryption and RSAES-OAEP", offset: offset)
+                throw KeyError(.unsupportedEncryption, "CMS: the key is transported with \(oid.name ?? oid.dotted); Coffer supports rsaEncryption and RSAES-OAEP", offset: offset)
             }
         }
         self.encryptedKey = Array(try fields.readOctetString())
@@ -108,7 +107,7 @@ struct CMSKeyTransRecipient {
                 try generator.readSequence { algorithm -> DigestAlgorithm in
                     let oid = try algorithm.readObjectIdentifier()
                     guard oid == .mgf1 else {
-                        throw DecryptionError(.unsupported, "CMS: OAEP mask generation \(oid.name ?? oid.dotted) is not MGF1", offset: offset)
+                        throw KeyError(.unsupportedEncryption, "CMS: OAEP mask generation \(oid.name ?? oid.dotted) is not MGF1", offset: offset)
                     }
                     return try decodeHashAlgorithm(&algorithm, offset: offset)
                 }
@@ -119,7 +118,7 @@ struct CMSKeyTransRecipient {
                 try source.readSequence { algorithm -> [UInt8] in
                     let oid = try algorithm.readObjectIdentifier()
                     guard oid == .pSpecified else {
-                        throw DecryptionError(.unsupported, "CMS: OAEP label source \(oid.name ?? oid.dotted) is not pSpecified", offset: offset)
+                        throw KeyError(.unsupportedEncryption, "CMS: OAEP label source \(oid.name ?? oid.dotted) is not pSpecified", offset: offset)
                     }
                     return Array(try algorithm.readOctetString())
                 }
@@ -136,7 +135,7 @@ struct CMSKeyTransRecipient {
             let oid = try algorithm.readObjectIdentifier()
             if !algorithm.isAtEnd { try algorithm.readNull() }
             guard let digest = hashes[oid] else {
-                throw DecryptionError(.unsupported, "CMS: OAEP hash \(oid.name ?? oid.dotted) is not supported", offset: offset)
+                throw KeyError(.unsupportedEncryption, "CMS: OAEP hash \(oid.name ?? oid.dotted) is not supported", offset: offset)
             }
             return digest
         }

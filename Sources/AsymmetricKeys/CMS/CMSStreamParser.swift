@@ -1,7 +1,6 @@
 import ASN1Kit
 import CofferErrors
 import CryptoOpenSSL
-import AsymmetricKeys
 
 /// Parses a DER or BER CMS message as its bytes arrive and decrypts the content as it streams.
 ///
@@ -41,7 +40,7 @@ import AsymmetricKeys
 /// indefinite length form for ContentInfo, the enveloped data and the encrypted content, and cuts
 /// the content into a constructed OCTET STRING. Complete inner values are parsed with `DERReader`
 /// in `ASN1ParsingOptions.lenientBER` mode for the same reason.
-struct CMSStreamParser {
+package struct CMSStreamParser {
     /// One value's identifier and length octets: `length` is `nil` for the indefinite form.
     typealias Header = (tag: ASN1Tag, headerLength: Int, length: Int?)
 
@@ -49,9 +48,9 @@ struct CMSStreamParser {
     static let maximumValueLength = Int(Int32.max) * 1024
 
     /// The most bytes buffered while looking for the encrypted content or reading what follows it.
-    static let maximumHeaderSize = 1 << 20
+    package static let maximumHeaderSize = 1 << 20
     /// How many bytes of input are moved into the buffer at a time in the structured phases.
-    static let feedSize = 16 * 1024
+    package static let feedSize = 16 * 1024
     /// How deeply constructed OCTET STRINGs may nest inside the encrypted content.
     static let maximumChunkNesting = 8
 
@@ -160,7 +159,7 @@ struct CMSStreamParser {
             }
             if input.isEmpty { break }
             if case .done = phase {
-                throw DecryptionError(.malformedPayload, "CMS: \(input.count) bytes of trailing data at offset \(position) after the message", offset: position)
+                throw KeyError(.malformed, "CMS: \(input.count) bytes of trailing data at offset \(position) after the message", offset: position)
             }
             // Between content chunks only a header is expected: move just a few bytes, so the
             // chunk's content comes straight from the input.
@@ -169,7 +168,7 @@ struct CMSStreamParser {
             let count = min(input.count, feed)
             compact()
             guard available + count <= Self.maximumHeaderSize + Self.feedSize else {
-                throw DecryptionError(.malformedPayload, "CMS: more than \(Self.maximumHeaderSize) bytes of structure at offset \(position) without reaching \(phase.what)", offset: position)
+                throw KeyError(.malformed, "CMS: more than \(Self.maximumHeaderSize) bytes of structure at offset \(position) without reaching \(phase.what)", offset: position)
             }
             buffer.append(contentsOf: input.prefix(count))
             input = input.dropFirst(count)
@@ -180,13 +179,13 @@ struct CMSStreamParser {
 
     /// Ends the message: checks it is complete, checks the GCM tag, returns the last plaintext.
     ///
-    /// - Throws: ``DecryptionError`` `.malformedPayload` when the message is truncated, `.tampered`
+    /// - Throws: ``KeyError`` `.malformed` when the message is truncated, `.tampered`
     ///   when the tag or the CBC padding is wrong.
     mutating func finish() throws -> [UInt8] {
         isFinishing = true
         try run()
         guard case .done = phase, let cipher else {
-            throw DecryptionError(.malformedPayload, "CMS: the payload ends at offset \(position) inside \(phase.what) (truncated)", offset: position)
+            throw KeyError(.malformed, "CMS: the payload ends at offset \(position) inside \(phase.what) (truncated)", offset: position)
         }
         var result = takeOutput()
         do {
@@ -195,7 +194,7 @@ struct CMSStreamParser {
             plaintextCount += last.count
             result += last
         } catch let error as CryptoError {
-            throw DecryptionError.cipher(error, what: "CMS \(kind.name)")
+            throw KeyError.cms(error, what: "CMS \(kind.name)")
         }
         return result
     }
@@ -232,7 +231,7 @@ struct CMSStreamParser {
             case .cmsEnvelopedData: kind = .enveloped
             case .cmsAuthEnvelopedData: kind = .authEnveloped
             default:
-                throw DecryptionError(.unsupported, "CMS: the ContentInfo holds \(type.name ?? type.dotted), not enveloped data", offset: offset)
+                throw KeyError(.unsupportedEncryption, "CMS: the ContentInfo holds \(type.name ?? type.dotted), not enveloped data", offset: offset)
             }
             phase = .explicitContent
         case .explicitContent:
@@ -245,7 +244,7 @@ struct CMSStreamParser {
             guard let (element, offset) = try readElement() else { return false }
             let version = try decode("the \(kind.name) version", element, offset) { try $0.readInteger(as: Int.self) }
             guard (0...4).contains(version), kind == .enveloped || version == 0 else {
-                throw DecryptionError(.malformedPayload, "CMS: \(kind.name) version \(version) is invalid", offset: offset)
+                throw KeyError(.malformed, "CMS: \(kind.name) version \(version) is invalid", offset: offset)
             }
             phase = .recipientInfos(originatorSeen: false)
         case .recipientInfos(let originatorSeen):
@@ -272,7 +271,7 @@ struct CMSStreamParser {
             guard let (element, offset) = try readElement() else { return false }
             let encryption = try CMSContentEncryption(decoding: element, offset: offset)
             guard (encryption.tagLength != nil) == (kind == .authEnveloped) else {
-                throw DecryptionError(.unsupported, "CMS: \(kind.name) with \(encryption.cipher.rawValue) is not supported (AES-CBC goes in EnvelopedData, AES-GCM in AuthEnvelopedData)", offset: offset)
+                throw KeyError(.unsupportedEncryption, "CMS: \(kind.name) with \(encryption.cipher.rawValue) is not supported (AES-CBC goes in EnvelopedData, AES-GCM in AuthEnvelopedData)", offset: offset)
             }
             self.encryption = encryption
             try startCipher(encryption, offset: offset)
@@ -280,11 +279,11 @@ struct CMSStreamParser {
         case .encryptedContent:
             guard let atEnd = try atFrameEnd() else { return false }
             guard !atEnd else {
-                throw DecryptionError(.unsupported, "CMS: the encrypted content is detached (not in the message)", offset: position)
+                throw KeyError(.unsupportedEncryption, "CMS: the encrypted content is detached (not in the message)", offset: position)
             }
             guard let header = try peekHeader() else { return false }
             guard header.tag.tagClass == .contextSpecific, header.tag.number == 0 else {
-                throw DecryptionError(.malformedPayload, "CMS: expected the [0] encrypted content at offset \(position), found \(header.tag.name)", offset: position)
+                throw KeyError(.malformed, "CMS: expected the [0] encrypted content at offset \(position), found \(header.tag.name)", offset: position)
             }
             let end = header.length.map { position + header.headerLength + $0 }
             cursor += header.headerLength
@@ -314,13 +313,13 @@ struct CMSStreamParser {
             }
             guard let header = try peekHeader() else { return false }
             guard header.tag.tagClass == .universal, header.tag.number == ASN1Tag.octetString.number else {
-                throw DecryptionError(.malformedPayload, "CMS: expected an OCTET STRING chunk of the encrypted content at offset \(position), found \(header.tag.name)", offset: position)
+                throw KeyError(.malformed, "CMS: expected an OCTET STRING chunk of the encrypted content at offset \(position), found \(header.tag.name)", offset: position)
             }
             let end = header.length.map { position + header.headerLength + $0 }
             cursor += header.headerLength
             if header.tag.isConstructed {
                 guard frames.count - chunkDepth < Self.maximumChunkNesting else {
-                    throw DecryptionError(.malformedPayload, "CMS: the encrypted content nests more than \(Self.maximumChunkNesting) levels deep at offset \(position)", offset: position)
+                    throw KeyError(.malformed, "CMS: the encrypted content nests more than \(Self.maximumChunkNesting) levels deep at offset \(position)", offset: position)
                 }
                 frames.append(Frame(end: end, name: "a chunk of the encrypted content"))
             } else {
@@ -339,7 +338,7 @@ struct CMSStreamParser {
             guard try close() else { return false }
         case .done:
             guard available == 0 else {
-                throw DecryptionError(.malformedPayload, "CMS: \(available) bytes of trailing data at offset \(position) after the message", offset: position)
+                throw KeyError(.malformed, "CMS: \(available) bytes of trailing data at offset \(position) after the message", offset: position)
             }
             return false
         }
@@ -352,7 +351,7 @@ struct CMSStreamParser {
         guard let atEnd = try atFrameEnd() else { return false }
         if atEnd {
             guard kind == .enveloped || mac != nil else {
-                throw DecryptionError(.malformedPayload, "CMS: AuthEnvelopedData ends at offset \(position) without its MAC", offset: position)
+                throw KeyError(.malformed, "CMS: AuthEnvelopedData ends at offset \(position) without its MAC", offset: position)
             }
             guard try close() else { return false }
             phase = .closing
@@ -367,12 +366,12 @@ struct CMSStreamParser {
         case (.authEnveloped, 0, .context(1, constructed: true)):
             // The GCM additional data would be these attributes, but they arrive after the content
             // the cipher has already consumed; `openssl cms` never writes them.
-            throw DecryptionError(.unsupported, "CMS: AuthEnvelopedData with authenticated attributes is not supported", offset: offset)
+            throw KeyError(.unsupportedEncryption, "CMS: AuthEnvelopedData with authenticated attributes is not supported", offset: offset)
         case (.authEnveloped, 0, .octetString):
             guard let (element, elementOffset) = try readElement() else { return false }
             let tag = try decode("the MAC", element, elementOffset) { Array(try $0.readOctetString()) }
             guard tag.count == encryption?.tagLength else {
-                throw DecryptionError(.malformedPayload, "CMS: the MAC has \(tag.count) bytes, the algorithm says \(encryption?.tagLength ?? 0)", offset: offset)
+                throw KeyError(.malformed, "CMS: the MAC has \(tag.count) bytes, the algorithm says \(encryption?.tagLength ?? 0)", offset: offset)
             }
             mac = tag
             phase = .trailer(stage: 1)
@@ -380,7 +379,7 @@ struct CMSStreamParser {
             guard try readElement() != nil else { return false }
             phase = .trailer(stage: 2)
         default:
-            throw DecryptionError(.malformedPayload, "CMS: unexpected \(header.tag.name) at offset \(offset) after the encrypted content of the \(kind.name)", offset: offset)
+            throw KeyError(.malformed, "CMS: unexpected \(header.tag.name) at offset \(offset) after the encrypted content of the \(kind.name)", offset: offset)
         }
         return true
     }
@@ -389,7 +388,7 @@ struct CMSStreamParser {
 
     private mutating func startCipher(_ encryption: CMSContentEncryption, offset: Int) throws {
         guard !recipients.isEmpty else {
-            throw DecryptionError(.unsupported, "CMS: the message has \(otherRecipients) recipient(s), none of them RSA key transport (the only kind Coffer supports)", offset: offset)
+            throw KeyError(.unsupportedEncryption, "CMS: the message has \(otherRecipients) recipient(s), none of them RSA key transport (the only kind Coffer supports)", offset: offset)
         }
         let fingerprint = key.publicKey.fingerprintSHA256
         for recipient in recipients {
@@ -399,11 +398,11 @@ struct CMSStreamParser {
             do {
                 cipher = try CipherStream(cipher: encryption.cipher, key: contentKey, iv: encryption.iv, decrypting: true)
             } catch let error as CryptoError {
-                throw DecryptionError.cipher(error, what: "CMS content decryption")
+                throw KeyError.cms(error, what: "CMS content decryption")
             }
             return
         }
-        throw DecryptionError(.wrongKey, "CMS: none of the \(recipients.count) key-transport recipient(s) decrypts with the key \(fingerprint)")
+        throw KeyError(.wrongKey, "CMS: none of the \(recipients.count) key-transport recipient(s) decrypts with the key \(fingerprint)")
     }
 
     /// Decrypts `bytes` straight into `output` after its `outputCount` bytes.
@@ -422,7 +421,7 @@ struct CMSStreamParser {
             outputCount += written
             plaintextCount += written
         } catch let error as CryptoError {
-            throw DecryptionError.cipher(error, what: "CMS content decryption")
+            throw KeyError.cms(error, what: "CMS content decryption")
         }
     }
 
@@ -448,15 +447,15 @@ struct CMSStreamParser {
             case .complete(let tag, let headerLength, let length): header = (tag, headerLength, length)
             }
         } catch {
-            throw DecryptionError(.malformedPayload, "CMS: \(error.reason)", offset: position, cause: error)
+            throw KeyError(.malformed, "CMS: \(error.reason)", offset: position, cause: error)
         }
         if let length = header.length, length > Self.maximumValueLength {
-            throw DecryptionError(.malformedPayload, "CMS: length \(length) at offset \(position) is too large", offset: position)
+            throw KeyError(.malformed, "CMS: length \(length) at offset \(position) is too large", offset: position)
         }
         if let end = frames.last?.end {
             let valueEnd = position + header.headerLength + (header.length ?? 0)
             guard valueEnd <= end else {
-                throw DecryptionError(.malformedPayload, "CMS: \(header.tag.name) at offset \(position) runs past the end of \(frames.last!.name) at offset \(end)", offset: position)
+                throw KeyError(.malformed, "CMS: \(header.tag.name) at offset \(position) runs past the end of \(frames.last!.name) at offset \(end)", offset: position)
             }
         }
         return header
@@ -464,7 +463,7 @@ struct CMSStreamParser {
 
     private func expect(_ header: Header, _ tag: ASN1Tag, _ name: String) throws {
         guard header.tag == tag else {
-            throw DecryptionError(.malformedPayload, "CMS: expected \(name) (\(tag.name)) at offset \(position), found \(header.tag.name)", offset: position)
+            throw KeyError(.malformed, "CMS: expected \(name) (\(tag.name)) at offset \(position), found \(header.tag.name)", offset: position)
         }
     }
 
@@ -490,12 +489,12 @@ struct CMSStreamParser {
         guard let frame = frames.last else { return true }
         if let end = frame.end {
             guard position == end else {
-                throw DecryptionError(.malformedPayload, "CMS: unexpected data at offset \(position) before the end of \(frame.name) at offset \(end)", offset: position)
+                throw KeyError(.malformed, "CMS: unexpected data at offset \(position) before the end of \(frame.name) at offset \(end)", offset: position)
             }
         } else {
             guard available >= 2 else { return false }
             guard buffer[cursor] == 0 && buffer[cursor + 1] == 0 else {
-                throw DecryptionError(.malformedPayload, "CMS: expected the end-of-contents octets of \(frame.name) at offset \(position)", offset: position)
+                throw KeyError(.malformed, "CMS: expected the end-of-contents octets of \(frame.name) at offset \(position)", offset: position)
             }
             cursor += 2
         }
@@ -512,7 +511,7 @@ struct CMSStreamParser {
             let total = header.headerLength + length
             guard total <= available else {
                 guard total <= Self.maximumHeaderSize else {
-                    throw DecryptionError(.malformedPayload, "CMS: \(header.tag.name) at offset \(offset) is \(total) bytes, more than the \(Self.maximumHeaderSize) allowed before or after the content", offset: offset)
+                    throw KeyError(.malformed, "CMS: \(header.tag.name) at offset \(offset) is \(total) bytes, more than the \(Self.maximumHeaderSize) allowed before or after the content", offset: offset)
                 }
                 return nil
             }
@@ -534,7 +533,7 @@ struct CMSStreamParser {
             indefiniteRetryAt = available + max(256, available / 2)
             return nil
         } catch let error as ASN1Error {
-            throw DecryptionError.asn1(error, what: "CMS \(phase.what)", baseOffset: offset)
+            throw KeyError.cms(error, what: "CMS \(phase.what)", baseOffset: offset)
         }
     }
 
@@ -546,7 +545,7 @@ struct CMSStreamParser {
             try reader.finish()
             return value
         } catch let error as ASN1Error {
-            throw DecryptionError.asn1(error, what: "CMS \(what)", baseOffset: offset)
+            throw KeyError.cms(error, what: "CMS \(what)", baseOffset: offset)
         }
     }
 }

@@ -1,6 +1,3 @@
-import CofferErrors
-import CryptoOpenSSL
-
 /// bcrypt-pbkdf, the key derivation of encrypted OpenSSH private keys (OpenBSD's
 /// `bcrypt_pbkdf(3)`), which OpenSSL does not offer.
 ///
@@ -19,31 +16,30 @@ import CryptoOpenSSL
 ///     return ctext as 8 little-endian words
 /// ```
 /// where `stride = ceil(keyLength / 32)`.
-public enum BcryptPBKDF {
+///
+/// The round count is not capped here: a caller reading a round count from a file checks it against
+/// its own cost cap first (AsymmetricKeys' `KDFLimits`).
+package enum BcryptPBKDF {
     /// The largest output bcrypt-pbkdf defines: 32 blocks of 32 bytes.
-    public static let maximumKeyLength = 32 * 32
-    /// The largest round count accepted, so a crafted file cannot stall a reader for hours.
-    /// ssh-keygen writes 16 by default (`-a`); one round of a 48-byte key costs about 25 ms here, so
-    /// the limit is a few minutes of work. Callers that want less can check
-    /// ``OpenSSHPrivateKey/publicKey(_:)``'s rounds before asking for a passphrase.
-    public static let maximumRounds = 10_000
+    package static let maximumKeyLength = 32 * 32
 
     private static let magic = Array("OxychromaticBlowfishSwatDynamite".utf8)
 
     /// Derives `keyLength` bytes from `passphrase` and `salt` with `rounds` rounds.
     ///
-    /// - Throws: ``KeyError`` `.invalidArgument` for an empty passphrase or salt, a salt over
-    ///   1 MiB, zero rounds or more than ``maximumRounds``, or a key length outside 1…1024.
-    public static func deriveKey(passphrase: SecureBytes, salt: [UInt8], rounds: Int, keyLength: Int) throws -> SecureBytes {
-        guard !passphrase.isEmpty else { throw KeyError(.invalidArgument, "bcrypt-pbkdf needs a non-empty passphrase") }
+    /// - Throws: ``CryptoError`` `.invalidArgument` for an empty passphrase or salt, a salt over
+    ///   1 MiB, fewer than one round, or a key length outside 1…1024.
+    package static func deriveKey(passphrase: SecureBytes, salt: [UInt8], rounds: Int, keyLength: Int) throws -> SecureBytes {
+        let operation = "bcrypt_pbkdf"
+        guard !passphrase.isEmpty else { throw CryptoError.invalidArgument(operation, "bcrypt-pbkdf needs a non-empty passphrase") }
         guard !salt.isEmpty, salt.count <= 1 << 20 else {
-            throw KeyError(.invalidArgument, "bcrypt-pbkdf needs a salt of 1 byte to 1 MiB, got \(salt.count) bytes")
+            throw CryptoError.invalidArgument(operation, "bcrypt-pbkdf needs a salt of 1 byte to 1 MiB, got \(salt.count) bytes")
         }
-        guard (1...maximumRounds).contains(rounds) else {
-            throw KeyError(.invalidArgument, "bcrypt-pbkdf rounds must be 1 to \(maximumRounds), got \(rounds)")
+        guard rounds >= 1 else {
+            throw CryptoError.invalidArgument(operation, "bcrypt-pbkdf needs at least 1 round, got \(rounds)")
         }
         guard (1...maximumKeyLength).contains(keyLength) else {
-            throw KeyError(.invalidArgument, "bcrypt-pbkdf key length must be 1 to \(maximumKeyLength), got \(keyLength)")
+            throw CryptoError.invalidArgument(operation, "bcrypt-pbkdf key length must be 1 to \(maximumKeyLength), got \(keyLength)")
         }
         let sha2pass = passphrase.withUnsafeBytes { SecureBytes(Digest.hash(.sha512, $0)) }
         let stride = (keyLength + 31) / 32

@@ -28,8 +28,8 @@ struct CMSContentEncryption {
 
     /// Decodes the AlgorithmIdentifier in `element` (a complete SEQUENCE).
     ///
-    /// - Throws: ``DecryptionError`` `.unsupported` for an algorithm other than AES-CBC/GCM,
-    ///   `.malformedPayload` for bad parameters; `offset` is the element's offset in the payload.
+    /// - Throws: ``KeyError`` `.unsupportedEncryption` for an algorithm other than AES-CBC/GCM,
+    ///   `.malformed` for bad parameters; `offset` is the element's offset in the payload.
     init(decoding element: ArraySlice<UInt8>, offset: Int) throws {
         do {
             var reader = DERReader(element, options: .lenientBER)
@@ -47,22 +47,22 @@ struct CMSContentEncryption {
                         return (cipher, Array(nonce), tagLength)
                     }
                 }
-                throw DecryptionError(.unsupported, "CMS: the content is encrypted with \(algorithm.name ?? algorithm.dotted); Coffer supports AES-128/192/256 in CBC or GCM mode", offset: offset)
+                throw KeyError(.unsupportedEncryption, "CMS: the content is encrypted with \(algorithm.name ?? algorithm.dotted); Coffer supports AES-128/192/256 in CBC or GCM mode", offset: offset)
             }
             try reader.finish()
             guard tagLength.map({ (12...16).contains($0) }) ?? (iv.count == cipher.ivSize) else {
-                throw DecryptionError(.malformedPayload, tagLength == nil
+                throw KeyError(.malformed, tagLength == nil
                     ? "CMS: the \(cipher.rawValue) IV has \(iv.count) bytes, not \(cipher.ivSize)"
                     : "CMS: the GCM tag length \(tagLength!) is not between 12 and 16", offset: offset)
             }
             guard tagLength == nil || (1...128).contains(iv.count) else {
-                throw DecryptionError(.malformedPayload, "CMS: the GCM nonce has \(iv.count) bytes", offset: offset)
+                throw KeyError(.malformed, "CMS: the GCM nonce has \(iv.count) bytes", offset: offset)
             }
             self.cipher = cipher
             self.iv = iv
             self.tagLength = tagLength
         } catch let error as ASN1Error {
-            throw DecryptionError.asn1(error, what: "CMS content-encryption algorithm", baseOffset: offset)
+            throw KeyError.cms(error, what: "CMS content-encryption algorithm", baseOffset: offset)
         }
     }
 

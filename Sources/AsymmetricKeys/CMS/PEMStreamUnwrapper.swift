@@ -28,7 +28,7 @@ struct PEMStreamUnwrapper {
 
     /// Consumes PEM text, appending the decoded body bytes to `output`.
     ///
-    /// - Throws: ``DecryptionError`` `.malformedPayload` for a BEGIN line with another label, a
+    /// - Throws: ``KeyError`` `.malformed` for a BEGIN line with another label, a
     ///   body that is not base64, or an overlong line.
     mutating func feed(_ chunk: ArraySlice<UInt8>, into output: inout [UInt8]) throws {
         var rest = chunk
@@ -39,7 +39,7 @@ struct PEMStreamUnwrapper {
                 let piece = rest[..<(newline ?? rest.endIndex)]
                 line += piece
                 guard line.count <= Self.maximumLineLength else {
-                    throw DecryptionError(.malformedPayload, "PEM: a line longer than \(Self.maximumLineLength) bytes at offset \(offset)", offset: offset)
+                    throw KeyError(.malformed, "PEM: a line longer than \(Self.maximumLineLength) bytes at offset \(offset)", offset: offset)
                 }
                 offset += piece.count
                 rest = rest[piece.endIndex...]
@@ -54,7 +54,11 @@ struct PEMStreamUnwrapper {
                 }
                 let newline = rest.firstIndex(of: UInt8(ascii: "\n"))
                 let piece = rest[..<(newline.map { $0 + 1 } ?? rest.endIndex)]
-                try decoder.decodePayload(piece, into: &output)
+                do {
+                    try decoder.decode(piece, into: &output)
+                } catch {
+                    throw KeyError(.malformed, error.reason, offset: error.offset, cause: error)
+                }
                 offset += piece.count
                 rest = rest[piece.endIndex...]
                 state = .body(atLineStart: newline != nil)
@@ -70,7 +74,7 @@ struct PEMStreamUnwrapper {
     mutating func finish(into output: inout [UInt8]) throws {
         if case .endLine = state { try endOfLine(into: &output) }
         guard case .done = state else {
-            throw DecryptionError(.malformedPayload, "PEM: the text ends at offset \(offset) before the -----END line (truncated)", offset: offset)
+            throw KeyError(.malformed, "PEM: the text ends at offset \(offset) before the -----END line (truncated)", offset: offset)
         }
     }
 
@@ -83,19 +87,23 @@ struct PEMStreamUnwrapper {
             let trimmed = text.drop { $0.isWhitespace }
             guard trimmed.hasPrefix("-----BEGIN ") else {
                 guard trimmed.isEmpty else {
-                    throw DecryptionError(.malformedPayload, "PEM: text before the -----BEGIN line at offset \(offset)", offset: offset)
+                    throw KeyError(.malformed, "PEM: text before the -----BEGIN line at offset \(offset)", offset: offset)
                 }
                 return
             }
             guard labels.contains(where: { trimmed == "-----BEGIN \($0)-----" }) else {
-                throw DecryptionError(.malformedPayload, "PEM: the block is not one of \(labels.joined(separator: ", ")) (\(trimmed.prefix(64)))", offset: offset)
+                throw KeyError(.malformed, "PEM: the block is not one of \(labels.joined(separator: ", ")) (\(trimmed.prefix(64)))", offset: offset)
             }
             state = .body(atLineStart: true)
         case .endLine:
             guard text.hasPrefix("-----END ") else {
-                throw DecryptionError(.malformedPayload, "PEM: malformed line in the body before offset \(offset)", offset: offset)
+                throw KeyError(.malformed, "PEM: malformed line in the body before offset \(offset)", offset: offset)
             }
-            try decoder.finishPayload(into: &output)
+            do {
+                try decoder.finish(into: &output)
+            } catch {
+                throw KeyError(.malformed, error.reason, offset: error.offset, cause: error)
+            }
             state = .done
         default:
             break
