@@ -46,7 +46,7 @@ let package = Package(
         // Input layout, scratch files and oracle of the store targets.
         .target(
             name: "FuzzStoreSupport",
-            dependencies: [.product(name: "KVStorage", package: "Coffer")],
+            dependencies: [.product(name: "KVStorage", package: "Coffer"), .product(name: "CryptoOpenSSL", package: "Coffer")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ] + fuzzTargets.map { target in

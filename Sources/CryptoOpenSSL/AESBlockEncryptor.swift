@@ -12,15 +12,16 @@ internal import COpenSSL
 final class AESBlockEncryptor: @unchecked Sendable {
     private let context: OpaquePointer
 
-    /// Sets up AES-ECB encryption with `key` (16 or 32 bytes).
-    init(key: [UInt8], keySize: AESKeySize) {
+    /// Sets up AES-ECB encryption with `key` (16 or 32 bytes). OpenSSL copies the key into its key
+    /// schedule; `key` itself is not kept.
+    init(key: some ByteSource, keySize: AESKeySize) {
         precondition(key.count == keySize.rawValue, "AES key must be \(keySize.rawValue) bytes, got \(key.count)")
         guard let context = EVP_CIPHER_CTX_new() else {
             fatalError("\(CryptoError.openSSL("EVP_CIPHER_CTX_new", "out of memory"))")
         }
         let cipher = keySize == .aes128 ? EVP_aes_128_ecb() : EVP_aes_256_ecb()
-        let ok = key.withUnsafeBufferPointer { keyBytes in
-            EVP_EncryptInit_ex(context, cipher, nil, keyBytes.baseAddress, nil)
+        let ok = key.withUnsafeBytes { keyBytes in
+            EVP_EncryptInit_ex(context, cipher, nil, keyBytes.bindMemory(to: UInt8.self).baseAddress, nil)
         }
         guard ok == 1, EVP_CIPHER_CTX_set_padding(context, 0) == 1 else {
             let error = CryptoError.openSSL("EVP_EncryptInit_ex", "cannot set up AES-ECB")

@@ -26,12 +26,13 @@ public struct AESCFBStream: Sendable {
     /// Starts a stream.
     ///
     /// - Parameters:
-    ///   - key: The AES key, used exactly as given; it must be `keySize.rawValue` bytes (MMKV pads
-    ///     short keys with zeros and truncates long ones: the caller does that).
+    ///   - key: The AES key (an array or ``SecureBytes``), used exactly as given; it must be
+    ///     `keySize.rawValue` bytes (MMKV pads short keys with zeros and truncates long ones: the
+    ///     caller does that). Only OpenSSL's key schedule keeps it; the stream holds no copy.
     ///   - iv: The 16-byte initialisation vector.
     ///   - keySize: AES-128 or AES-256.
     /// - Precondition: `key.count == keySize.rawValue` and `iv.count == 16`.
-    public init(key: [UInt8], iv: [UInt8], keySize: AESKeySize) {
+    public init(key: some ByteSource, iv: [UInt8], keySize: AESKeySize) {
         precondition(iv.count == 16, "AES-CFB IV must be 16 bytes, got \(iv.count)")
         self.blockEncryptor = AESBlockEncryptor(key: key, keySize: keySize)
         var register: (UInt64, UInt64) = (0, 0)

@@ -30,7 +30,7 @@ public final class DownloadCache: Sendable {
     ///   already open in this process, I/O).
     ///
     /// - Parameter inlineLimit: The longest body kept inside the store (default 256 KiB).
-    public convenience init(directory: String, id: String = "coffer.download-cache", cryptKey: [UInt8]? = nil,
+    public convenience init(directory: String, id: String = "coffer.download-cache", cryptKey: SecureBytes? = nil,
                             inlineLimit: Int = 256 * 1024) throws(DownloadError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

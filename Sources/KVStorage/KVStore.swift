@@ -1,4 +1,5 @@
 import CofferErrors
+import CryptoOpenSSL
 import Synchronization
 
 #if canImport(Glibc)
@@ -275,10 +276,10 @@ public final class KVStore: Sendable {
     /// Re-encrypts the store under a new crypt key (fresh IV), adds encryption to a plain store,
     /// or removes it (`newKey` `nil` or empty). Crash-safe: after a kill the store opens with either
     /// the old or the new key, holding every acknowledged write.
-    public func rekey(to newKey: [UInt8]?, cipher: KVStoreConfiguration.Cipher = .aes128) throws(KVStoreError) {
+    public func rekey(to newKey: SecureBytes?, cipher: KVStoreConfiguration.Cipher = .aes128) throws(KVStoreError) {
         try write { core throws(KVStoreError) in
             var plan = WriteBackPlan()
-            plan.newCrypt = .some((newKey?.isEmpty ?? true) ? nil : CryptSpec(rawKey: newKey!, cipher: cipher))
+            plan.newCrypt = .some(KVStoreConfiguration.cryptSpec(newKey, cipher: cipher))
             try core.writeBack(plan)
         }
     }

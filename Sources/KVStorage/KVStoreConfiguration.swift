@@ -49,8 +49,9 @@ public struct KVStoreConfiguration: Sendable, CustomStringConvertible {
     /// The store id, used as the data file's name (MMKV's default is `mmkv.default`).
     public var id: String
     /// The crypt key, or `nil` for a plain store. Only the first 16 (AES-128) or 32 (AES-256) bytes
-    /// are used; shorter keys are zero-padded. An empty key means no encryption, as in MMKV.
-    public var cryptKey: [UInt8]?
+    /// are used; shorter keys are zero-padded. An empty key means no encryption, as in MMKV. Held,
+    /// like every copy the store derives from it, in wiped ``SecureBytes``.
+    public var cryptKey: SecureBytes?
     /// The AES variant used when ``cryptKey`` is set.
     public var cipher: Cipher
     /// Read-write or read-only.
@@ -76,7 +77,7 @@ public struct KVStoreConfiguration: Sendable, CustomStringConvertible {
     public init(
         directory: String,
         id: String = "mmkv.default",
-        cryptKey: [UInt8]? = nil,
+        cryptKey: SecureBytes? = nil,
         cipher: Cipher = .aes128,
         accessMode: AccessMode = .readWrite,
         multiProcess: Bool = false,
@@ -128,27 +129,35 @@ public struct KVStoreConfiguration: Sendable, CustomStringConvertible {
     }
 
     /// The normalised key material, or `nil` for a plain store.
-    var cryptSpec: CryptSpec? {
+    var cryptSpec: CryptSpec? { Self.cryptSpec(cryptKey, cipher: cipher) }
+
+    /// The normalised key material for `cryptKey` under `cipher`, or `nil` when the key is absent or
+    /// empty (a plain store).
+    static func cryptSpec(_ cryptKey: SecureBytes?, cipher: Cipher) -> CryptSpec? {
         guard let cryptKey, !cryptKey.isEmpty else { return nil }
         return CryptSpec(rawKey: cryptKey, cipher: cipher)
     }
 }
 
-/// The AES key exactly as MMKV derives it from a crypt key: the first 16 or 32 bytes, zero-padded.
+/// The AES key exactly as MMKV derives it from a crypt key: the first 16 or 32 bytes, zero-padded,
+/// built directly in wiped memory.
 struct CryptSpec: Sendable {
-    let key: [UInt8]
+    let key: SecureBytes
     let keySize: AESKeySize
 
-    init(rawKey: [UInt8], cipher: KVStoreConfiguration.Cipher) {
+    init(rawKey: SecureBytes, cipher: KVStoreConfiguration.Cipher) {
         keySize = cipher == .aes128 ? .aes128 : .aes256
-        var key = [UInt8](repeating: 0, count: keySize.rawValue)
-        let count = min(rawKey.count, keySize.rawValue)
-        key.replaceSubrange(0..<count, with: rawKey[0..<count])
-        self.key = key
+        key = SecureBytes(count: keySize.rawValue) { padded in
+            rawKey.withUnsafeBytes { raw in
+                padded.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw.prefix(padded.count)))
+            }
+        }
     }
 
-    /// The IV MMKV used before meta version 2: the first 16 bytes of the padded key.
-    var legacyIV: [UInt8] { Array(key[0..<16]) }
+    /// The IV MMKV used before meta version 2: the first 16 bytes of the padded key. An IV is a
+    /// plain array, so this is a copy of key bytes outside ``SecureBytes``; only stores written
+    /// before meta version 2 need it.
+    var legacyIV: [UInt8] { key.withUnsafeBytes { Array($0.prefix(16)) } }
 
     /// A stream positioned at the start of a data region encrypted with `iv`.
     func stream(iv: [UInt8]) -> AESCFBStream {

@@ -1,3 +1,5 @@
+import CryptoOpenSSL
+
 /// A store decoded from in-memory bytes, without touching any file: the entry point for fuzzing
 /// the load path and for inspecting copies of store files.
 public struct KVStoreSnapshot: Sendable, Hashable {
@@ -16,11 +18,11 @@ public struct KVStoreSnapshot: Sendable, Hashable {
     /// reads outside `data`, whatever `meta` claims.
     /// - Throws: ``KVStoreError`` with code `damaged`, `wrongCryptKey` or `undecodable`.
     public init(
-        data: [UInt8], meta: [UInt8], cryptKey: [UInt8]? = nil, cipher: KVStoreConfiguration.Cipher = .aes128,
+        data: [UInt8], meta: [UInt8], cryptKey: SecureBytes? = nil, cipher: KVStoreConfiguration.Cipher = .aes128,
         onDamage: KVStoreConfiguration.DamagePolicy = .fail
     ) throws(KVStoreError) {
         let info = meta.withUnsafeBytes { MetaInfo(bytes: $0) }
-        let crypt = (cryptKey?.isEmpty ?? true) ? nil : CryptSpec(rawKey: cryptKey!, cipher: cipher)
+        let crypt = KVStoreConfiguration.cryptSpec(cryptKey, cipher: cipher)
         let result: Result<KVStoreSnapshot, KVStoreError> = data.withUnsafeBytes { bytes in
             do throws(KVStoreError) {
                 let loaded = try StoreLoader.load(data: bytes, meta: info, crypt: crypt, policy: onDamage, path: "<memory>")

@@ -58,14 +58,8 @@ struct GlobalOptions: ParsableArguments {
     /// The configuration of the store these options name.
     func configuration(_ access: KVStoreConfiguration.AccessMode) throws(KvstoreToolError) -> KVStoreConfiguration {
         KVStoreConfiguration(
-            directory: directory, id: id, cryptKey: try cryptKey().map(Self.storeKey), cipher: cipher, accessMode: access,
+            directory: directory, id: id, cryptKey: try cryptKey(), cipher: cipher, accessMode: access,
             multiProcess: !singleProcess, onDamage: onDamage.policy)
-    }
-
-    /// The crypt key as KVStorage takes it: a plain array, the one copy outside `SecureBytes`
-    /// (KVStoreConfiguration and KVStore.rekey hold crypt keys as `[UInt8]`).
-    static func storeKey(_ key: SecureBytes) -> [UInt8] {
-        key.withUnsafeBytes { Array($0) }
     }
 
     /// Opens the store read-write (creating it when needed), refusing wrong keys, and damaged files

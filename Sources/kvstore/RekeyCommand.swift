@@ -39,7 +39,7 @@ extension Kvstore {
             let cipher: KVStoreConfiguration.Cipher = newCipher.map { $0 == .aes256 ? .aes256 : .aes128 } ?? root.globals.cipher
             let store = try root.globals.openForWriting()
             defer { store.close() }
-            do { try store.rekey(to: removeKey ? nil : newKey.map(GlobalOptions.storeKey), cipher: cipher) } catch { throw KvstoreToolError(error, operation: "rekey") }
+            do { try store.rekey(to: removeKey ? nil : newKey, cipher: cipher) } catch { throw KvstoreToolError(error, operation: "rekey") }
         }
     }
 }

@@ -18,13 +18,15 @@ struct AESCFBStreamTests {
          "dc7e84bfda79164b7ecd8486985d3860 39ffed143b28b1c832113c6331e5407b df10132415e54b92a13ed0a8267ae2f9 75a385741ab9cef82031623d55b1e471"),
     ]
 
-    @Test("NIST SP 800-38A vectors", arguments: 0..<2)
+    @Test("NIST SP 800-38A vectors, with the key as an array and as SecureBytes", arguments: 0..<2)
     func nist(index: Int) {
         let (size, key, expected) = Self.nistVectors[index]
         var encryptor = AESCFBStream(key: Hex.bytes(key), iv: Self.nistIV, keySize: size)
         let ciphertext = encryptor.encrypt(Self.nistPlaintext)
         #expect(Hex.string(ciphertext) == Hex.string(Hex.bytes(expected)))
-        var decryptor = AESCFBStream(key: Hex.bytes(key), iv: Self.nistIV, keySize: size)
+        var secureEncryptor = AESCFBStream(key: SecureBytes(Hex.bytes(key)), iv: Self.nistIV, keySize: size)
+        #expect(secureEncryptor.encrypt(Self.nistPlaintext) == ciphertext)
+        var decryptor = AESCFBStream(key: SecureBytes(Hex.bytes(key)), iv: Self.nistIV, keySize: size)
         #expect(decryptor.decrypt(ciphertext) == Self.nistPlaintext)
     }
 

@@ -1,3 +1,4 @@
+import CryptoOpenSSL
 import DownloadPipeline
 import Foundation
 import Synchronization
@@ -69,7 +70,7 @@ struct StreamingCacheTests {
     func inline() async throws {
         let scratch = try ScratchDirectory()
         let small = try DownloadCache(directory: scratch.file("small"), inlineLimit: 1024)
-        let encrypted = try DownloadCache(directory: scratch.file("encrypted"), cryptKey: Array("0123456789abcdef".utf8), inlineLimit: 16)
+        let encrypted = try DownloadCache(directory: scratch.file("encrypted"), cryptKey: SecureBytes(Array("0123456789abcdef".utf8)), inlineLimit: 16)
         defer {
             small.close()
             encrypted.close()

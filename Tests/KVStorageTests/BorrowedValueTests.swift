@@ -1,5 +1,6 @@
 import CofferErrors
 import CofferTestSupport
+import CryptoOpenSSL
 import Testing
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -13,7 +14,7 @@ import Foundation
 /// the plaintext buffer) without a copy.
 @Suite("Zero-copy reads")
 struct BorrowedValueTests {
-    static let cryptKey = Array("borrowed-values-key".utf8)
+    static let cryptKey = SecureBytes(Array("borrowed-values-key".utf8))
 
     /// Writes one value of each shape and checks every borrowed read against the copying getters.
     @Test("borrowed bytes equal the copying getters', plain and encrypted", arguments: [false, true])

@@ -1,5 +1,6 @@
 import CofferErrors
 import CofferTestSupport
+import CryptoOpenSSL
 import Foundation
 import Testing
 
@@ -20,8 +21,8 @@ import Glibc
 struct CrashTests {
     static let directoryVariable = "KVSTORE_CRASH_CHILD_DIR"
     static let seedVariable = "KVSTORE_CRASH_CHILD_SEED"
-    static let keyA = Array("crash-key-A".utf8)
-    static let keyB = Array("crash-key-B-for-aes256-0123456789".utf8)
+    static let keyA = SecureBytes(Array("crash-key-A".utf8))
+    static let keyB = SecureBytes(Array("crash-key-B-for-aes256-0123456789".utf8))
 
     enum Operation {
         case setInt(String, Int64)
@@ -30,7 +31,7 @@ struct CrashTests {
         case removeMany([String])
         case compact
         case trim
-        case rekey([UInt8]?, KVStoreConfiguration.Cipher)
+        case rekey(SecureBytes?, KVStoreConfiguration.Cipher)
     }
 
     /// Operation `index` of the run with `seed`.
@@ -69,7 +70,7 @@ struct CrashTests {
     /// The logical store state: payloads by key, and the crypt key.
     struct Model: Equatable {
         var values: [String: [UInt8]] = [:]
-        var key: [UInt8]?
+        var key: SecureBytes?
         var cipher: KVStoreConfiguration.Cipher = .aes128
 
         mutating func apply(_ operation: Operation) {

@@ -1,4 +1,5 @@
 import CofferErrors
+import CryptoOpenSSL
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ struct DamageTests {
     static let id = "damage"
 
     /// Creates a store with `count` string keys (`k0`...), optionally compacted after `compactAfter`.
-    static func makeStore(count: Int = 20, compactAfter: Int? = nil, cryptKey: [UInt8]? = nil) throws -> (String, KVStoreConfiguration) {
+    static func makeStore(count: Int = 20, compactAfter: Int? = nil, cryptKey: SecureBytes? = nil) throws -> (String, KVStoreConfiguration) {
         let directory = try TestSupport.temporaryDirectory("damage")
         let configuration = KVStoreConfiguration(directory: directory, id: id, cryptKey: cryptKey)
         let store = try KVStore(configuration)
@@ -261,7 +262,7 @@ struct DamageTests {
     }
 
     /// Decodes `data`/`meta` and reports what happened: the entries, or the error code.
-    static func outcome(_ data: [UInt8], _ meta: [UInt8], key: [UInt8]?) -> Result<[KVStoreEntry], KVStoreError> {
+    static func outcome(_ data: [UInt8], _ meta: [UInt8], key: SecureBytes?) -> Result<[KVStoreEntry], KVStoreError> {
         do throws(KVStoreError) {
             return .success(try KVStoreSnapshot(data: data, meta: meta, cryptKey: key).entries)
         } catch {
@@ -271,7 +272,7 @@ struct DamageTests {
 
     @Test("every flipped bit in either file is detected or harmless", arguments: [false, true])
     func flippedBits(encrypted: Bool) throws {
-        let key: [UInt8]? = encrypted ? Array("flip-key".utf8) : nil
+        let key: SecureBytes? = encrypted ? SecureBytes(Array("flip-key".utf8)) : nil
         let (directory, _) = try Self.makeStore(count: 12, compactAfter: 6, cryptKey: key)
         defer { TestSupport.removeDirectory(directory) }
         let data = try TestSupport.read(Self.paths(directory).data)

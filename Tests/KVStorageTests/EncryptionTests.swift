@@ -7,8 +7,8 @@ import Testing
 
 @Suite("AES-CFB encryption and rekey", .serialized)
 struct EncryptionTests {
-    static let key128 = Array("coffer-fixture-key".utf8)
-    static let key256 = Array("coffer-fixture-aes256-key-32byte".utf8)
+    static let key128 = SecureBytes(Array("coffer-fixture-key".utf8))
+    static let key256 = SecureBytes(Array("coffer-fixture-aes256-key-32byte".utf8))
 
     @Test("the MMKV-encrypted fixtures read back exactly", arguments: ["aes128", "aes256"])
     func readFixture(id: String) throws {
@@ -26,7 +26,7 @@ struct EncryptionTests {
         let original = try TestSupport.read(directory + "/" + id)
         let originalMeta = try TestSupport.read(directory + "/" + id + ".crc")
         var wrong = FixtureReadTests.configuration(id, directory: directory, mode: .readWrite)
-        wrong.cryptKey = Array("not-the-key".utf8)
+        wrong.cryptKey = SecureBytes(Array("not-the-key".utf8))
         #expect(throws: KVStoreError(.wrongCryptKey, "")) { _ = try KVStore(wrong) }
         wrong.onDamage = .discard
         #expect(throws: KVStoreError(.wrongCryptKey, "")) { _ = try KVStore(wrong) }
@@ -123,7 +123,7 @@ struct EncryptionTests {
     @Test("a legacy store (meta version < 2) uses the key as IV")
     func legacyIV() throws {
         // Build a version-1 encrypted store by hand: IV = the first 16 bytes of the padded key.
-        let key = Array("legacy-key".utf8)
+        let key = SecureBytes(Array("legacy-key".utf8))
         let crypt = CryptSpec(rawKey: key, cipher: .aes128)
         var region: [UInt8] = [0x80, 0x80, 0x80, 0x01]  // placeholder
         region += [0x01, 0x61] + [0x03, 0x02, 0x68, 0x69]  // "a" = "hi"

@@ -1,4 +1,5 @@
 import CofferErrors
+import CryptoOpenSSL
 import Foundation
 import Testing
 
@@ -13,9 +14,9 @@ struct FixtureReadTests {
         var configuration = KVStoreConfiguration(directory: directory, id: id, accessMode: mode)
         switch id {
         case "aes128":
-            configuration.cryptKey = Array("coffer-fixture-key".utf8)
+            configuration.cryptKey = SecureBytes(Array("coffer-fixture-key".utf8))
         case "aes256":
-            configuration.cryptKey = Array("coffer-fixture-aes256-key-32byte".utf8)
+            configuration.cryptKey = SecureBytes(Array("coffer-fixture-aes256-key-32byte".utf8))
             configuration.cipher = .aes256
         default:
             break

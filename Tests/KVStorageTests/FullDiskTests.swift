@@ -1,5 +1,6 @@
 import CofferErrors
 import CofferTestSupport
+import CryptoOpenSSL
 import Foundation
 import Testing
 
@@ -51,7 +52,7 @@ struct FullDiskTests {
         let meta = try TestSupport.read(configuration.metaPath)
         for (label, operation) in [("compact", { () throws(KVStoreError) in try store.compact() }),
                                    ("rekey", { () throws(KVStoreError) in
-                                       try store.rekey(to: Array("new-key".utf8))
+                                       try store.rekey(to: SecureBytes(Array("new-key".utf8)))
                                        try store.rekey(to: nil)    // where it fitted: back to plain for the checks below
                                    })] {
             do throws(KVStoreError) {

@@ -1,3 +1,4 @@
+import CryptoOpenSSL
 import Foundation
 import Testing
 
@@ -87,7 +88,7 @@ struct HistoryTests {
         // A clock before every expire-at time of the expire fixture, so its keys are live.
         let clock = TestClock(1_700_000_000)
         let store = try KVStore(KVStoreConfiguration(
-            directory: directory, id: id, cryptKey: spec.key.map { Array($0.utf8) }, cipher: spec.cipher,
+            directory: directory, id: id, cryptKey: spec.key.map { SecureBytes(Array($0.utf8)) }, cipher: spec.cipher,
             accessMode: .readOnly, clock: clock.function))
         defer { store.close() }
         let history = try store.history()

@@ -1,4 +1,5 @@
 import CofferTestSupport
+import CryptoOpenSSL
 import Foundation
 import Testing
 
@@ -49,7 +50,7 @@ struct InteropTests {
         defer { TestSupport.removeDirectory(directory) }
         let key: String? = variant == 0 ? nil : "interop-key-\(variant)"
         let configuration = KVStoreConfiguration(
-            directory: directory, id: "interop", cryptKey: key.map { Array($0.utf8) }, cipher: variant == 2 ? .aes256 : .aes128)
+            directory: directory, id: "interop", cryptKey: key.map { SecureBytes(Array($0.utf8)) }, cipher: variant == 2 ? .aes256 : .aes128)
         let store = try KVStore(configuration)
         try Self.fill(store)
         let entries = try store.entries()

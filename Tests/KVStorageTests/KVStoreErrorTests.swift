@@ -1,4 +1,5 @@
 import CofferErrors
+import CryptoOpenSSL
 import Testing
 
 @testable import KVStorage
@@ -30,7 +31,7 @@ struct KVStoreErrorTests {
         let directory = try TestSupport.copyFixture(id)
         defer { TestSupport.removeDirectory(directory) }
         var wrong = FixtureReadTests.configuration(id, directory: directory)
-        wrong.cryptKey = Array("not-the-key".utf8)
+        wrong.cryptKey = SecureBytes(Array("not-the-key".utf8))
         let error = try #require(throws: KVStoreError.self) { _ = try KVStore(wrong) }
         #expect(error.code == .wrongCryptKey)
         #expect(error.context.path == error.path)

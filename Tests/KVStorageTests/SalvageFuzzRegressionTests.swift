@@ -1,3 +1,4 @@
+import CryptoOpenSSL
 import Foundation
 import Testing
 
@@ -7,8 +8,8 @@ import Testing
 /// meta length as two little-endian bytes, the meta file, the data file).
 @Suite("Salvage: fuzz regressions")
 struct SalvageFuzzRegressionTests {
-    static let key128 = Array("coffer-fixture-key".utf8)
-    static let key256 = Array("coffer-fixture-aes256-key-32byte".utf8)
+    static let key128 = SecureBytes(Array("coffer-fixture-key".utf8))
+    static let key256 = SecureBytes(Array("coffer-fixture-aes256-key-32byte".utf8))
 
     /// Writes the fuzz input `name` as a store `fuzz` in a new directory, with the crypt key its
     /// flags byte names (1: AES-128, 2: AES-256).

@@ -164,7 +164,7 @@ struct SalvageTests {
 
     @Test("an encrypted store with a damaged entry: CFB resynchronises and later entries are found")
     func encrypted() throws {
-        let key = Array("salvage-key".utf8)
+        let key = SecureBytes(Array("salvage-key".utf8))
         let (directory, configuration) = try DamageTests.makeStore(count: 20, cryptKey: key)
         defer { TestSupport.removeDirectory(directory) }
         // Damage a byte a third of the way in (ciphertext: offsets, not contents, are known).

@@ -1,3 +1,4 @@
+import CryptoOpenSSL
 import KVStorage
 
 #if canImport(Glibc)
@@ -16,15 +17,15 @@ import Darwin
 ///   next L bytes  the meta (.crc) file
 ///   the rest      the data file
 public struct StoreFuzzInput {
-    public static let key128 = Array("coffer-fixture-key".utf8)
-    public static let key256 = Array("coffer-fixture-aes256-key-32byte".utf8)
-    public static let wrongKey = Array("not-the-fixture-key".utf8)
+    public static let key128 = SecureBytes(Array("coffer-fixture-key".utf8))
+    public static let key256 = SecureBytes(Array("coffer-fixture-aes256-key-32byte".utf8))
+    public static let wrongKey = SecureBytes(Array("not-the-fixture-key".utf8))
 
     public let flags: UInt8
     public let meta: [UInt8]
     public let data: [UInt8]
     /// The crypt key the flags ask for (`nil` for a plain store).
-    public let cryptKey: [UInt8]?
+    public let cryptKey: SecureBytes?
     public let cipher: KVStoreConfiguration.Cipher
 
     /// Splits `input`; `nil` when it is shorter than the three header bytes.
