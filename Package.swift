@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "KeytoolSupport",
             dependencies: [
-                "AsymmetricKeys", "CommandLineSupport", "CryptoOpenSSL",
+                "ASN1Kit", "AsymmetricKeys", "CommandLineSupport", "CryptoOpenSSL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -113,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "keytool-fetch",
             dependencies: [
-                "AsymmetricKeys", "CommandLineSupport", "DownloadPipeline", "KeytoolSupport",
+                "ASN1Kit", "AsymmetricKeys", "CommandLineSupport", "DownloadPipeline", "KeytoolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict,
@@ -122,7 +122,7 @@ let package = Package(
         .executableTarget(
             name: "kvstore",
             dependencies: [
-                "ASN1Kit", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "KVStorage",
+                "ASN1Kit", "CofferErrors", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "KVStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict,
@@ -134,10 +134,10 @@ let package = Package(
         .target(name: "CofferTestSupport", path: "Tests/CofferTestSupport", swiftSettings: strict),
         .testTarget(name: "CofferErrorsTests", dependencies: ["CofferErrors"], swiftSettings: strict),
         .testTarget(name: "ASN1KitTests", dependencies: ["ASN1Kit", "CofferErrors"], swiftSettings: strict),
-        .testTarget(name: "CofferJSONTests", dependencies: ["CofferJSON"], swiftSettings: strict),
+        .testTarget(name: "CofferJSONTests", dependencies: ["CofferJSON", "CofferErrors"], swiftSettings: strict),
         .testTarget(name: "CryptoOpenSSLTests", dependencies: ["CryptoOpenSSL", "CofferErrors", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "AsymmetricKeysTests", dependencies: ["AsymmetricKeys", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
-        .testTarget(name: "KVStorageTests", dependencies: ["KVStorage", "CofferErrors", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "KVStorageTests", dependencies: ["KVStorage", "CofferErrors", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "DownloadPipelineTests",
             dependencies: [
@@ -147,7 +147,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "KeytoolTests", dependencies: ["keytool", "keytool-fetch", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "KeytoolTests", dependencies: ["keytool", "keytool-fetch", "KeytoolSupport", "DownloadPipeline", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "KvstoreTests", dependencies: ["kvstore", "KVStorage", "CofferTestSupport"], swiftSettings: strict),
     ]
 )
