@@ -139,14 +139,26 @@ struct FetchCommand: AsyncParsableCommand {
         }
         if cache != nil { request.cachePolicy = .enabled(storeDecrypted: false, revalidate: true) }
         let retryPolicy = RetryPolicy(retries: retry)
-        let result = try await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cache, configuration: {
-            .init(totalTimeout: nil, cache: $0, retryPolicy: retryPolicy)
-        }) { downloader throws(DownloadError) in
-            // The bar's line ends before the result or an error is written.
-            defer { progressBar?.end() }
-            return try await downloader.result(for: request)
+        let result: DownloadResult
+        do {
+            result = try await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cache, configuration: {
+                .init(totalTimeout: nil, cache: $0, retryPolicy: retryPolicy)
+            }) { downloader throws(DownloadError) in
+                // The bar's line ends before the result or an error is written.
+                defer { progressBar?.end() }
+                return try await downloader.result(for: request)
+            }
+        } catch {
+            throw Self.withSchemeHint(error)
         }
         try OutputFile.write(result.data, to: output, mode: 0o600)
+    }
+
+    /// `error`, with the way out on the command line when `--scheme auto` could not tell the scheme.
+    static func withSchemeHint(_ error: DownloadError) -> any Error {
+        guard error.decryptionError?.code == .unknownScheme else { return error }
+        let names = DecryptionScheme.allCases.map(\.rawValue).joined(separator: ", ")
+        return CommandError("\(error); give --scheme (\(names))")
     }
 
     /// The decryptor for `--scheme`, with the key loaded.

@@ -36,7 +36,7 @@ public struct AutoDecryptor: StreamingDecryptor {
         AutoDecryptionStream(cms: cms)
     }
 
-    static let unknownScheme = DecryptionError(.unknownScheme, "auto: the payload is not CMS (DER or PEM); give --scheme (cms, rsa-oaep-sha256, rsa-oaep-sha1, rsa-pkcs1, rsa-public, none)", offset: 0)
+    static let unknownScheme = DecryptionError(.unknownScheme, "auto: the payload is not CMS (DER or PEM), and no other scheme can be told from its bytes: name the scheme it was encrypted with", offset: 0)
 
     enum Verdict: Equatable {
         case cms

@@ -1,7 +1,7 @@
 import AsymmetricKeys
 import CryptoOpenSSL
 
-/// The built-in decryption schemes, named as `keytool fetch --scheme` takes them.
+/// The built-in decryption schemes, each with its name (the raw value).
 public enum DecryptionScheme: String, CaseIterable, Sendable {
     /// CMS when the payload is a CMS ContentInfo, otherwise an error asking for a scheme.
     case auto

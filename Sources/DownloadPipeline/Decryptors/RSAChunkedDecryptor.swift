@@ -33,7 +33,7 @@ public struct RSAChunkedDecryptor: Decryptor {
         self.fingerprint = key.publicKey.fingerprintSHA256
     }
 
-    /// The scheme name as `keytool fetch --scheme` spells it (`rsa-oaep-sha256`, `rsa-oaep-sha1`,
+    /// The scheme's name, as ``DecryptionScheme`` spells it (`rsa-oaep-sha256`, `rsa-oaep-sha1`,
     /// `rsa-pkcs1`, or `rsa-oaep-…` for other OAEP hashes).
     public var schemeName: String {
         switch padding {
