@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -23,7 +24,7 @@ struct CodableTests {
 
     static func withStore<R>(_ configuration: (String) -> KVStoreConfiguration = { KVStoreConfiguration(directory: $0) },
                              _ body: (KVStore, KVStoreConfiguration) throws -> R) throws -> R {
-        let directory = try TestSupport.temporaryDirectory("codable")
+        let directory = try TestScratch.directory("codable").path
         defer { TestSupport.removeDirectory(directory) }
         let settings = configuration(directory)
         let store = try KVStore(settings)

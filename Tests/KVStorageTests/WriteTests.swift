@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -47,7 +48,7 @@ struct WriteTests {
 
     @Test("every type round-trips and survives a reopen")
     func typedRoundTrip() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = KVStoreConfiguration(directory: directory)
         do {
@@ -88,7 +89,7 @@ struct WriteTests {
 
     @Test("overwrite and tombstone: last write wins, the log grows")
     func overwriteAndRemove() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = KVStoreConfiguration(directory: directory)
         let store = try KVStore(configuration)
@@ -122,7 +123,7 @@ struct WriteTests {
 
     @Test("growth keeps every value and the file a page multiple")
     func growth() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = KVStoreConfiguration(directory: directory, id: "grow")
         let store = try KVStore(configuration)
@@ -146,7 +147,7 @@ struct WriteTests {
 
     @Test("overwriting the same keys compacts instead of growing forever")
     func overwriteCompacts() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let store = try KVStore(KVStoreConfiguration(directory: directory))
         defer { store.close() }
@@ -161,7 +162,7 @@ struct WriteTests {
 
     @Test("remove several keys, clearAll and trim")
     func removeSeveralClearAllTrim() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = KVStoreConfiguration(directory: directory)
         let store = try KVStore(configuration)
@@ -194,7 +195,7 @@ struct WriteTests {
 
     @Test("appending to an MMKV-written store, then reopening")
     func appendToFixture() throws {
-        let directory = try TestSupport.copyFixture("plain")
+        let directory = try MMKVFixtures.copyStore("plain")
         defer { TestSupport.removeDirectory(directory) }
         let configuration = KVStoreConfiguration(directory: directory, id: "plain")
         let store = try KVStore(configuration)
@@ -212,7 +213,7 @@ struct WriteTests {
 
     @Test("keys are validated, one instance per store, read-only refuses writes")
     func validation() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let store = try KVStore(KVStoreConfiguration(directory: directory))
         #expect(throws: KVStoreError(.invalidKey, "")) { try store.set(1 as Int32, forKey: "") }
@@ -235,7 +236,7 @@ struct WriteTests {
 
     @Test("files are created with mode 0600; special-character ids use MMKV's MD5 name")
     func fileModeAndNames() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = KVStoreConfiguration(directory: directory, id: "a/b")
         #expect(configuration.dataPath == directory + "/specialCharacter/" + "a7e86136543b019d72468ceebf71fb8e")
@@ -250,7 +251,7 @@ struct WriteTests {
 
     @Test("import, backup and restore")
     func importBackupRestore() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let source = try KVStore(KVStoreConfiguration(directory: directory, id: "source"))
         let target = try KVStore(KVStoreConfiguration(directory: directory, id: "target"))
@@ -277,7 +278,7 @@ struct WriteTests {
 struct ThreadTests {
     @Test("8 threads × 1,000 transactions and reads on one instance lose no update")
     func concurrentIncrements() async throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let store = try KVStore(KVStoreConfiguration(directory: directory))
         defer { store.close() }
@@ -304,7 +305,7 @@ struct ThreadTests {
 struct RegistryTests {
     @Test("closing, reopening and releasing the closed instance keeps the new one registered")
     func closeThenReopen() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = KVStoreConfiguration(directory: directory)
         var first: KVStore? = try KVStore(configuration)
