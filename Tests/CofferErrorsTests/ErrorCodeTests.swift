@@ -70,6 +70,7 @@ struct ErrorCodeTests {
         // A code read back from the erased form is the constant it was.
         #expect(alpha as? AlphaError.Code == .closed)
         #expect(alpha as? BetaError.Code == nil)
+        #expect(beta as? AlphaError.Code == nil)
     }
 
     @Test("equal codes hash alike, and sets and dictionaries keep codes of two domains apart")
