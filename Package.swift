@@ -133,7 +133,7 @@ let package = Package(
         // What several test targets need: running programs, deterministic inputs.
         .target(name: "CofferTestSupport", path: "Tests/CofferTestSupport", swiftSettings: strict),
         .testTarget(name: "CofferErrorsTests", dependencies: ["CofferErrors"], swiftSettings: strict),
-        .testTarget(name: "ASN1KitTests", dependencies: ["ASN1Kit", "CofferErrors"], swiftSettings: strict),
+        .testTarget(name: "ASN1KitTests", dependencies: ["ASN1Kit", "CofferErrors", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "CofferJSONTests", dependencies: ["CofferJSON", "CofferErrors"], swiftSettings: strict),
         .testTarget(name: "CryptoOpenSSLTests", dependencies: ["CryptoOpenSSL", "CofferErrors", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "AsymmetricKeysTests", dependencies: ["AsymmetricKeys", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),

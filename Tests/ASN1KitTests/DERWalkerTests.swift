@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferTestSupport
 import Testing
 
 @Suite("DER walker")
@@ -14,7 +15,7 @@ struct DERWalkerTests {
         tree.nodes.map { ASN1Header(tag: $0.tag, offset: $0.offset, headerLength: $0.headerLength, length: $0.length, depth: $0.depth) }
     }
 
-    @Test("visits exactly the nodes of ASN1Tree", arguments: FixtureFiles.list("asn1", suffix: ".der"))
+    @Test("visits exactly the nodes of ASN1Tree", arguments: try FixtureFiles.list("asn1", suffix: ".der"))
     func fixtures(_ file: String) throws {
         let der = try FixtureFiles.bytes("asn1/\(file)")
         #expect(try Self.headers(der) == Self.nodes(try ASN1Tree(parsing: der)))
@@ -31,8 +32,8 @@ struct DERWalkerTests {
 
     @Test func structuralErrorsMatchTheReader() {
         let cases: [[UInt8]] = [
-            [], hex("30"), hex("30 84 FF FF FF FF 02 01 00 00"), hex("04 81 01 AA"), hex("05 00 00"),
-            hex("30 80 02 01 05 00 00"), hex("1F 05 00"), hex("30 03 02 02 00"), hex("04 FF 00"),
+            [], TestHex.bytes("30"), TestHex.bytes("30 84 FF FF FF FF 02 01 00 00"), TestHex.bytes("04 81 01 AA"), TestHex.bytes("05 00 00"),
+            TestHex.bytes("30 80 02 01 05 00 00"), TestHex.bytes("1F 05 00"), TestHex.bytes("30 03 02 02 00"), TestHex.bytes("04 FF 00"),
         ]
         for bytes in cases {
             var walkerError: ASN1Error?

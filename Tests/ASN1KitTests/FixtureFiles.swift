@@ -1,10 +1,9 @@
+import CofferTestSupport
 import Foundation
 
-/// Locates the repository's Fixtures/ folder from this source file.
+/// The repository's Fixtures/ folder.
 enum FixtureFiles {
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
+    static let root = ToolProcess.repositoryRoot.appendingPathComponent("Fixtures")
 
     static func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
 
@@ -12,21 +11,13 @@ enum FixtureFiles {
         [UInt8](try Data(contentsOf: url(relative)))
     }
 
-    static func list(_ folder: String, suffix: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: url(folder).path)) ?? []
-        return names.filter { $0.hasSuffix(suffix) }.sorted()
+    /// The names in `folder` ending in `suffix`, sorted; a folder that cannot be listed, or holds
+    /// no such file, is an error rather than no fixtures.
+    static func list(_ folder: String, suffix: String) throws -> [String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: url(folder).path).filter { $0.hasSuffix(suffix) }.sorted()
+        guard !names.isEmpty else {
+            throw FixtureFacts.Unusable(path: url(folder).path, problem: "holds no \(suffix) file")
+        }
+        return names
     }
-}
-
-/// Hex helper for writing vectors inline: "30 03 02 01 01".
-func hex(_ text: String) -> [UInt8] {
-    let digits = text.filter { !$0.isWhitespace }
-    var out: [UInt8] = []
-    var index = digits.startIndex
-    while index < digits.endIndex {
-        let next = digits.index(index, offsetBy: 2)
-        out.append(UInt8(digits[index..<next], radix: 16)!)
-        index = next
-    }
-    return out
 }

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferTestSupport
 import Testing
 
 @Suite("Object identifiers")
@@ -18,9 +19,9 @@ struct ObjectIdentifierTests {
     }
 
     @Test func knownEncoding() {
-        #expect(ASN1ObjectIdentifier.rsaEncryption.encoded == hex("2A 86 48 86 F7 0D 01 01 01"))
+        #expect(ASN1ObjectIdentifier.rsaEncryption.encoded == TestHex.bytes("2A 86 48 86 F7 0D 01 01 01"))
         #expect(ASN1ObjectIdentifier.rsaEncryption.arcs == [1, 2, 840, 113_549, 1, 1, 1])
-        #expect(ASN1ObjectIdentifier(dotted: "2.999")!.encoded == hex("88 37"))
+        #expect(ASN1ObjectIdentifier(dotted: "2.999")!.encoded == TestHex.bytes("88 37"))
     }
 
     @Test("invalid dotted forms", arguments: ["", "1", "3.1", "1.40", "1..2", "1.2.", "01.2", "1.a", "-1.2"])

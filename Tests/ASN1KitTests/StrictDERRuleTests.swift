@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferTestSupport
 import Testing
 
 /// One minimal malformed input per strict-DER rule: each is rejected with the right code and
@@ -18,20 +19,20 @@ struct StrictDERRuleTests {
     }
 
     @Test func lengthInLongFormBelow128IsNotMinimal() {
-        let error = parseError(hex("04 81 01 AA"))
+        let error = parseError(TestHex.bytes("04 81 01 AA"))
         #expect(error?.code == .nonMinimalLength)
         #expect(error?.offset == 0)
-        #expect((try? ASN1Tree(parsing: hex("04 81 01 AA"), options: .lenientBER)) != nil)
+        #expect((try? ASN1Tree(parsing: TestHex.bytes("04 81 01 AA"), options: .lenientBER)) != nil)
     }
 
     @Test func lengthWithLeadingZeroOctetIsNotMinimal() {
-        var bytes = hex("04 82 00 80")
+        var bytes = TestHex.bytes("04 82 00 80")
         bytes += [UInt8](repeating: 0x41, count: 0x80)
         #expect(parseError(bytes)?.code == .nonMinimalLength)
     }
 
     @Test func indefiniteLengthIsRejectedInDERAndReadInLenientBER() throws {
-        let bytes = hex("30 80 02 01 05 04 02 AB CD 00 00")
+        let bytes = TestHex.bytes("30 80 02 01 05 04 02 AB CD 00 00")
         #expect(parseError(bytes)?.code == .indefiniteLength)
         let tree = try ASN1Tree(parsing: bytes, options: .lenientBER)
         #expect(tree.nodes.count == 3)
@@ -40,25 +41,25 @@ struct StrictDERRuleTests {
     }
 
     @Test func indefiniteLengthWithoutEndOfContentsIsTruncated() {
-        #expect(parseError(hex("30 80 02 01 05"), options: .lenientBER)?.code == .truncated)
+        #expect(parseError(TestHex.bytes("30 80 02 01 05"), options: .lenientBER)?.code == .truncated)
     }
 
     @Test func primitiveWithIndefiniteLengthIsInvalid() {
-        #expect(parseError(hex("04 80 00 00"), options: .lenientBER)?.code == .invalidLength)
+        #expect(parseError(TestHex.bytes("04 80 00 00"), options: .lenientBER)?.code == .invalidLength)
     }
 
     @Test func reservedLengthOctet() {
-        #expect(parseError(hex("04 FF 00"))?.code == .invalidLength)
+        #expect(parseError(TestHex.bytes("04 FF 00"))?.code == .invalidLength)
     }
 
     @Test func trailingDataAfterTheValue() {
-        let error = parseError(hex("05 00 00"))
+        let error = parseError(TestHex.bytes("05 00 00"))
         #expect(error?.code == .trailingData)
         #expect(error?.offset == 2)
     }
 
     @Test func trailingDataInsideASequence() {
-        var reader = DERReader(hex("30 04 02 01 01 05"))
+        var reader = DERReader(TestHex.bytes("30 04 02 01 01 05"))
         #expect(throws: ASN1Error.self) {
             try reader.readSequence { seq in _ = try seq.readInteger(as: Int.self) }
         }
@@ -66,7 +67,7 @@ struct StrictDERRuleTests {
 
     @Test func declaredLengthBeyondTheInputIsRejectedBeforeAnythingIsRead() {
         // Ten bytes that declare 4 GiB: the reader must say so without allocating.
-        let error = parseError(hex("30 84 FF FF FF FF 02 01 00 00"))
+        let error = parseError(TestHex.bytes("30 84 FF FF FF FF 02 01 00 00"))
         #expect(error?.code == .lengthOverrun)
         #expect(error?.offset == 0)
         #expect(error?.reason.contains("runs past the end of the input") == true)
@@ -74,7 +75,7 @@ struct StrictDERRuleTests {
 
     @Test func errorMessageNamesLengthAndOffset() {
         // A SEQUENCE holding an OCTET STRING that declares 300 bytes at offset 4.
-        var bytes = hex("30 82 01 00 04 82 01 2C")
+        var bytes = TestHex.bytes("30 82 01 00 04 82 01 2C")
         bytes += [UInt8](repeating: 0, count: 252)
         let error = parseError(bytes)
         #expect(error?.code == .lengthOverrun)
@@ -82,9 +83,9 @@ struct StrictDERRuleTests {
     }
 
     @Test func truncatedHeader() {
-        #expect(parseError(hex("30"))?.code == .truncated)
-        #expect(parseError(hex("1F 81"))?.code == .truncated)
-        #expect(parseError(hex("04 82 01"))?.code == .truncated)
+        #expect(parseError(TestHex.bytes("30"))?.code == .truncated)
+        #expect(parseError(TestHex.bytes("1F 81"))?.code == .truncated)
+        #expect(parseError(TestHex.bytes("04 82 01"))?.code == .truncated)
         #expect(parseError([])?.code == .truncated)
     }
 
@@ -101,21 +102,21 @@ struct StrictDERRuleTests {
         // ...and fit a raised limit.
         #expect((try? ASN1Tree(parsing: bytes, options: ASN1ParsingOptions(maximumDepth: 80))) != nil)
         // A lowered limit is enforced too.
-        #expect(parseError(hex("30 04 30 02 05 00"), options: ASN1ParsingOptions(maximumDepth: 2))?.code == .depthExceeded)
+        #expect(parseError(TestHex.bytes("30 04 30 02 05 00"), options: ASN1ParsingOptions(maximumDepth: 2))?.code == .depthExceeded)
     }
 
     @Test func highTagNumberForm() throws {
         // [APPLICATION 200] primitive, minimal high form: 5F 81 48.
-        let tree = try ASN1Tree(parsing: hex("5F 81 48 01 00"))
+        let tree = try ASN1Tree(parsing: TestHex.bytes("5F 81 48 01 00"))
         #expect(tree.nodes[0].tag == ASN1Tag(.application, 200, constructed: false))
         #expect(tree.nodes[0].headerLength == 4)
         // Leading 0x80 group, and a number below 31 in the high form, are not minimal.
-        #expect(parseError(hex("5F 80 48 01 00"))?.code == .invalidTag)
-        #expect(parseError(hex("1F 05 00"))?.code == .invalidTag)
+        #expect(parseError(TestHex.bytes("5F 80 48 01 00"))?.code == .invalidTag)
+        #expect(parseError(TestHex.bytes("1F 05 00"))?.code == .invalidTag)
     }
 
     @Test func allFourClassesAndTheConstructedBit() throws {
-        let tree = try ASN1Tree(parsing: hex("30 0D 80 00 A1 02 05 00 42 01 07 E3 02 05 00"))
+        let tree = try ASN1Tree(parsing: TestHex.bytes("30 0D 80 00 A1 02 05 00 42 01 07 E3 02 05 00"))
         let tags = tree.nodes.map(\.tag)
         #expect(tags == [
             .sequence, .context(0, constructed: false), .context(1, constructed: true), .null,
@@ -126,26 +127,26 @@ struct StrictDERRuleTests {
     }
 
     @Test func booleanMustBeZeroOrFF() throws {
-        #expect(parseError(hex("01 01 01"))?.code == .invalidBoolean)
-        #expect(parseError(hex("01 02 FF FF"))?.code == .invalidBoolean)
-        var reader = DERReader(hex("01 01 FF"))
+        #expect(parseError(TestHex.bytes("01 01 01"))?.code == .invalidBoolean)
+        #expect(parseError(TestHex.bytes("01 02 FF FF"))?.code == .invalidBoolean)
+        var reader = DERReader(TestHex.bytes("01 01 FF"))
         #expect(try reader.readBoolean() == true)
-        var lenient = DERReader(hex("01 01 01"), options: .lenientBER)
+        var lenient = DERReader(TestHex.bytes("01 01 01"), options: .lenientBER)
         #expect(try lenient.readBoolean() == true)
     }
 
     @Test func integerMustBeMinimalAndNonEmpty() {
-        #expect(parseError(hex("02 00"))?.code == .invalidInteger)
-        #expect(parseError(hex("02 02 00 7F"))?.code == .invalidInteger)
-        #expect(parseError(hex("02 02 FF 80"))?.code == .invalidInteger)
-        #expect(parseError(hex("02 02 00 80")) == nil)
-        #expect(parseError(hex("02 02 FF 7F")) == nil)
+        #expect(parseError(TestHex.bytes("02 00"))?.code == .invalidInteger)
+        #expect(parseError(TestHex.bytes("02 02 00 7F"))?.code == .invalidInteger)
+        #expect(parseError(TestHex.bytes("02 02 FF 80"))?.code == .invalidInteger)
+        #expect(parseError(TestHex.bytes("02 02 00 80")) == nil)
+        #expect(parseError(TestHex.bytes("02 02 FF 7F")) == nil)
     }
 
     @Test func negativeIntegerWhereUnsignedIsRequired() {
-        var reader = DERReader(hex("02 01 FF"))
+        var reader = DERReader(TestHex.bytes("02 01 FF"))
         #expect(throws: ASN1Error.self) { _ = try reader.readUnsignedInteger() }
-        var again = DERReader(hex("02 01 FF"))
+        var again = DERReader(TestHex.bytes("02 01 FF"))
         do {
             _ = try again.readInteger(as: UInt32.self)
             Issue.record("expected an error")
@@ -157,40 +158,40 @@ struct StrictDERRuleTests {
     }
 
     @Test func integerOverflow() {
-        var reader = DERReader(hex("02 02 01 00"))
+        var reader = DERReader(TestHex.bytes("02 02 01 00"))
         #expect(throws: ASN1Error.self) { _ = try reader.readInteger(as: Int8.self) }
-        var fits = DERReader(hex("02 02 00 FF"))
+        var fits = DERReader(TestHex.bytes("02 02 00 FF"))
         #expect((try? fits.readInteger(as: UInt8.self)) == 255)
     }
 
     @Test func nullMustBeEmpty() {
-        #expect(parseError(hex("05 01 00"))?.code == .invalidNull)
+        #expect(parseError(TestHex.bytes("05 01 00"))?.code == .invalidNull)
     }
 
     @Test func bitStringRules() {
-        #expect(parseError(hex("03 00"))?.code == .invalidBitString)
-        #expect(parseError(hex("03 01 01"))?.code == .invalidBitString)
-        #expect(parseError(hex("03 02 08 00"))?.code == .invalidBitString)
-        #expect(parseError(hex("03 02 04 01"))?.code == .invalidBitString)
-        #expect(parseError(hex("03 02 04 F0")) == nil)
-        #expect(parseError(hex("03 01 00")) == nil)
+        #expect(parseError(TestHex.bytes("03 00"))?.code == .invalidBitString)
+        #expect(parseError(TestHex.bytes("03 01 01"))?.code == .invalidBitString)
+        #expect(parseError(TestHex.bytes("03 02 08 00"))?.code == .invalidBitString)
+        #expect(parseError(TestHex.bytes("03 02 04 01"))?.code == .invalidBitString)
+        #expect(parseError(TestHex.bytes("03 02 04 F0")) == nil)
+        #expect(parseError(TestHex.bytes("03 01 00")) == nil)
     }
 
     @Test func objectIdentifierRules() {
-        #expect(parseError(hex("06 00"))?.code == .invalidObjectIdentifier)
-        #expect(parseError(hex("06 02 80 01"))?.code == .invalidObjectIdentifier)
-        #expect(parseError(hex("06 02 2A 86"))?.code == .invalidObjectIdentifier)
+        #expect(parseError(TestHex.bytes("06 00"))?.code == .invalidObjectIdentifier)
+        #expect(parseError(TestHex.bytes("06 02 80 01"))?.code == .invalidObjectIdentifier)
+        #expect(parseError(TestHex.bytes("06 02 2A 86"))?.code == .invalidObjectIdentifier)
     }
 
     @Test func stringCharacterSets() {
-        #expect(parseError(hex("13 01 40"))?.code == .invalidString) // '@' in PrintableString
-        #expect(parseError(hex("16 01 80"))?.code == .invalidString) // IA5String is 7-bit
-        #expect(parseError(hex("0C 02 C3 28"))?.code == .invalidString) // bad UTF-8
-        #expect(parseError(hex("1E 03 00 41 00"))?.code == .invalidString) // BMPString odd length
-        #expect(parseError(hex("1E 02 D8 00"))?.code == .invalidString) // surrogate
-        #expect(parseError(hex("12 02 31 41"))?.code == .invalidString) // NumericString letter
-        #expect(parseError(hex("1A 01 07"))?.code == .invalidString) // VisibleString control
-        #expect(parseError(hex("14 02 E9 41")) == nil) // TeletexString read as Latin-1
+        #expect(parseError(TestHex.bytes("13 01 40"))?.code == .invalidString) // '@' in PrintableString
+        #expect(parseError(TestHex.bytes("16 01 80"))?.code == .invalidString) // IA5String is 7-bit
+        #expect(parseError(TestHex.bytes("0C 02 C3 28"))?.code == .invalidString) // bad UTF-8
+        #expect(parseError(TestHex.bytes("1E 03 00 41 00"))?.code == .invalidString) // BMPString odd length
+        #expect(parseError(TestHex.bytes("1E 02 D8 00"))?.code == .invalidString) // surrogate
+        #expect(parseError(TestHex.bytes("12 02 31 41"))?.code == .invalidString) // NumericString letter
+        #expect(parseError(TestHex.bytes("1A 01 07"))?.code == .invalidString) // VisibleString control
+        #expect(parseError(TestHex.bytes("14 02 E9 41")) == nil) // TeletexString read as Latin-1
     }
 
     @Test func timeForms() throws {
@@ -209,24 +210,24 @@ struct StrictDERRuleTests {
     }
 
     @Test func setOfMustBeSorted() throws {
-        #expect(parseError(hex("31 06 02 01 02 02 01 01"))?.code == .unsortedSet)
-        #expect(parseError(hex("31 06 02 01 01 02 01 02")) == nil)
-        #expect(parseError(hex("31 06 02 01 02 02 01 01"), options: .lenientBER) == nil)
-        var reader = DERReader(hex("31 06 02 01 02 02 01 01"))
+        #expect(parseError(TestHex.bytes("31 06 02 01 02 02 01 01"))?.code == .unsortedSet)
+        #expect(parseError(TestHex.bytes("31 06 02 01 01 02 01 02")) == nil)
+        #expect(parseError(TestHex.bytes("31 06 02 01 02 02 01 01"), options: .lenientBER) == nil)
+        var reader = DERReader(TestHex.bytes("31 06 02 01 02 02 01 01"))
         #expect(throws: ASN1Error.self) { _ = try reader.readSetOf { try $0.readInteger(as: Int.self) } }
-        var sorted = DERReader(hex("31 06 02 01 01 02 01 02"))
+        var sorted = DERReader(TestHex.bytes("31 06 02 01 01 02 01 02"))
         #expect(try sorted.readSetOf { try $0.readInteger(as: Int.self) } == [1, 2])
     }
 
     @Test func constructedFormRules() {
-        #expect(parseError(hex("22 03 02 01 01"))?.code == .invalidConstruction) // constructed INTEGER
-        #expect(parseError(hex("24 03 04 01 01"))?.code == .invalidConstruction) // constructed OCTET STRING
-        #expect(parseError(hex("24 03 04 01 01"), options: .lenientBER) == nil)
-        #expect(parseError(hex("10 00"))?.code == .invalidConstruction) // primitive SEQUENCE
+        #expect(parseError(TestHex.bytes("22 03 02 01 01"))?.code == .invalidConstruction) // constructed INTEGER
+        #expect(parseError(TestHex.bytes("24 03 04 01 01"))?.code == .invalidConstruction) // constructed OCTET STRING
+        #expect(parseError(TestHex.bytes("24 03 04 01 01"), options: .lenientBER) == nil)
+        #expect(parseError(TestHex.bytes("10 00"))?.code == .invalidConstruction) // primitive SEQUENCE
     }
 
     @Test func expectedTagMismatchNamesBoth() {
-        var reader = DERReader(hex("04 00"))
+        var reader = DERReader(TestHex.bytes("04 00"))
         do {
             _ = try reader.readInteger(as: Int.self)
             Issue.record("expected an error")

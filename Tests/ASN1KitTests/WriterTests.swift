@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferTestSupport
 import Testing
 
 @Suite("DER writer")
@@ -11,8 +12,8 @@ struct WriterTests {
     func signedIntegers(value: Int64, expected: String) throws {
         var writer = DERWriter()
         writer.writeInteger(value)
-        #expect(writer.finish() == hex(expected))
-        var reader = DERReader(hex(expected))
+        #expect(writer.finish() == TestHex.bytes(expected))
+        var reader = DERReader(TestHex.bytes(expected))
         #expect(try reader.readInteger(as: Int64.self) == value)
     }
 
@@ -21,7 +22,7 @@ struct WriterTests {
         writer.writeInteger(UInt64.max)
         writer.writeUnsignedInteger([0x00, 0x00, 0x80, 0x01])
         writer.writeUnsignedInteger([UInt8]())
-        #expect(writer.finish() == hex("02 09 00 FF FF FF FF FF FF FF FF 02 03 00 80 01 02 01 00"))
+        #expect(writer.finish() == TestHex.bytes("02 09 00 FF FF FF FF FF FF FF FF 02 03 00 80 01 02 01 00"))
     }
 
     @Test("lengths in every form", arguments: [0, 1, 127, 128, 255, 256, 65_535, 65_536, 1 << 24])
@@ -44,7 +45,7 @@ struct WriterTests {
             inner.writeExplicit(3) { $0.writeNull() }
         }
         let der = writer.finish()
-        #expect(der == hex("FF BD 84 40 09 5F 1F 02 01 02 A3 02 05 00"))
+        #expect(der == TestHex.bytes("FF BD 84 40 09 5F 1F 02 01 02 A3 02 05 00"))
         let tree = try ASN1Tree(parsing: der)
         #expect(tree.nodes[0].tag == ASN1Tag(.private, 1_000_000, constructed: true))
     }
@@ -88,6 +89,6 @@ struct WriterTests {
         writer.writeBitString(ASN1BitString(bytes: [0xF0][...], unusedBits: 4))
         writer.writeBoolean(true)
         writer.writeBoolean(false)
-        #expect(writer.finish() == hex("03 02 04 F0 01 01 FF 01 01 00"))
+        #expect(writer.finish() == TestHex.bytes("03 02 04 F0 01 01 FF 01 01 00"))
     }
 }

@@ -17,7 +17,7 @@ struct CSRFixtureTests {
         return (decoded, try #require(decoded.request))
     }
 
-    @Test("each request reads as openssl reported", arguments: Fact.requests)
+    @Test("each request reads as openssl reported", arguments: try Fact.requests)
     func request(_ fact: Fact) throws {
         let (decoded, request) = try Self.request(fact.file)
         #expect(decoded.format == .pkcs10Request)

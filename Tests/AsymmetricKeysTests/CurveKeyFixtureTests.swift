@@ -10,18 +10,20 @@ import AsymmetricKeys
 /// container, `tools/make-fixtures curves`) against the facts those tools reported.
 @Suite("EC and octet keys: every fixture against its facts")
 struct CurveKeyFixtureTests {
-    static let facts = DERFixtures.facts.filter { ($0.algorithm ?? "rsa") != "rsa" && $0.algorithm != "dsa" }
-
-    @Test func everyAlgorithmAndContainerIsPresent() {
-        let algorithms = Set(Self.facts.compactMap(\.algorithm))
-        #expect(algorithms == ["ec", "ed25519", "ed448", "x25519", "x448"])
-        let formats = Set(Self.facts.compactMap(\.format))
-        #expect(formats == ["pkcs8", "pkcs8-encrypted", "spki", "sec1-private", "sec1-private-encrypted",
-                            "openssh-private", "openssh-public", "rfc4716-public"])
-        #expect(Set(Self.facts.compactMap(\.curve)) == ["P-256", "P-384", "P-521"])
+    static var facts: [KeyFact] {
+        get throws { try DERFixtures.facts.filter { ($0.algorithm ?? "rsa") != "rsa" && $0.algorithm != "dsa" } }
     }
 
-    @Test("decodes to the key the tools describe", arguments: facts)
+    @Test func everyAlgorithmAndContainerIsPresent() throws {
+        let algorithms = Set(try Self.facts.compactMap(\.algorithm))
+        #expect(algorithms == ["ec", "ed25519", "ed448", "x25519", "x448"])
+        let formats = Set(try Self.facts.compactMap(\.format))
+        #expect(formats == ["pkcs8", "pkcs8-encrypted", "spki", "sec1-private", "sec1-private-encrypted",
+                            "openssh-private", "openssh-public", "rfc4716-public"])
+        #expect(Set(try Self.facts.compactMap(\.curve)) == ["P-256", "P-384", "P-521"])
+    }
+
+    @Test("decodes to the key the tools describe", arguments: try facts)
     func decode(_ fact: KeyFact) throws {
         let decoded = try KeyDecoder.decode(DERFixtures.bytes(fact.file), source: fact.file, passphrase: DERFixtures.provider)
         let publicKey = try decoded.key.publicKey()
@@ -43,7 +45,11 @@ struct CurveKeyFixtureTests {
     }
 
     /// Plain containers whose encoding is deterministic, and the format to write them in.
-    static let deterministic: [(KeyFact, KeyOutputFormat)] = facts.compactMap { fact in
+    static var deterministic: [(KeyFact, KeyOutputFormat)] {
+        get throws { try facts.compactMap(deterministicFormat) }
+    }
+
+    private static func deterministicFormat(_ fact: KeyFact) -> (KeyFact, KeyOutputFormat)? {
         let format: KeyOutputFormat? = switch fact.format {
         case "pkcs8": .pkcs8
         case "spki": .spki
@@ -56,7 +62,7 @@ struct CurveKeyFixtureTests {
     }
 
     @Test("writing a decoded key in its own container is byte-identical to openssl's and ssh-keygen's file",
-          arguments: deterministic)
+          arguments: try deterministic)
     func byteIdentical(_ fact: KeyFact, _ format: KeyOutputFormat) throws {
         let original = try DERFixtures.bytes(fact.file)
         let decoded = try KeyDecoder.decode(original, source: fact.file, passphrase: nil)
@@ -65,7 +71,7 @@ struct CurveKeyFixtureTests {
     }
 
     @Test("an OpenSSH private key written by Coffer equals ssh-keygen's apart from the check numbers",
-          arguments: facts.filter { $0.format == "openssh-private" && $0.encrypted == false })
+          arguments: try facts.filter { $0.format == "openssh-private" && $0.encrypted == false })
     func opensshPrivate(_ fact: KeyFact) throws {
         let original = try DERFixtures.bytes(fact.file)
         let decoded = try KeyDecoder.decode(original, source: fact.file, passphrase: nil)
@@ -80,7 +86,7 @@ struct CurveKeyFixtureTests {
 
     @Test("one key in every container is the same key", arguments: ["ec-p256", "ec-p384", "ec-p521", "ed25519", "ed448", "x25519", "x448"])
     func sameKeyEverywhere(_ name: String) throws {
-        let files = Self.facts.filter { $0.file.hasPrefix(name + ".") }.map(\.file)
+        let files = try Self.facts.filter { $0.file.hasPrefix(name + ".") }.map(\.file)
         #expect(files.count >= 7)
         var publicKeys: Set<PublicKey> = []
         for file in files {

@@ -8,8 +8,13 @@ import Testing
 
 @Suite("OpenSSH private keys")
 struct OpenSSHPrivateKeyTests {
-    static let fixtures = SSHFixtures.facts(format: "openssh-private")
-    static let encryptedFixtures = fixtures.filter { $0.encrypted == true }
+    static var fixtures: [SSHFixtures.Fact] {
+        get throws { try SSHFixtures.facts(format: "openssh-private") }
+    }
+
+    static var encryptedFixtures: [SSHFixtures.Fact] {
+        get throws { try fixtures.filter { $0.encrypted == true } }
+    }
 
     /// The base64 blob of an armored key.
     static func blob(_ text: [UInt8]) throws -> [UInt8] {
@@ -17,7 +22,7 @@ struct OpenSSHPrivateKeyTests {
         return try #require(blocks.first).bytes
     }
 
-    @Test("fixtures decode to the numbers, comment and cipher ssh-keygen reported", arguments: fixtures)
+    @Test("fixtures decode to the numbers, comment and cipher ssh-keygen reported", arguments: try fixtures)
     func decodeFixture(_ fact: SSHFixtures.Fact) throws {
         let decoded = try OpenSSHPrivateKey.decode(try SSHFixtures.bytes(fact.file), passphrase: SSHFixtures.provider)
         #expect(decoded.key.rsa?.publicKey.modulusHex == fact.modulus)
@@ -29,7 +34,7 @@ struct OpenSSHPrivateKeyTests {
         #expect(try decoded.key.publicKey().fingerprintSHA256 == fact.fingerprintSHA256)
     }
 
-    @Test("the public key, cipher and rounds are readable without the passphrase", arguments: fixtures)
+    @Test("the public key, cipher and rounds are readable without the passphrase", arguments: try fixtures)
     func publicPart(_ fact: SSHFixtures.Fact) throws {
         let part = try OpenSSHPrivateKey.publicKey(try SSHFixtures.bytes(fact.file))
         #expect(part.key.rsa?.modulusHex == fact.modulus)
@@ -46,14 +51,14 @@ struct OpenSSHPrivateKeyTests {
         #expect(decoded.key.rsa?.pkcs1DER.bytes == pkcs1)
     }
 
-    @Test("every cipher ssh-keygen offers decrypts to the same key", arguments: encryptedFixtures)
+    @Test("every cipher ssh-keygen offers decrypts to the same key", arguments: try encryptedFixtures)
     func encryptedFixturesMatch(_ fact: SSHFixtures.Fact) throws {
         let decoded = try OpenSSHPrivateKey.decode(try SSHFixtures.bytes(fact.file), passphrase: SSHFixtures.provider)
         let plain = try OpenSSHPrivateKey.decode(try SSHFixtures.bytes("rsa2048.openssh"), passphrase: nil)
         #expect(decoded.key.rsa?.pkcs1DER == plain.key.rsa?.pkcs1DER)
     }
 
-    @Test("a wrong passphrase is .wrongPassphrase, distinct from malformed", arguments: encryptedFixtures)
+    @Test("a wrong passphrase is .wrongPassphrase, distinct from malformed", arguments: try encryptedFixtures)
     func wrongPassphrase(_ fact: SSHFixtures.Fact) throws {
         let bytes = try SSHFixtures.bytes(fact.file)
         let error = #expect(throws: KeyError.self) {

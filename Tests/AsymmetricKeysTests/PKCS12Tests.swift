@@ -26,11 +26,13 @@ struct PKCS12Tests {
     }
 
     static let directory = KeyFact.directory.appendingPathComponent("pkcs12")
-    static let facts: [Fact] = {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent("facts.json")),
-              let facts = try? JSONDecoder().decode([Fact].self, from: data) else { return [] }
-        return facts
-    }()
+    static var facts: [Fact] {
+        get throws { try loadedFacts.get() }
+    }
+
+    private static let loadedFacts = Result { () throws(FixtureFacts.Unusable) in
+        try FixtureFacts.load([Fact].self, in: directory)
+    }
 
     static func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: directory.appendingPathComponent(name)))
@@ -53,11 +55,11 @@ struct PKCS12Tests {
         }
     }
 
-    @Test func factsArePresent() {
-        #expect(Self.facts.count == 7)
+    @Test func factsArePresent() throws {
+        #expect(try Self.facts.count == 7)
     }
 
-    @Test("every bag openssl listed, in its order, with its attributes and key", arguments: facts)
+    @Test("every bag openssl listed, in its order, with its attributes and key", arguments: try facts)
     func fixture(_ fact: Fact) throws {
         let contents = try Self.decode(try Self.bytes(fact.file))
         #expect(contents.mac?.digest == fact.macDigest)
@@ -216,7 +218,7 @@ struct PKCS12Tests {
     // MARK: - Writing, read back by openssl
 
     static func temporary(_ name: String) -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("coffer-p12-\(UUID())-\(name)")
+        URL(fileURLWithPath: TestScratch.path("p12-\(name)"))
     }
 
     @Test("openssl pkcs12 opens what Coffer writes, modern and legacy, and finds the same key and certificate",
@@ -254,7 +256,7 @@ struct PKCS12Tests {
         let key = try #require(try KeyDecoder.decode(try DERFixtures.bytes("rsa2048.pkcs8.pem"), source: "k", passphrase: nil).key.privateKey)
         let certificate = try #require(try KeyDecoder.decode(try DERFixtures.bytes("rsa2048.cert.der"), source: "c", passphrase: nil).certificate.map { Array($0.derEncoded) })
         let contents = try Self.decode(try PKCS12File.encode(key: key, certificates: [certificate], passphrase: Self.passphrase, friendlyName: "Coffer RSA"))
-        let expected = try #require(Self.facts.first { $0.file == "rsa2048-modern.p12" })
+        let expected = try #require(try Self.facts.first { $0.file == "rsa2048-modern.p12" })
         #expect(contents.bags.map(\.attributes.localKeyID) == expected.bags.map(\.localKeyID))
         #expect(contents.bags.map(\.attributes.friendlyName) == expected.bags.map(\.friendlyName))
     }

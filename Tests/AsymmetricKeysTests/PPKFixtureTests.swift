@@ -8,14 +8,14 @@ import Testing
 @Suite("PPK fixtures from puttygen")
 struct PPKFixtureTests {
     @Test("the fixtures are all there: six key types, v2 and v3, plain and encrypted, three Argon2 flavours")
-    func inventory() {
-        let facts = PPKFixtures.facts
+    func inventory() throws {
+        let facts = try PPKFixtures.facts
         #expect(facts.count == 26)
         #expect(Set(facts.map(\.keyType)) == ["ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521", "ssh-ed25519", "ssh-ed448"])
         #expect(Set(facts.compactMap(\.kdf)) == ["argon2id", "argon2i", "argon2d", "ppk-v2-sha1"])
     }
 
-    @Test("every fixture decodes to the key, comment, fingerprints and encryption puttygen reported", arguments: PPKFixtures.facts)
+    @Test("every fixture decodes to the key, comment, fingerprints and encryption puttygen reported", arguments: try PPKFixtures.facts)
     func decodes(_ fact: PPKFact) throws {
         let decoded = try KeyDecoder.decode(try PPKFixtures.bytes(fact.file), source: fact.file, passphrase: PPKFixtures.provider)
         #expect(decoded.format == .ppk)
@@ -43,7 +43,7 @@ struct PPKFixtureTests {
         }
     }
 
-    @Test("the public part reads without a passphrase", arguments: PPKFixtures.facts.filter(\.encrypted))
+    @Test("the public part reads without a passphrase", arguments: try PPKFixtures.facts.filter(\.encrypted))
     func publicWithoutPassphrase(_ fact: PPKFact) throws {
         let shown = try PPKPrivateKey.publicKey(try PPKFixtures.bytes(fact.file))
         #expect(shown.key.fingerprintSHA256 == fact.fingerprintSHA256)
@@ -55,7 +55,7 @@ struct PPKFixtureTests {
         #expect(error.code == .passphraseRequired)
     }
 
-    @Test("an unencrypted file asks for no passphrase", arguments: PPKFixtures.facts.filter { !$0.encrypted })
+    @Test("an unencrypted file asks for no passphrase", arguments: try PPKFixtures.facts.filter { !$0.encrypted })
     func noPromptWhenPlain(_ fact: PPKFact) throws {
         let decoded = try PPKPrivateKey.decode(try PPKFixtures.bytes(fact.file), passphrase: { _ in
             Issue.record("asked for a passphrase for an unencrypted file")
@@ -64,7 +64,7 @@ struct PPKFixtureTests {
         #expect(decoded.encryption == nil)
     }
 
-    @Test("re-encoding a plain file reproduces puttygen's bytes", arguments: PPKFixtures.facts.filter { !$0.encrypted })
+    @Test("re-encoding a plain file reproduces puttygen's bytes", arguments: try PPKFixtures.facts.filter { !$0.encrypted })
     func reencodesByteForByte(_ fact: PPKFact) throws {
         let text = try PPKFixtures.text(fact.file)
         let decoded = try PPKFixtures.decode(text)
@@ -73,7 +73,7 @@ struct PPKFixtureTests {
         #expect(again == text)
     }
 
-    @Test("encrypted files round-trip through Coffer (v2 and v3, every Argon2 flavour)", arguments: PPKFixtures.plainV3)
+    @Test("encrypted files round-trip through Coffer (v2 and v3, every Argon2 flavour)", arguments: try PPKFixtures.plainV3)
     func encryptedRoundTrip(_ fact: PPKFact) throws {
         let key = try PPKFixtures.decode(try PPKFixtures.text(fact.file)).key
         var settings: [(PPKPrivateKey.Version, PPKPrivateKey.Argon2Parameters)] = [(.v2, .default), (.v3, .default)]
@@ -90,7 +90,7 @@ struct PPKFixtureTests {
         }
     }
 
-    @Test("a wrong passphrase is reported as such, without the passphrase", arguments: PPKFixtures.facts.filter(\.encrypted))
+    @Test("a wrong passphrase is reported as such, without the passphrase", arguments: try PPKFixtures.facts.filter(\.encrypted))
     func wrongPassphrase(_ fact: PPKFact) throws {
         let error = try #require(throws: KeyError.self) {
             _ = try PPKFixtures.decode(try PPKFixtures.text(fact.file), passphrase: "not-the-passphrase")

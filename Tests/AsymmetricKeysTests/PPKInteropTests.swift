@@ -13,7 +13,7 @@ struct PPKInteropTests {
         return try ToolProcess.run(tool: "puttygen", [file] + arguments + old)
     }
 
-    @Test("puttygen opens Coffer's v2 and v3 files, plain and encrypted, and finds the same key", arguments: PPKFixtures.plainV3)
+    @Test("puttygen opens Coffer's v2 and v3 files, plain and encrypted, and finds the same key", arguments: try PPKFixtures.plainV3)
     func puttygenReadsCofferFiles(_ fact: PPKFact) throws {
         let key = try PPKFixtures.expectedKey(fact)
         let directory = try SSHTool.temporaryDirectory()

@@ -5,7 +5,9 @@ import Foundation
 
 /// The PuTTY key fixtures (Fixtures/keys/ppk, made by puttygen) and helpers for the PPK tests.
 enum PPKFixtures {
-    static let facts = PPKFact.all
+    static var facts: [PPKFact] {
+        get throws { try PPKFact.all }
+    }
 
     static func bytes(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: PPKFact.directory.appendingPathComponent(name)))
@@ -31,7 +33,9 @@ enum PPKFixtures {
     }
 
     /// One plain v3 fixture per key type.
-    static var plainV3: [PPKFact] { facts.filter { $0.version == 3 && !$0.encrypted } }
+    static var plainV3: [PPKFact] {
+        get throws { try facts.filter { $0.version == 3 && !$0.encrypted } }
+    }
 
     /// Decodes PPK text with `passphrase` (`nil`: none offered).
     static func decode(_ text: String, passphrase: String? = nil, limits: KDFLimits = .default) throws -> (key: PrivateKey, comment: String?, encryption: KeyEncryptionInfo?) {

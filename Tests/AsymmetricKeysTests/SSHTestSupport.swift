@@ -17,14 +17,18 @@ enum SSHFixtures {
 
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
-    static let facts = KeyFact.all
+    static var facts: [Fact] {
+        get throws { try KeyFact.all }
+    }
 
-    static func facts(format: String) -> [Fact] {
-        facts.filter { $0.format == format && $0.algorithm == "rsa" }
+    static func facts(format: String) throws -> [Fact] {
+        try facts.filter { $0.format == format && $0.algorithm == "rsa" }
     }
 
     /// Every RSA fact that carries fingerprints.
-    static var fingerprinted: [Fact] { facts.filter { $0.fingerprintSHA256 != nil && $0.algorithm == "rsa" } }
+    static var fingerprinted: [Fact] {
+        get throws { try facts.filter { $0.fingerprintSHA256 != nil && $0.algorithm == "rsa" } }
+    }
 
     static let passphraseText: String = {
         let raw = (try? String(contentsOf: directory.appendingPathComponent("passphrase.txt"), encoding: .utf8)) ?? ""

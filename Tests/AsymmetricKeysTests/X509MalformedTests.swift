@@ -27,7 +27,10 @@ enum HandMadeDER {
 
     static let ed25519 = seq(oid("1.3.101.112"))
     /// The Ed25519 SubjectPublicKeyInfo of the fixture leaf.
-    static var spki: [UInt8] { Hex.decode(CertificateFact.named("leaf-ed25519.pem")?.publicKey ?? "")! }
+    static var spki: [UInt8] {
+        // The builders that use it cannot throw: without the facts the run stops here, loudly.
+        Hex.decode(try! CertificateFact.named("leaf-ed25519.pem")?.publicKey ?? "")!
+    }
     static func name(_ cn: String) -> [UInt8] { seq(tlv(0x31, seq(oid("2.5.4.3"), utf8(cn)))) }
     static func ext(_ id: String, critical: [UInt8] = [], _ value: [UInt8]) -> [UInt8] {
         seq(oid(id), critical, tlv(0x04, value))
@@ -63,11 +66,17 @@ struct X509MalformedTests {
     typealias D = HandMadeDER
 
     /// The DER of every certificate and request fixture.
-    static let fixtureDER: [(String, [UInt8])] = CertificateFact.all.filter { $0.kind != "bundle" }.compactMap { fact in
-        guard let bytes = try? Array(Data(contentsOf: CertificateFact.directory.appendingPathComponent(fact.file))) else { return nil }
-        if fact.encoding == "der" { return (fact.file, bytes) }
-        guard let block = try? PEMParser.blocks(in: bytes).first else { return nil }
-        return (fact.file, block.bytes)
+    static var fixtureDER: [(String, [UInt8])] {
+        get throws { try loadedFixtureDER.get() }
+    }
+
+    private static let loadedFixtureDER = Result {
+        try CertificateFact.all.filter { $0.kind != "bundle" }.compactMap { fact -> (String, [UInt8])? in
+            guard let bytes = try? Array(Data(contentsOf: CertificateFact.directory.appendingPathComponent(fact.file))) else { return nil }
+            if fact.encoding == "der" { return (fact.file, bytes) }
+            guard let block = try? PEMParser.blocks(in: bytes).first else { return nil }
+            return (fact.file, block.bytes)
+        }
     }
 
     static func parse(_ der: [UInt8], request: Bool) throws {
@@ -88,13 +97,13 @@ struct X509MalformedTests {
         return error
     }
 
-    @Test func fixturesArePresent() {
-        #expect(Self.fixtureDER.count >= 20)
+    @Test func fixturesArePresent() throws {
+        #expect(try Self.fixtureDER.count >= 20)
     }
 
     @Test("every truncation of every fixture is .malformed with an offset inside the input")
     func truncations() throws {
-        for (file, der) in Self.fixtureDER {
+        for (file, der) in try Self.fixtureDER {
             let request = file.hasPrefix("csr-")
             try Self.parse(der, request: request)
             for length in 0..<der.count {
@@ -118,7 +127,7 @@ struct X509MalformedTests {
     }
 
     @Test func wrongTags() throws {
-        let root = try #require(Self.fixtureDER.first { $0.0 == "root.der" }?.1)
+        let root = try #require(try Self.fixtureDER.first { $0.0 == "root.der" }?.1)
         var serialAsOctets = root
         #expect(serialAsOctets[13] == 0x02)
         serialAsOctets[13] = 0x04
@@ -211,8 +220,8 @@ struct X509DetectionTests {
     /// From 16 bytes on: with fewer, a request cut inside its subject's header and a v1
     /// certificate cut inside its AlgorithmIdentifier's header have the same outline.
     @Test("every truncation of every fixture reaches its decoder through KeyDecoder")
-    func truncationsThroughDetection() {
-        for (file, der) in X509MalformedTests.fixtureDER {
+    func truncationsThroughDetection() throws {
+        for (file, der) in try X509MalformedTests.fixtureDER {
             for length in stride(from: 16, to: der.count, by: 5) {
                 let error = #expect(throws: KeyError.self, "\(file) cut to \(length)") {
                     try KeyDecoder.decode(Array(der[..<length]), source: file, passphrase: nil)

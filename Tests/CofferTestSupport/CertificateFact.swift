@@ -42,17 +42,25 @@ public struct CertificateFact: Decodable, Sendable, CustomStringConvertible {
     /// The folder of the certificate fixtures.
     public static let directory = ToolProcess.repositoryRoot.appendingPathComponent("Fixtures/x509")
 
-    /// Every entry of `facts.json` (none when it cannot be read: the tests then fail on the count).
-    public static let all: [CertificateFact] = {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent("facts.json")),
-              let facts = try? JSONDecoder().decode([CertificateFact].self, from: data) else { return [] }
-        return facts
-    }()
+    /// Every entry of `facts.json`; throws when the file is missing, unreadable, malformed or
+    /// empty, so a test over the facts fails instead of passing on none.
+    public static var all: [CertificateFact] {
+        get throws { try loaded.get() }
+    }
 
-    public static var certificates: [CertificateFact] { all.filter { $0.kind == "certificate" } }
-    public static var requests: [CertificateFact] { all.filter { $0.kind == "csr" } }
+    private static let loaded = Result { () throws(FixtureFacts.Unusable) in
+        try FixtureFacts.load([CertificateFact].self, in: directory)
+    }
 
-    public static func named(_ file: String) -> CertificateFact? { all.first { $0.file == file } }
+    public static var certificates: [CertificateFact] {
+        get throws { try all.filter { $0.kind == "certificate" } }
+    }
+
+    public static var requests: [CertificateFact] {
+        get throws { try all.filter { $0.kind == "csr" } }
+    }
+
+    public static func named(_ file: String) throws -> CertificateFact? { try all.first { $0.file == file } }
 
     // MARK: - openssl's spellings, translated to Coffer's
 

@@ -28,11 +28,13 @@ public struct KeyFact: Decodable, Sendable, CustomStringConvertible {
     /// The fixture keys' folder.
     public static let directory = ToolProcess.repositoryRoot.appendingPathComponent("Fixtures/keys")
 
-    /// Every entry of `facts.json`, or none when it cannot be read (the tests that need them then
-    /// fail on their count).
-    public static let all: [KeyFact] = {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent("facts.json")),
-              let facts = try? JSONDecoder().decode([KeyFact].self, from: data) else { return [] }
-        return facts
-    }()
+    /// Every entry of `facts.json`; throws when the file is missing, unreadable, malformed or
+    /// empty, so a test over the facts fails instead of passing on none.
+    public static var all: [KeyFact] {
+        get throws { try loaded.get() }
+    }
+
+    private static let loaded = Result { () throws(FixtureFacts.Unusable) in
+        try FixtureFacts.load([KeyFact].self, in: directory)
+    }
 }

@@ -23,6 +23,8 @@ public final class LoopbackListener: Sendable {
     private let socket: Int32
     private let stopping = Atomic<Bool>(false)
     private let accepted = Atomic<Int>(0)
+    /// Whether the listening socket is closed, and the tasks waiting for it to be.
+    private let closing = Mutex<(closed: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     /// Binds and listens; ``start(_:)`` begins accepting.
     public init() throws {
@@ -63,9 +65,22 @@ public final class LoopbackListener: Sendable {
     /// Whether ``stop()`` was called: connections that hold on should end.
     public var isStopping: Bool { stopping.load(ordering: .relaxed) }
 
-    /// Stops accepting; the listening socket closes within 50 ms.
+    /// Stops accepting; the listening socket closes within 50 ms (``waitUntilClosed()`` waits
+    /// for it).
     public func stop() {
         stopping.store(true, ordering: .relaxed)
+    }
+
+    /// Returns once the listening socket is closed, after ``stop()``: from then on a connection
+    /// to ``port`` is refused.
+    public func waitUntilClosed() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let closed = closing.withLock { state in
+                if !state.closed { state.waiters.append(continuation) }
+                return state.closed
+            }
+            if closed { continuation.resume() }
+        }
     }
 
     private func acceptLoop(_ serve: @escaping Serve) {
@@ -81,6 +96,12 @@ public final class LoopbackListener: Sendable {
             }.start()
         }
         close(socket)
+        let waiters = closing.withLock { state in
+            state.closed = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     // MARK: - HTTP helpers

@@ -29,12 +29,15 @@ public struct PPKFact: Decodable, Sendable, CustomStringConvertible {
     /// The PPK fixtures' folder.
     public static let directory = KeyFact.directory.appendingPathComponent("ppk")
 
-    /// Every entry, or none when the file cannot be read (tests then fail on the count).
-    public static let all: [PPKFact] = {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent("facts.json")),
-              let facts = try? JSONDecoder().decode([PPKFact].self, from: data) else { return [] }
-        return facts
-    }()
+    /// Every entry of `facts.json`; throws when the file is missing, unreadable, malformed or
+    /// empty, so a test over the facts fails instead of passing on none.
+    public static var all: [PPKFact] {
+        get throws { try loaded.get() }
+    }
+
+    private static let loaded = Result { () throws(FixtureFacts.Unusable) in
+        try FixtureFacts.load([PPKFact].self, in: directory)
+    }
 
     /// The path of the fixture file.
     public var path: String { Self.directory.appendingPathComponent(file).path }

@@ -67,6 +67,24 @@ public enum ToolProcess {
         try run(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, stdin: stdin, environment: environment)
     }
 
+    /// A program that exited with a status other than 0.
+    public struct Failure: Error, CustomStringConvertible {
+        public let command: [String]
+        public let status: Int32
+        public let stderr: String
+
+        public var description: String { "\(command.joined(separator: " ")) exited \(status): \(stderr)" }
+    }
+
+    /// Runs the program `name` found on the `PATH` and returns its standard output; an exit
+    /// status other than 0 throws ``Failure`` with its standard error.
+    @discardableResult
+    public static func output(tool name: String, _ arguments: [String], stdin: [UInt8]? = nil) throws -> [UInt8] {
+        let result = try run(tool: name, arguments, stdin: stdin)
+        guard result.status == 0 else { throw Failure(command: [name] + arguments, status: result.status, stderr: result.stderr) }
+        return result.stdout
+    }
+
     /// Reads a pipe to its end on a thread of its own.
     private final class PipeReader: @unchecked Sendable {
         // Safe: `data` is written by the reader thread before `done` is signalled and read only after.

@@ -4,11 +4,11 @@ import Testing
 
 @Suite("AES-CFB128 stream")
 struct AESCFBStreamTests {
-    static let nistPlaintext = Hex.bytes("""
+    static let nistPlaintext = TestHex.bytes("""
         6bc1bee22e409f96e93d7e117393172a ae2d8a571e03ac9c9eb76fac45af8e51
         30c81c46a35ce411e5fbc1191a0a52ef f69f2445df4f9b17ad2b417be66c3710
         """)
-    static let nistIV = Hex.bytes("000102030405060708090a0b0c0d0e0f")
+    static let nistIV = TestHex.bytes("000102030405060708090a0b0c0d0e0f")
 
     /// NIST SP 800-38A F.3.13 (CFB128-AES128.Encrypt) and F.3.17 (CFB128-AES256.Encrypt).
     static let nistVectors: [(AESKeySize, String, String)] = [
@@ -21,12 +21,12 @@ struct AESCFBStreamTests {
     @Test("NIST SP 800-38A vectors, with the key as an array and as SecureBytes", arguments: 0..<2)
     func nist(index: Int) {
         let (size, key, expected) = Self.nistVectors[index]
-        var encryptor = AESCFBStream(key: Hex.bytes(key), iv: Self.nistIV, keySize: size)
+        var encryptor = AESCFBStream(key: TestHex.bytes(key), iv: Self.nistIV, keySize: size)
         let ciphertext = encryptor.encrypt(Self.nistPlaintext)
-        #expect(Hex.string(ciphertext) == Hex.string(Hex.bytes(expected)))
-        var secureEncryptor = AESCFBStream(key: SecureBytes(Hex.bytes(key)), iv: Self.nistIV, keySize: size)
+        #expect(TestHex.string(ciphertext) == TestHex.string(TestHex.bytes(expected)))
+        var secureEncryptor = AESCFBStream(key: SecureBytes(TestHex.bytes(key)), iv: Self.nistIV, keySize: size)
         #expect(secureEncryptor.encrypt(Self.nistPlaintext) == ciphertext)
-        var decryptor = AESCFBStream(key: SecureBytes(Hex.bytes(key)), iv: Self.nistIV, keySize: size)
+        var decryptor = AESCFBStream(key: SecureBytes(TestHex.bytes(key)), iv: Self.nistIV, keySize: size)
         #expect(decryptor.decrypt(ciphertext) == Self.nistPlaintext)
     }
 
@@ -86,7 +86,7 @@ struct AESCFBStreamTests {
         let iv = random.bytes(16)
         let plaintext = random.bytes(70_001)
         let name = size == .aes128 ? "-aes-128-cfb" : "-aes-256-cfb"
-        let expected = try OpenSSLTool.run(["enc", name, "-K", Hex.string(key), "-iv", Hex.string(iv)], input: plaintext)
+        let expected = try OpenSSLTool.run(["enc", name, "-K", TestHex.string(key), "-iv", TestHex.string(iv)], input: plaintext)
         var stream = AESCFBStream(key: key, iv: iv, keySize: size)
         #expect(stream.encrypt(plaintext) == expected)
         var decryptor = AESCFBStream(key: key, iv: iv, keySize: size)

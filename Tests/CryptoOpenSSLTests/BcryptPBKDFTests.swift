@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Testing
 @testable import CryptoOpenSSL
 
@@ -28,11 +29,11 @@ struct BcryptPBKDFTests {
 
     @Test("matches the reference implementation", arguments: vectors)
     func referenceVectors(_ vector: Vector) throws {
-        let passphrase = SecureBytes(Hex.bytes(vector.passphrase))
-        let salt = Hex.bytes(vector.salt)
-        let expected = Hex.bytes(vector.key)
+        let passphrase = SecureBytes(TestHex.bytes(vector.passphrase))
+        let salt = TestHex.bytes(vector.salt)
+        let expected = TestHex.bytes(vector.key)
         let key = try BcryptPBKDF.deriveKey(passphrase: passphrase, salt: salt, rounds: vector.rounds, keyLength: expected.count)
-        #expect(Hex.string(key.withUnsafeBytes { Array($0) }) == vector.key)
+        #expect(TestHex.string(key.withUnsafeBytes { Array($0) }) == vector.key)
     }
 
     @Test("the Blowfish constants are pi's hex digits")

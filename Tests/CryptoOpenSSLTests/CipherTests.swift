@@ -12,8 +12,8 @@ struct CipherTests {
     }
 
     static func encArguments(_ cipher: SymmetricCipher, key: [UInt8], iv: [UInt8], decrypt: Bool, padding: Bool) -> [String] {
-        var arguments = ["enc", encName(cipher), "-K", Hex.string(key)]
-        if !iv.isEmpty { arguments += ["-iv", Hex.string(iv)] }
+        var arguments = ["enc", encName(cipher), "-K", TestHex.string(key)]
+        if !iv.isEmpty { arguments += ["-iv", TestHex.string(iv)] }
         if decrypt { arguments.append("-d") }
         if !padding { arguments.append("-nopad") }
         if [.desCBC, .rc2_40CBC, .rc2CBC].contains(cipher) { arguments += ["-provider", "legacy", "-provider", "default"] }
@@ -129,24 +129,24 @@ struct GCMTests {
         let zeroIV = [UInt8](repeating: 0, count: 12)
         let case1 = try Cipher.sealGCM(.aes128GCM, key: zeroKey, iv: zeroIV, [])
         #expect(case1.ciphertext.isEmpty)
-        #expect(Hex.string(case1.tag) == "58e2fccefa7e3061367f1d57a4e7455a")
+        #expect(TestHex.string(case1.tag) == "58e2fccefa7e3061367f1d57a4e7455a")
         let case2 = try Cipher.sealGCM(.aes128GCM, key: zeroKey, iv: zeroIV, [UInt8](repeating: 0, count: 16))
-        #expect(Hex.string(case2.ciphertext) == "0388dace60b6a392f328c2b971b2fe78")
-        #expect(Hex.string(case2.tag) == "ab6e47d42cec13bdf53a67b21257bddf")
+        #expect(TestHex.string(case2.ciphertext) == "0388dace60b6a392f328c2b971b2fe78")
+        #expect(TestHex.string(case2.tag) == "ab6e47d42cec13bdf53a67b21257bddf")
 
-        let key = Hex.bytes("feffe9928665731c6d6a8f9467308308")
-        let iv = Hex.bytes("cafebabefacedbaddecaf888")
-        let plaintext = Hex.bytes("""
+        let key = TestHex.bytes("feffe9928665731c6d6a8f9467308308")
+        let iv = TestHex.bytes("cafebabefacedbaddecaf888")
+        let plaintext = TestHex.bytes("""
             d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72
             1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b39
             """)
-        let aad = Hex.bytes("feedfacedeadbeeffeedfacedeadbeefabaddad2")
+        let aad = TestHex.bytes("feedfacedeadbeeffeedfacedeadbeefabaddad2")
         let sealed = try Cipher.sealGCM(.aes128GCM, key: key, iv: iv, plaintext, aad: aad)
-        #expect(Hex.string(sealed.ciphertext) == """
+        #expect(TestHex.string(sealed.ciphertext) == """
             42831ec2217774244b7221b784d0d49ce3aa212f2c02a4e035c17e2329aca12e\
             21d514b25466931c7d8f6a5aac84aa051ba30b396a0aac973d58e091
             """)
-        #expect(Hex.string(sealed.tag) == "5bc94fbc3221a5db94fae95ae7121a47")
+        #expect(TestHex.string(sealed.tag) == "5bc94fbc3221a5db94fae95ae7121a47")
         #expect(try Cipher.openGCM(.aes128GCM, key: key, iv: iv, sealed.ciphertext, tag: sealed.tag, aad: aad) == plaintext)
     }
 

@@ -18,7 +18,7 @@ struct DigestTests {
     func known(algorithm: DigestAlgorithm) {
         let digest = Digest.hash(algorithm, Array("abc".utf8))
         #expect(digest.count == algorithm.outputSize)
-        #expect(Hex.string(digest) == Self.abc[algorithm])
+        #expect(TestHex.string(digest) == Self.abc[algorithm])
     }
 
     @Test("matches `openssl dgst` and the incremental context", arguments: DigestAlgorithm.allCases)
@@ -38,13 +38,13 @@ struct DigestTests {
         #expect(context.finalize() == output)
         // After finalize the context starts over.
         context.update(Array("abc".utf8))
-        #expect(Hex.string(context.finalize()) == Self.abc[algorithm])
+        #expect(TestHex.string(context.finalize()) == Self.abc[algorithm])
     }
 
     @Test("empty input")
     func empty() {
-        #expect(Hex.string(Digest.hash(.sha256, [])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(Hex.string(DigestContext(.md5).finalize()) == "d41d8cd98f00b204e9800998ecf8427e")
+        #expect(TestHex.string(Digest.hash(.sha256, [])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(TestHex.string(DigestContext(.md5).finalize()) == "d41d8cd98f00b204e9800998ecf8427e")
     }
 
     /// RFC 4231 test case 2 and RFC 2202 test case 2 ("Jefe").
@@ -52,13 +52,13 @@ struct DigestTests {
     func hmacVectors() throws {
         let key = Array("Jefe".utf8)
         let data = Array("what do ya want for nothing?".utf8)
-        #expect(Hex.string(try HMAC.authenticationCode(.sha256, key: key, data: data))
+        #expect(TestHex.string(try HMAC.authenticationCode(.sha256, key: key, data: data))
             == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
-        #expect(Hex.string(try HMAC.authenticationCode(.md5, key: key, data: data))
+        #expect(TestHex.string(try HMAC.authenticationCode(.md5, key: key, data: data))
             == "750c783e6ab0b503eaa86e310a5db738")
-        #expect(Hex.string(try HMAC.authenticationCode(.sha1, key: key, data: data))
+        #expect(TestHex.string(try HMAC.authenticationCode(.sha1, key: key, data: data))
             == "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79")
-        #expect(Hex.string(try HMAC.authenticationCode(.sha512, key: key, data: data))
+        #expect(TestHex.string(try HMAC.authenticationCode(.sha512, key: key, data: data))
             == "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea2505549758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737")
     }
 
@@ -68,7 +68,7 @@ struct DigestTests {
         let key = random.bytes(200)  // longer than the block: hashed first
         for data in [[], random.bytes(1000)] {
             let expected = try withTemporaryFile(data) { path in
-                try OpenSSLTool.run(["mac", "-digest", algorithm.openSSLName, "-macopt", "hexkey:\(Hex.string(key))", "-binary", "-in", path, "HMAC"])
+                try OpenSSLTool.run(["mac", "-digest", algorithm.openSSLName, "-macopt", "hexkey:\(TestHex.string(key))", "-binary", "-in", path, "HMAC"])
             }
             #expect(try HMAC.authenticationCode(algorithm, key: key, data: data) == expected)
         }

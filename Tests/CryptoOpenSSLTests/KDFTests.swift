@@ -1,4 +1,5 @@
 import CofferErrors
+import CofferTestSupport
 import Foundation
 import Testing
 @testable import CryptoOpenSSL
@@ -19,7 +20,7 @@ struct KDFTests {
     func pbkdf2(index: Int) throws {
         let (password, salt, iterations, length, expected) = Self.rfc6070[index]
         let key = try KDF.pbkdf2(password: Array(password.utf8), salt: Array(salt.utf8), iterations: iterations, digest: .sha1, keyLength: length)
-        #expect(Hex.string(key) == expected)
+        #expect(TestHex.string(key) == expected)
         let secure = try KDF.pbkdf2(password: SecureBytes(Array(password.utf8)), salt: Array(salt.utf8), iterations: iterations, digest: .sha1, keyLength: length)
         #expect(secure == key)
     }
@@ -30,7 +31,7 @@ struct KDFTests {
             "kdf", "-keylen", "48", "-binary", "-kdfopt", "digest:SHA256", "-kdfopt", "pass:hunter2",
             "-kdfopt", "hexsalt:0011223344556677", "-kdfopt", "iter:1000", "PBKDF2",
         ])
-        let key = try KDF.pbkdf2(password: Array("hunter2".utf8), salt: Hex.bytes("0011223344556677"), iterations: 1000, digest: .sha256, keyLength: 48)
+        let key = try KDF.pbkdf2(password: Array("hunter2".utf8), salt: TestHex.bytes("0011223344556677"), iterations: 1000, digest: .sha256, keyLength: 48)
         #expect(key == expected)
         #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try KDF.pbkdf2(password: [1], salt: [2], iterations: 0, digest: .sha256, keyLength: 16)
@@ -41,12 +42,12 @@ struct KDFTests {
     @Test("scrypt (RFC 7914)")
     func scrypt() throws {
         let first = try KDF.scrypt(password: [], salt: [], n: 16, r: 1, p: 1, keyLength: 64)
-        #expect(Hex.string(first) == """
+        #expect(TestHex.string(first) == """
             77d6576238657b203b19ca42c18a0497f16b4844e3074ae8dfdffa3fede21442\
             fcd0069ded0948f8326a753a0fc81f17e8d3e0fb2e0d3628cf35e20c38d18906
             """)
         let second = try KDF.scrypt(password: SecureBytes(Array("password".utf8)), salt: Array("NaCl".utf8), n: 1024, r: 8, p: 16, keyLength: 64)
-        #expect(Hex.string(second) == """
+        #expect(TestHex.string(second) == """
             fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b373162\
             2eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640
             """)
@@ -64,29 +65,29 @@ struct KDFTests {
 
     @Test("EVP_BytesToKey matches `openssl enc -P`", arguments: [(DigestAlgorithm.md5, "aes-256-cbc", 32, 16), (.sha256, "aes-128-cbc", 16, 16), (.md5, "des-ede3-cbc", 24, 8)])
     func bytesToKey(digest: DigestAlgorithm, cipher: String, keyLength: Int, ivLength: Int) throws {
-        let salt = Hex.bytes("0102030405060708")
+        let salt = TestHex.bytes("0102030405060708")
         let name = digest == .md5 ? "md5" : "sha256"
         let output = String(decoding: try OpenSSLTool.run([
-            "enc", "-\(cipher)", "-P", "-md", name, "-S", Hex.string(salt), "-pass", "pass:secret passphrase",
+            "enc", "-\(cipher)", "-P", "-md", name, "-S", TestHex.string(salt), "-pass", "pass:secret passphrase",
         ]), as: UTF8.self)
         let fields = Dictionary(uniqueKeysWithValues: output.split(separator: "\n").compactMap { line -> (String, String)? in
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             return parts.count == 2 ? (parts[0], parts[1].lowercased()) : nil
         })
         let derived = try KDF.evpBytesToKey(digest: digest, password: Array("secret passphrase".utf8), salt: salt, keyLength: keyLength, ivLength: ivLength)
-        #expect(Hex.string(derived.key) == fields["key"])
-        #expect(Hex.string(derived.iv) == fields["iv"])
+        #expect(TestHex.string(derived.key) == fields["key"])
+        #expect(TestHex.string(derived.iv) == fields["iv"])
     }
 
     @Test("EVP_BytesToKey without salt, several rounds, and salt checks")
     func bytesToKeyVariants() throws {
         // Without salt and with count 1, the first block is MD5(password).
         let unsalted = try KDF.evpBytesToKey(digest: .md5, password: Array("abc".utf8), salt: nil, keyLength: 16, ivLength: 0)
-        #expect(Hex.string(unsalted.key) == "900150983cd24fb0d6963f7d28e17f72")
+        #expect(TestHex.string(unsalted.key) == "900150983cd24fb0d6963f7d28e17f72")
         #expect(unsalted.iv.isEmpty)
         // With count 2 the first block is MD5(MD5(password)).
         let twice = try KDF.evpBytesToKey(digest: .md5, password: Array("abc".utf8), salt: nil, keyLength: 16, ivLength: 0, count: 2)
-        #expect(twice.key == Digest.hash(.md5, Hex.bytes("900150983cd24fb0d6963f7d28e17f72")))
+        #expect(twice.key == Digest.hash(.md5, TestHex.bytes("900150983cd24fb0d6963f7d28e17f72")))
         #expect(throws: CryptoError(.invalidArgument, "", operation: "")) {
             try KDF.evpBytesToKey(digest: .md5, password: [1], salt: [1, 2, 3], keyLength: 16, ivLength: 16)
         }
@@ -101,8 +102,8 @@ struct KDFTests {
         (.sha1, "", "0001020304050607", 1, "67423ebfa8454f19ac6f4686d6c0dc731a3ddd6b"),
     ])
     func pbkdf1(_ digest: DigestAlgorithm, _ password: String, _ salt: String, _ iterations: Int, _ expected: String) throws {
-        let derived = try KDF.pbkdf1(password: SecureBytes(Array(password.utf8)), salt: Hex.bytes(salt), iterations: iterations, digest: digest)
-        #expect(Hex.string(derived) == expected)
+        let derived = try KDF.pbkdf1(password: SecureBytes(Array(password.utf8)), salt: TestHex.bytes(salt), iterations: iterations, digest: digest)
+        #expect(TestHex.string(derived) == expected)
     }
 
     @Test("PBKDF1 refuses fewer than one iteration")

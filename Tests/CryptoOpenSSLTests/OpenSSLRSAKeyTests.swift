@@ -33,7 +33,7 @@ struct OpenSSLRSAKeyTests {
         (RSAEncryptionPadding.oaepSHA256, ["rsa_padding_mode:oaep", "rsa_oaep_md:sha256", "rsa_mgf1_md:sha256"]),
         (RSAEncryptionPadding.oaepSHA1, ["rsa_padding_mode:oaep"]),
         (RSAEncryptionPadding.oaep(digest: .sha512, mgf1: .sha1, label: Array("coffer".utf8)),
-         ["rsa_padding_mode:oaep", "rsa_oaep_md:sha512", "rsa_mgf1_md:sha1", "rsa_oaep_label:" + Hex.string(Array("coffer".utf8))]),
+         ["rsa_padding_mode:oaep", "rsa_oaep_md:sha512", "rsa_mgf1_md:sha1", "rsa_oaep_label:" + TestHex.string(Array("coffer".utf8))]),
         (RSAEncryptionPadding.pkcs1, ["rsa_padding_mode:pkcs1"]),
     ])
     func encryptionInterop(padding: RSAEncryptionPadding, options: [String]) throws {

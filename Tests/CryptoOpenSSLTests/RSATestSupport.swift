@@ -43,7 +43,7 @@ final class OpenSSLKeyFixture: Sendable {
         var current: String?
         var hex = ""
         func flush() {
-            if let current { fields[current] = BigNumber(bigEndian: Hex.bytes(hex.replacingOccurrences(of: ":", with: ""))).bigEndianBytes }
+            if let current { fields[current] = BigNumber(bigEndian: TestHex.bytes(hex.replacingOccurrences(of: ":", with: ""))).bigEndianBytes }
             current = nil
             hex = ""
         }
@@ -59,7 +59,7 @@ final class OpenSSLKeyFixture: Sendable {
                 }
                 var digits = String(line[open.upperBound..<close.lowerBound])
                 if digits.count % 2 == 1 { digits = "0" + digits }
-                fields["publicExponent"] = Hex.bytes(digits)
+                fields["publicExponent"] = TestHex.bytes(digits)
             } else if line.hasSuffix(":") {
                 current = String(line.dropLast())
             }

@@ -1,5 +1,6 @@
 import ASN1Kit
 import CofferErrors
+import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import AsymmetricKeys
@@ -77,7 +78,7 @@ struct CMSDecryptorTests {
 
     @Test("a recipient named by subject key identifier, and the right one among several recipients")
     func recipients() async throws {
-        let directory = try F.temporaryDirectory()
+        let directory = try TestScratch.directory("decryptor")
         defer { try? FileManager.default.removeItem(at: directory) }
         let certificate3072 = directory.appendingPathComponent("rsa3072.cert.pem").path
         try F.run(["openssl", "req", "-x509", "-new", "-key", F.keyPath("rsa3072.pkcs8.pem"), "-subj", "/CN=t", "-days", "2", "-out", certificate3072])
@@ -148,7 +149,7 @@ struct CMSDecryptorTests {
             #expect(await F.errorCode { try await decryptor.decrypt(junk, response: F.response) } == .malformedPayload, "\(junk.prefix(8))")
         }
         // A signed message is CMS, but not one this decryptor handles.
-        let directory = try F.temporaryDirectory()
+        let directory = try TestScratch.directory("decryptor")
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("in").path
         try Data("hello".utf8).write(to: URL(fileURLWithPath: input))

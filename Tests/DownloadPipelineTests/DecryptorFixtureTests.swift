@@ -8,7 +8,7 @@ import Testing
 /// Keys from Fixtures/keys, the real `openssl` run in a temporary directory, and helpers to feed
 /// decryptors whole or in chunks.
 enum DecryptorFixtures {
-    static let keysDirectory = ToolProcess.repositoryRoot.appendingPathComponent("Fixtures/keys")
+    static let keysDirectory = KeyFact.directory
 
     static func keyPath(_ name: String) -> String { keysDirectory.appendingPathComponent(name).path }
 
@@ -23,25 +23,11 @@ enum DecryptorFixtures {
 
     static let response = DownloadResponse(url: URL(string: "http://127.0.0.1/payload")!, status: 200, headers: [])
 
-    /// A fresh temporary directory, removed by the caller's `defer`.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-dec-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    struct ToolFailure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// Runs a command (found on the PATH), feeding `stdin`, and returns its standard output.
+    /// Runs a command (found on the PATH), feeding `stdin`, and returns its standard output; fails
+    /// on a non-zero exit.
     @discardableResult
     static func run(_ arguments: [String], stdin: [UInt8] = []) throws -> [UInt8] {
-        let output = try ToolProcess.run(tool: arguments[0], Array(arguments.dropFirst()), stdin: stdin)
-        guard output.status == 0 else {
-            throw ToolFailure(description: "\(arguments.joined(separator: " ")) exited \(output.status): \(output.stderr)")
-        }
-        return output.stdout
+        try ToolProcess.output(tool: arguments[0], Array(arguments.dropFirst()), stdin: stdin)
     }
 
     static func random(_ count: Int) -> [UInt8] {
@@ -52,7 +38,7 @@ enum DecryptorFixtures {
     /// (or the certificates given).
     static func cms(_ plaintext: [UInt8], options: [String], recipients: [String] = [keyPath("rsa2048.cert.pem")],
                     recipientOptions: [String] = [], outform: String = "DER") throws -> [UInt8] {
-        let directory = try temporaryDirectory()
+        let directory = try TestScratch.directory("decryptor")
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("in.bin")
         try Data(plaintext).write(to: input)

@@ -1,19 +1,10 @@
+import CofferTestSupport
 import DownloadPipeline
 import Foundation
 import Synchronization
 import Testing
 
 /// A scratch directory removed at the end.
-final class ScratchDirectory: Sendable {
-    let path: String
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("dlpipe-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-    func file(_ name: String) -> String { path + "/" + name }
-}
-
 @Suite("Downloader cache, resume and file destination with a fake transport")
 struct DownloaderCacheTests {
     let url = URL(string: "http://example.test/cached")!
@@ -38,7 +29,7 @@ struct DownloaderCacheTests {
 
     @Test("a cached result is revalidated with If-None-Match (304) or served without a request", arguments: [false, true])
     func cache(storeDecrypted: Bool) async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TestScratch.directory("download")
         let cache = try DownloadCache(directory: scratch.path)
         defer { cache.close() }
         let plain: [UInt8] = Array("cached payload".utf8)
@@ -72,10 +63,10 @@ struct DownloaderCacheTests {
 
     @Test("a partial file resumes with Range and If-Range; the result is whole")
     func resume() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TestScratch.directory("download")
         let plain = (0..<1000).map { UInt8($0 % 200) }
         let transport = Self.server(plain.map { $0 ^ 0x42 })
-        let partial = scratch.file("payload.part")
+        let partial = scratch.appendingPathComponent("payload.part").path
         try Data(plain[0..<400].map { $0 ^ 0x42 }).write(to: URL(fileURLWithPath: partial))
         try Data("coffer-resume 1\n\(url.absoluteString)\n\"v1\"\n".utf8).write(to: URL(fileURLWithPath: partial + ".resume"))
         let downloader = Downloader(transport: transport)
@@ -94,10 +85,10 @@ struct DownloaderCacheTests {
 
     @Test("a changed resource (200 instead of 206) restarts cleanly")
     func changedResource() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TestScratch.directory("download")
         let plain = Array("the new version of the resource".utf8)
         let transport = Self.server(plain, etag: "\"v2\"")
-        let partial = scratch.file("payload.part")
+        let partial = scratch.appendingPathComponent("payload.part").path
         try Data("OLD-OLD-OLD".utf8).write(to: URL(fileURLWithPath: partial))
         try Data("coffer-resume 1\n\(url.absoluteString)\n\"v1\"\n".utf8).write(to: URL(fileURLWithPath: partial + ".resume"))
         let downloader = Downloader(transport: transport)
@@ -108,11 +99,11 @@ struct DownloaderCacheTests {
 
     @Test("a file destination is written through a temporary file; a failure leaves none")
     func fileDestination() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TestScratch.directory("download")
         let body = [UInt8](repeating: 0x61, count: 5000)
         let transport = Self.server(body)
         let downloader = Downloader(transport: transport)
-        let output = scratch.file("out.bin")
+        let output = scratch.appendingPathComponent("out.bin").path
         let result = try await downloader.result(for: DownloadRequest(url: url, destination: .file(output)))
         #expect(result.data.isEmpty)
         #expect(result.filePath == output)
@@ -122,7 +113,7 @@ struct DownloaderCacheTests {
         let failing = FakeTransport { request, _ in
             FakeTransport.response(request.url, headers: [("Content-Length", "100")], chunks: [[1, 2, 3]])
         }
-        let other = scratch.file("failed.bin")
+        let other = scratch.appendingPathComponent("failed.bin").path
         await #expect(throws: DownloadError.self) {
             try await Downloader(transport: failing).result(for: DownloadRequest(url: url, destination: .file(other)))
         }

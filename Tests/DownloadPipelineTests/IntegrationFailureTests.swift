@@ -1,3 +1,4 @@
+import CofferTestSupport
 import DownloadPipeline
 import Foundation
 import Synchronization
@@ -51,33 +52,33 @@ struct IntegrationFailureTests {
         }
     }
 
-    @Test("a server that stalls after the head hits the idle-read timeout, quickly")
+    // The stalling tests give the transfer a total timeout longer than the suite's time limit:
+    // only the idle-read timeout can end them in time, and the error says it was that one.
+
+    @Test("a server that stalls after the head hits the idle-read timeout")
     func stallAfterHead() async throws {
         let server = try TestServerRawSocket { _, _ in
             [.send(TestServerRawSocket.head(length: 1000) + [1, 2, 3]), .stall]
         }
         defer { server.stop() }
-        let start = ContinuousClock.now
-        try await Self.withDownloader(idleRead: .milliseconds(300)) { downloader in
+        try await Self.withDownloader(idleRead: .milliseconds(300), total: .seconds(3600)) { downloader in
             await #expect { try await downloader.result(for: DownloadRequest(url: server.url("/stall"))) } throws: {
                 let error = $0 as? DownloadError
                 return error?.code == .timeout && error?.timeoutKind == .idleRead
             }
         }
-        #expect(ContinuousClock.now - start < .seconds(15))
     }
 
     @Test("a server that never answers hits the idle-read timeout")
     func stallBeforeHead() async throws {
         let server = try TestServerRawSocket { _, _ in [.stall] }
         defer { server.stop() }
-        let start = ContinuousClock.now
-        try await Self.withDownloader(idleRead: .milliseconds(300)) { downloader in
+        try await Self.withDownloader(idleRead: .milliseconds(300), total: .seconds(3600)) { downloader in
             await #expect { try await downloader.result(for: DownloadRequest(url: server.url("/silent"))) } throws: {
-                ($0 as? DownloadError)?.code == .timeout
+                let error = $0 as? DownloadError
+                return error?.code == .timeout && error?.timeoutKind == .idleRead
             }
         }
-        #expect(ContinuousClock.now - start < .seconds(15))
     }
 
     @Test("a trickling server hits the total timeout")
@@ -86,14 +87,12 @@ struct IntegrationFailureTests {
             [.send(TestServerRawSocket.head(length: 10_000))] + (0..<200).flatMap { _ in [TestServerRawSocket.Step.send([1]), .pause(.milliseconds(20))] }
         }
         defer { server.stop() }
-        let start = ContinuousClock.now
         try await Self.withDownloader(idleRead: .seconds(2), total: .milliseconds(400)) { downloader in
             await #expect { try await downloader.result(for: DownloadRequest(url: server.url("/trickle"))) } throws: {
                 let error = $0 as? DownloadError
                 return error?.code == .timeout && error?.timeoutKind == .total
             }
         }
-        #expect(ContinuousClock.now - start < .seconds(15))
     }
 
     @Test("a refused connection is a transport error")
@@ -102,7 +101,7 @@ struct IntegrationFailureTests {
         let server = try TestServerRawSocket { _, _ in [] }
         let port = server.port
         server.stop()
-        try await Task.sleep(for: .milliseconds(200))
+        await server.waitUntilClosed()
         try await Self.withDownloader { downloader in
             await #expect { try await downloader.result(for: DownloadRequest(url: URL(string: "http://127.0.0.1:\(port)/none")!)) } throws: {
                 ($0 as? DownloadError)?.code == .transport
@@ -131,8 +130,8 @@ struct IntegrationFailureTests {
                     .pause(.milliseconds(200)), .close]
         }
         defer { server.stop() }
-        let scratch = try ScratchDirectory()
-        let partial = scratch.file("payload.part")
+        let scratch = try TestScratch.directory("download")
+        let partial = scratch.appendingPathComponent("payload.part").path
         var keptCount = 0
         try await Self.withDownloader { downloader in
             let request = DownloadRequest(url: server.url("/payload"), decryptor: CMSDecryptor(key: key), resumeFile: partial)

@@ -8,8 +8,7 @@ import Testing
 /// Payloads made by the real openssl, keys from the repository's fixtures.
 enum OpenSSLPayloads {
     static let openssl = "/usr/bin/openssl"
-    static let repositoryRoot = ToolProcess.repositoryRoot
-    static func fixture(_ name: String) -> String { repositoryRoot.appendingPathComponent("Fixtures/keys/\(name)").path }
+    static func fixture(_ name: String) -> String { KeyFact.directory.appendingPathComponent(name).path }
 
     static let privateKeyPath = fixture("rsa2048.pkcs1.pem")
     static let publicKeyPath = fixture("rsa2048.spki.pem")
@@ -32,9 +31,9 @@ enum OpenSSLPayloads {
     /// Runs openssl on `stdin` and returns its output; fails on a non-zero exit. Waits without
     /// blocking a thread of the cooperative pool (other suites run meanwhile).
     static func run(_ arguments: [String], stdin: [UInt8]) async throws -> [UInt8] {
-        let scratch = try ScratchDirectory()
-        let input = scratch.file("in")
-        let output = scratch.file("out")
+        let scratch = try TestScratch.directory("download")
+        let input = scratch.appendingPathComponent("in").path
+        let output = scratch.appendingPathComponent("out").path
         try Data(stdin).write(to: URL(fileURLWithPath: input))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: openssl)
@@ -204,7 +203,7 @@ struct IntegrationTests {
         let plain = OpenSSLPayloads.plaintext(10_000, seed: 5)
         let payload = try await OpenSSLPayloads.cms(plain)
         let key = try OpenSSLPayloads.privateKey()
-        let scratch = try ScratchDirectory()
+        let scratch = try TestScratch.directory("download")
         let cache = try DownloadCache(directory: scratch.path)
         defer { cache.close() }
         try await IntegrationEnvironment.with(configuration: .init(totalTimeout: .seconds(20), cache: cache)) { env in
@@ -239,7 +238,7 @@ struct IntegrationTests {
     func cancellation() async throws {
         let plain = OpenSSLPayloads.plaintext(200_000, seed: 7)
         let watcher = StopWatcher()
-        try await IntegrationEnvironment.with(configuration: .init(totalTimeout: .seconds(20), accessories: [watcher])) { env in
+        try await IntegrationEnvironment.with(configuration: .init(totalTimeout: .seconds(20), accessories: [watcher])) { (env: IntegrationEnvironment) async throws in
             env.server.add("slow", .init(bytes: plain, chunkSize: 10_000, chunkDelay: .milliseconds(50)))
             let url = env.server.url("/files/slow")
             var responses = env.downloader.eventStream().filter { $0.name == "response" }.makeAsyncIterator()
@@ -262,8 +261,9 @@ struct IntegrationTests {
             await #expect { try await fourth.value } throws: { ($0 as? DownloadError)?.code == .cancelled }
             await watcher.stops.wait(atLeast: 2)
             #expect(env.downloader.runningTransfers == 0)
-            // The body takes a second to send; the cancelled transfer never completes it.
-            try await Task.sleep(for: .milliseconds(1500))
+            // The server stopped writing the second body (a second to send), and not because it
+            // reached the end: the cancelled transfer cut it off.
+            await env.server.waitForBodiesEnded(2)
             #expect(env.server.completed("slow") == 1)
         }
     }
@@ -273,10 +273,10 @@ struct IntegrationTests {
         let plain = OpenSSLPayloads.plaintext(500_000, seed: 8)
         let payload = try await OpenSSLPayloads.cms(plain)
         let key = try OpenSSLPayloads.privateKey()
-        let scratch = try ScratchDirectory()
+        let scratch = try TestScratch.directory("download")
         try await IntegrationEnvironment.with { env in
             env.server.add("big", .init(bytes: payload))
-            let output = scratch.file("plain.bin")
+            let output = scratch.appendingPathComponent("plain.bin").path
             let result = try await env.downloader.result(for: DownloadRequest(url: env.server.url("/files/big"), decryptor: CMSDecryptor(key: key),
                                                                              destination: .file(output)))
             #expect(result.resultLength == plain.count)

@@ -46,8 +46,8 @@ struct PipelineNetworkTests {
         }
         defer { server.stop() }
         let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: .seconds(2), idleReadTimeout: .seconds(5)))
-        let scratch = try ScratchDirectory()
-        let output = scratch.file("resumed.bin")
+        let scratch = try TestScratch.directory("download")
+        let output = scratch.appendingPathComponent("resumed.bin").path
         let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: .seconds(20), retryPolicy: RecordedSleeps().policy(retries: 2)))
         var request = DownloadRequest(url: server.url("/cut"), destination: .file(output))
         request.expectedSHA256 = Self.sha256(plain)
@@ -68,11 +68,11 @@ struct PipelineNetworkTests {
     @Test("a digest mismatch leaves no file: neither the destination, nor a temporary or partial file")
     func digestMismatch() async throws {
         let plain = OpenSSLPayloads.plaintext(100_000, seed: 13)
-        let scratch = try ScratchDirectory()
+        let scratch = try TestScratch.directory("download")
         try await IntegrationEnvironment.with { (env: IntegrationEnvironment) async throws in
             env.server.add("data", .init(bytes: plain, etag: "\"d1\"", chunkSize: 8192))
-            let output = scratch.file("out.bin")
-            var request = DownloadRequest(url: env.server.url("/files/data"), destination: .file(output), resumeFile: scratch.file("out.part"))
+            let output = scratch.appendingPathComponent("out.bin").path
+            var request = DownloadRequest(url: env.server.url("/files/data"), destination: .file(output), resumeFile: scratch.appendingPathComponent("out.part").path)
             var wrong = Self.sha256(plain)
             wrong[0] ^= 1
             request.expectedSHA256 = wrong

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import CryptoOpenSSL
 import DownloadPipeline
 import Foundation
@@ -28,7 +29,7 @@ struct StreamingCacheTests {
     @Test("a body over the inline limit is cached in a file (as it arrived, or decrypted); hits stream it back",
           arguments: [false, true])
     func largeBody(storeDecrypted: Bool) async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TestScratch.directory("download")
         let cache = try DownloadCache(directory: scratch.path, inlineLimit: 1024)
         defer { cache.close() }
         // XORDecryptor refuses plaintext byte 0xFF: stay below it.
@@ -49,10 +50,10 @@ struct StreamingCacheTests {
         #expect(revalidated.source == .revalidated && revalidated.data == plain)
         var offline = request
         offline.cachePolicy = .enabled(storeDecrypted: storeDecrypted, revalidate: false)
-        offline.destination = .file(scratch.file("out.bin"))
+        offline.destination = .file(scratch.appendingPathComponent("out.bin").path)
         let hit = try await downloader.result(for: offline)
         #expect(hit.source == .cache)
-        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.file("out.bin")))) == plain)
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.appendingPathComponent("out.bin").path))) == plain)
 
         // New content replaces the record; the old file goes with it.
         let newPlain = Array(plain.reversed())
@@ -68,9 +69,9 @@ struct StreamingCacheTests {
 
     @Test("a body within the inline limit stays in the store; a store with a crypt key keeps every body in the store")
     func inline() async throws {
-        let scratch = try ScratchDirectory()
-        let small = try DownloadCache(directory: scratch.file("small"), inlineLimit: 1024)
-        let encrypted = try DownloadCache(directory: scratch.file("encrypted"), cryptKey: SecureBytes(Array("0123456789abcdef".utf8)), inlineLimit: 16)
+        let scratch = try TestScratch.directory("download")
+        let small = try DownloadCache(directory: scratch.appendingPathComponent("small").path, inlineLimit: 1024)
+        let encrypted = try DownloadCache(directory: scratch.appendingPathComponent("encrypted").path, cryptKey: SecureBytes(Array("0123456789abcdef".utf8)), inlineLimit: 16)
         defer {
             small.close()
             encrypted.close()
@@ -90,7 +91,7 @@ struct StreamingCacheTests {
 
     @Test("a failed download leaves no body file; a record whose file is gone is a miss")
     func failuresAndMissingFiles() async throws {
-        let scratch = try ScratchDirectory()
+        let scratch = try TestScratch.directory("download")
         let cache = try DownloadCache(directory: scratch.path, inlineLimit: 1024)
         defer { cache.close() }
         let body = [UInt8](repeating: 7, count: 20_000)

@@ -39,6 +39,8 @@ final class TestServer: Sendable {
     final class State: Sendable {
         let resources = Mutex<[String: Resource]>([:])
         let stats = Mutex(Stats())
+        /// Response bodies whose writing ended, written to the end or cut off.
+        let bodiesEnded = AwaitedCount()
 
         func begin(_ name: String, headers: [String: String]) {
             stats.withLock { stats in
@@ -117,6 +119,9 @@ final class TestServer: Sendable {
     var maxInFlight: Int { state.stats.withLock { $0.maxInFlight } }
     /// Bodies of `name` written to their end.
     func completed(_ name: String) -> Int { state.stats.withLock { $0.completed[name] ?? 0 } }
+    /// Returns once `count` response bodies (of any name) stopped being written, completed or cut
+    /// off by the client.
+    func waitForBodiesEnded(_ count: Int) async { await state.bodiesEnded.wait(atLeast: count) }
     /// The headers of the latest request for `name`, names in lowercase.
     func lastHeaders(_ name: String) -> [String: String] { state.stats.withLock { $0.requestHeaders[name] ?? [:] } }
 
@@ -168,7 +173,10 @@ final class TestServer: Sendable {
         }
         let bytes = resource.bytes[start...]
         let body = ResponseBody(contentLength: bytes.count) { writer in
-            defer { state.end() }
+            defer {
+                state.end()
+                state.bodiesEnded.increment()
+            }
             var offset = bytes.startIndex
             while offset < bytes.endIndex {
                 let end = min(offset + resource.chunkSize, bytes.endIndex)

@@ -47,6 +47,11 @@ final class TestServerRawSocket: Sendable {
         listener.stop()
     }
 
+    /// Returns once the listening socket is closed, after ``stop()``.
+    func waitUntilClosed() async {
+        await listener.waitUntilClosed()
+    }
+
     /// Plays `steps` on a connection; the listener closes the socket afterwards.
     private static func play(_ steps: [Step], on fd: Int32, listener: LoopbackListener) {
         for step in steps {

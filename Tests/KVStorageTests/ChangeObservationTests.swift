@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ struct ChangeObservationTests {
 
     @Test("writes through the store are reported in order, with their kinds", .timeLimit(.minutes(1)))
     func ownWrites() async throws {
-        let directory = try TestSupport.temporaryDirectory("changes")
+        let directory = try TestScratch.directory("changes").path
         defer { TestSupport.removeDirectory(directory) }
         let store = try KVStore(KVStoreConfiguration(directory: directory))
         var iterator = store.changes().makeAsyncIterator()
@@ -41,7 +42,7 @@ struct ChangeObservationTests {
 
     @Test("an observer of one key sees only that key and the changes to every key", .timeLimit(.minutes(1)))
     func oneKey() async throws {
-        let directory = try TestSupport.temporaryDirectory("changes-key")
+        let directory = try TestScratch.directory("changes-key").path
         defer { TestSupport.removeDirectory(directory) }
         let store = try KVStore(KVStoreConfiguration(directory: directory))
         let stream = store.changes(forKey: "watched")
@@ -58,7 +59,7 @@ struct ChangeObservationTests {
 
     @Test("a dropped stream is unregistered", .timeLimit(.minutes(1)))
     func droppedStream() async throws {
-        let directory = try TestSupport.temporaryDirectory("changes-drop")
+        let directory = try TestScratch.directory("changes-drop").path
         defer { TestSupport.removeDirectory(directory) }
         let store = try KVStore(KVStoreConfiguration(directory: directory))
         defer { store.close() }
@@ -98,7 +99,7 @@ struct ChangeObservationTests {
 
     @Test("another process's appends are seen key by key, its compaction as a reload", .timeLimit(.minutes(2)))
     func otherProcess() async throws {
-        let directory = try TestSupport.temporaryDirectory("changes-mp")
+        let directory = try TestScratch.directory("changes-mp").path
         defer { TestSupport.removeDirectory(directory) }
         let store = try KVStore(KVStoreConfiguration(directory: directory, id: "watched", multiProcess: true))
         defer { store.close() }

@@ -1,4 +1,5 @@
 import CofferErrors
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -24,7 +25,7 @@ struct CodableTests {
 
     static func withStore<R>(_ configuration: (String) -> KVStoreConfiguration = { KVStoreConfiguration(directory: $0) },
                              _ body: (KVStore, KVStoreConfiguration) throws -> R) throws -> R {
-        let directory = try TestSupport.temporaryDirectory("codable")
+        let directory = try TestScratch.directory("codable").path
         defer { TestSupport.removeDirectory(directory) }
         let settings = configuration(directory)
         let store = try KVStore(settings)

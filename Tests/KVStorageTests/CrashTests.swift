@@ -179,7 +179,7 @@ struct CrashTests {
         var outcomes: [String: Int] = [:]
         var refused = 0
         for iteration in 0..<iterations {
-            let directory = try TestSupport.temporaryDirectory("crash")
+            let directory = try TestScratch.directory("crash").path
             var storeDirectory = directory
             if let disk {
                 disk.drain()

@@ -1,4 +1,5 @@
 import CofferErrors
+import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import Testing
@@ -13,7 +14,7 @@ struct DamageTests {
 
     /// Creates a store with `count` string keys (`k0`...), optionally compacted after `compactAfter`.
     static func makeStore(count: Int = 20, compactAfter: Int? = nil, cryptKey: SecureBytes? = nil) throws -> (String, KVStoreConfiguration) {
-        let directory = try TestSupport.temporaryDirectory("damage")
+        let directory = try TestScratch.directory("damage").path
         let configuration = KVStoreConfiguration(directory: directory, id: id, cryptKey: cryptKey)
         let store = try KVStore(configuration)
         for number in 0..<count {
@@ -110,7 +111,7 @@ struct DamageTests {
         try Self.expectDamaged(configuration) { if case .crcMismatch = $0 { true } else { false } }
         let sequence = try WriteTests.meta(directory, Self.id).sequence
 
-        let copy = try TestSupport.temporaryDirectory("damage-copy")
+        let copy = try TestScratch.directory("damage-copy").path
         defer { TestSupport.removeDirectory(copy) }
         for name in [Self.id, Self.id + ".crc"] { try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: copy + "/" + name) }
 
@@ -198,7 +199,7 @@ struct DamageTests {
 
     @Test("scenario F: a missing .crc next to MMKV data with header 0 is damage, not an empty store")
     func scenarioF() throws {
-        let directory = try TestSupport.copyFixture("plain")
+        let directory = try MMKVFixtures.copyStore("plain")
         defer { TestSupport.removeDirectory(directory) }
         try FileManager.default.removeItem(atPath: directory + "/plain.crc")
         let configuration = KVStoreConfiguration(directory: directory, id: "plain")

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -24,7 +25,7 @@ struct DurabilityTests {
 
     @Test("a .system write flushes before it returns; .process never flushes")
     func flushPerWrite() throws {
-        let directory = try TestSupport.temporaryDirectory("durability")
+        let directory = try TestScratch.directory("durability").path
         defer { TestSupport.removeDirectory(directory) }
         let system = try KVStore(Self.configuration(directory, .system))
         for number in 0..<5 { try system.set(Int64(number), forKey: "k\(number)") }
@@ -58,7 +59,7 @@ struct DurabilityTests {
 
     @Test("writes from several threads under .system all land, with at most one flush each")
     func concurrentWriters() async throws {
-        let directory = try TestSupport.temporaryDirectory("durability-threads")
+        let directory = try TestScratch.directory("durability-threads").path
         defer { TestSupport.removeDirectory(directory) }
         let store = try KVStore(Self.configuration(directory, .system))
         defer { store.close() }
@@ -77,7 +78,7 @@ struct DurabilityTests {
 
     @Test("a flush runs on duplicated descriptors, so the files may be closed while it is in flight")
     func flushOutlivesTheFiles() throws {
-        let directory = try TestSupport.temporaryDirectory("durability-dup")
+        let directory = try TestScratch.directory("durability-dup").path
         defer { TestSupport.removeDirectory(directory) }
         var target: SyncTarget
         do {
@@ -107,7 +108,7 @@ struct DurabilityTests {
     @Test("a store written with .system or .process survives SIGKILL with every acknowledged write",
           arguments: ["system", "process"])
     func survivesKill(level: String) throws {
-        let directory = try TestSupport.temporaryDirectory("durability-kill")
+        let directory = try TestScratch.directory("durability-kill").path
         defer { TestSupport.removeDirectory(directory) }
         let child = try ChildProcess.start(
             filter: "killedWriter", environment: [Self.directoryVariable: directory, Self.levelVariable: level])

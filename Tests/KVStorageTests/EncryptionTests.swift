@@ -1,4 +1,5 @@
 import CofferErrors
+import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import Testing
@@ -13,7 +14,7 @@ struct EncryptionTests {
     @Test("the MMKV-encrypted fixtures read back exactly", arguments: ["aes128", "aes256"])
     func readFixture(id: String) throws {
         let dump = try FixtureDump(id: id)
-        let store = try KVStore(FixtureReadTests.configuration(id, directory: TestSupport.fixtures.appendingPathComponent("stores").path))
+        let store = try KVStore(FixtureReadTests.configuration(id, directory: MMKVFixtures.directory.appendingPathComponent("stores").path))
         defer { store.close() }
         try FixtureReadTests.compare(store, with: dump)
         #expect(try store.statistics().cipher == (id == "aes128" ? .aes128 : .aes256))
@@ -21,7 +22,7 @@ struct EncryptionTests {
 
     @Test("a wrong key, a wrong cipher or no key is an error and leaves the files untouched", arguments: ["aes128", "aes256"])
     func wrongKey(id: String) throws {
-        let directory = try TestSupport.copyFixture(id)
+        let directory = try MMKVFixtures.copyStore(id)
         defer { TestSupport.removeDirectory(directory) }
         let original = try TestSupport.read(directory + "/" + id)
         let originalMeta = try TestSupport.read(directory + "/" + id + ".crc")
@@ -42,7 +43,7 @@ struct EncryptionTests {
 
     @Test("appending to an MMKV-encrypted store continues its CFB stream")
     func appendToFixture() throws {
-        let directory = try TestSupport.copyFixture("aes128")
+        let directory = try MMKVFixtures.copyStore("aes128")
         defer { TestSupport.removeDirectory(directory) }
         let configuration = FixtureReadTests.configuration("aes128", directory: directory, mode: .readWrite)
         do {
@@ -66,7 +67,7 @@ struct EncryptionTests {
 
     @Test("new encrypted stores, with growth and compaction", arguments: [KVStoreConfiguration.Cipher.aes128, .aes256])
     func newEncryptedStore(cipher: KVStoreConfiguration.Cipher) throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let key = cipher == .aes128 ? Self.key128 : Self.key256
         let configuration = KVStoreConfiguration(directory: directory, cryptKey: key, cipher: cipher)
@@ -89,7 +90,7 @@ struct EncryptionTests {
 
     @Test("rekey changes, adds and removes the key")
     func rekey() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         var configuration = KVStoreConfiguration(directory: directory)
         var store = try KVStore(configuration)

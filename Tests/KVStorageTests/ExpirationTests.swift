@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -18,7 +19,7 @@ struct ExpirationTests {
     func expireFixture() throws {
         let dump = try FixtureDump(id: "expire")
         let expireAt = try #require(dump.entries.first?.expireAt)
-        let directory = try TestSupport.copyFixture("expire")
+        let directory = try MMKVFixtures.copyStore("expire")
         defer { TestSupport.removeDirectory(directory) }
         let clock = TestClock(expireAt - 100)
         let configuration = KVStoreConfiguration(directory: directory, id: "expire", clock: clock.function)
@@ -46,7 +47,7 @@ struct ExpirationTests {
 
     @Test("per-key durations, the default duration and never-expiring values")
     func durations() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let clock = TestClock(1_700_000_000)
         let configuration = KVStoreConfiguration(directory: directory, defaultExpiration: 60, clock: clock.function)
@@ -82,7 +83,7 @@ struct ExpirationTests {
 
     @Test("enabling with a duration stamps every existing value")
     func enableWithDuration() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let clock = TestClock(1_000)
         let store = try KVStore(KVStoreConfiguration(directory: directory, clock: clock.function))

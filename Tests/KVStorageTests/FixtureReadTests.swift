@@ -1,4 +1,5 @@
 import CofferErrors
+import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import Testing
@@ -30,7 +31,7 @@ struct FixtureReadTests {
         #expect(Set(try store.allKeys()) == Set(dump.entries.map(\.key)))
         for entry in dump.entries {
             let raw = try #require(try store.rawValue(forKey: entry.key), "missing \(entry.key)")
-            #expect(TestSupport.hex(raw) == entry.rawHex, "raw bytes of \(entry.key)")
+            #expect(TestHex.string(raw) == entry.rawHex, "raw bytes of \(entry.key)")
             try compareTyped(store, entry)
         }
     }
@@ -47,7 +48,7 @@ struct FixtureReadTests {
         case "f32": #expect(try store.float(forKey: key) == Float(text), "\(key)")
         case "f64": #expect(try store.double(forKey: key) == Double(text), "\(key)")
         case "str": #expect(try store.string(forKey: key) == (entry.value as? String), "\(key)")
-        case "bytes": #expect(try store.bytes(forKey: key).map(TestSupport.hex) == (entry.value as? String), "\(key)")
+        case "bytes": #expect(try store.bytes(forKey: key).map { TestHex.string($0) } == (entry.value as? String), "\(key)")
         case "vec": #expect(try store.strings(forKey: key) == (entry.value as? [String]), "\(key)")
         case nil:
             // The onekey dump has no type; its value is a string.
@@ -60,7 +61,7 @@ struct FixtureReadTests {
     @Test("plain stores read back exactly", arguments: plainFixtures)
     func readPlainFixture(id: String) throws {
         let dump = try FixtureDump(id: id)
-        let store = try KVStore(Self.configuration(id, directory: TestSupport.fixtures.appendingPathComponent("stores").path))
+        let store = try KVStore(Self.configuration(id, directory: MMKVFixtures.directory.appendingPathComponent("stores").path))
         defer { store.close() }
         try Self.compare(store, with: dump)
         let statistics = try store.statistics()
@@ -72,7 +73,7 @@ struct FixtureReadTests {
 
     @Test("edge values of the plain store")
     func plainEdgeValues() throws {
-        let store = try KVStore(Self.configuration("plain", directory: TestSupport.fixtures.appendingPathComponent("stores").path))
+        let store = try KVStore(Self.configuration("plain", directory: MMKVFixtures.directory.appendingPathComponent("stores").path))
         defer { store.close() }
         #expect(try store.int32(forKey: "i32_min") == Int32.min)
         #expect(try store.int32(forKey: "i32_neg1") == -1)
@@ -90,7 +91,7 @@ struct FixtureReadTests {
 
     @Test("deletions, overrides and the single-key override path")
     func deletedAndOnekey() throws {
-        let directory = TestSupport.fixtures.appendingPathComponent("stores").path
+        let directory = MMKVFixtures.directory.appendingPathComponent("stores").path
         let deleted = try KVStore(Self.configuration("deleted", directory: directory))
         defer { deleted.close() }
         for key in ["str_7", "i32_0", "i64_2", "bool_4", "f32_5"] {
@@ -105,26 +106,26 @@ struct FixtureReadTests {
 
     @Test("read-write open of every plain fixture keeps every value", arguments: plainFixtures)
     func readWriteOpen(id: String) throws {
-        let directory = try TestSupport.copyFixture(id)
+        let directory = try MMKVFixtures.copyStore(id)
         defer { TestSupport.removeDirectory(directory) }
         let dump = try FixtureDump(id: id)
         let store = try KVStore(Self.configuration(id, directory: directory, mode: .readWrite))
         try Self.compare(store, with: dump)
         store.close()
         // The files were not changed by opening them.
-        #expect(try TestSupport.read(directory + "/" + id) == TestSupport.read(TestSupport.fixtures.appendingPathComponent("stores/" + id).path))
+        #expect(try TestSupport.read(directory + "/" + id) == TestSupport.read(MMKVFixtures.directory.appendingPathComponent("stores/" + id).path))
     }
 
     @Test("in-memory decoding matches the dump", arguments: plainFixtures)
     func snapshot(id: String) throws {
-        let stores = TestSupport.fixtures.appendingPathComponent("stores").path
+        let stores = MMKVFixtures.directory.appendingPathComponent("stores").path
         let snapshot = try KVStoreSnapshot(
             data: TestSupport.read(stores + "/" + id), meta: TestSupport.read(stores + "/" + id + ".crc"))
         let dump = try FixtureDump(id: id)
         #expect(snapshot.entries.count == dump.entries.count)
         let expected = Dictionary(uniqueKeysWithValues: dump.entries.map { ($0.key, $0.rawHex) })
         for entry in snapshot.entries {
-            #expect(expected[entry.key] == TestSupport.hex(entry.payload))
+            #expect(expected[entry.key] == TestHex.string(entry.payload))
         }
     }
 }

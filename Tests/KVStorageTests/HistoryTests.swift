@@ -1,3 +1,4 @@
+import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import Testing
@@ -21,7 +22,7 @@ struct HistoryTests {
 
     @Test("overwrites, deletes, re-sets and expired keys get their states, in file order")
     func synthetic() throws {
-        let directory = try TestSupport.temporaryDirectory("history")
+        let directory = try TestScratch.directory("history").path
         defer { TestSupport.removeDirectory(directory) }
         let clock = TestClock(1_000)
         let store = try KVStore(KVStoreConfiguration(directory: directory, clock: clock.function))
@@ -65,7 +66,7 @@ struct HistoryTests {
 
     @Test("an empty or new store has no history")
     func empty() throws {
-        let directory = try TestSupport.copyFixture("empty")
+        let directory = try MMKVFixtures.copyStore("empty")
         defer { TestSupport.removeDirectory(directory) }
         let store = try KVStore(KVStoreConfiguration(directory: directory, id: "empty", accessMode: .readOnly))
         defer { store.close() }
@@ -83,7 +84,7 @@ struct HistoryTests {
     func fixture(id: String) throws {
         let spec = try #require(Self.fixtures.first { $0.id == id })
         let dump = try FixtureDump(id: id)
-        let directory = try TestSupport.copyFixture(id)
+        let directory = try MMKVFixtures.copyStore(id)
         defer { TestSupport.removeDirectory(directory) }
         // A clock before every expire-at time of the expire fixture, so its keys are live.
         let clock = TestClock(1_700_000_000)
@@ -97,7 +98,7 @@ struct HistoryTests {
         let byKey = Dictionary(live.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         #expect(byKey.count == live.count, "at most one live entry per key")
         for entry in dump.entries {
-            #expect(byKey[entry.key].map { TestSupport.hex($0.payload) } == entry.rawHex, "\(id): \(entry.key)")
+            #expect(byKey[entry.key].map { TestHex.string($0.payload) } == entry.rawHex, "\(id): \(entry.key)")
             if let expireAt = entry.expireAt { #expect(byKey[entry.key]?.expireAt == expireAt) }
         }
         if id != "onekey" {
@@ -112,7 +113,7 @@ struct HistoryTests {
 
     @Test("the deleted fixture keeps its overwritten value and its tombstone after MMKV's write-back")
     func deletedFixtureHistory() throws {
-        let directory = try TestSupport.copyFixture("deleted")
+        let directory = try MMKVFixtures.copyStore("deleted")
         defer { TestSupport.removeDirectory(directory) }
         let store = try KVStore(KVStoreConfiguration(directory: directory, id: "deleted", accessMode: .readOnly))
         defer { store.close() }

@@ -12,7 +12,7 @@ import Testing
     .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")))
 struct InteropTests {
-    static let reader = TestSupport.repositoryRoot.appendingPathComponent("tools/store-mmkv-read").path
+    static let reader = ToolProcess.repositoryRoot.appendingPathComponent("tools/store-mmkv-read").path
 
     /// Runs the independent reader and returns its entries by key.
     static func independentRead(_ directory: String, id: String, key: String?, aes256: Bool) throws -> [String: (String, UInt32?)] {
@@ -46,7 +46,7 @@ struct InteropTests {
 
     @Test("plain, AES-128 and AES-256 stores, appended and compacted", arguments: [0, 1, 2])
     func coffersFilesReadIndependently(variant: Int) throws {
-        let directory = try TestSupport.temporaryDirectory("interop")
+        let directory = try TestScratch.directory("interop").path
         defer { TestSupport.removeDirectory(directory) }
         let key: String? = variant == 0 ? nil : "interop-key-\(variant)"
         let configuration = KVStoreConfiguration(
@@ -57,7 +57,7 @@ struct InteropTests {
         store.close()
         var independent = try Self.independentRead(directory, id: "interop", key: key, aes256: variant == 2)
         #expect(independent.count == entries.count)
-        for entry in entries { #expect(independent[entry.key]?.0 == TestSupport.hex(entry.payload), "\(entry.key)") }
+        for entry in entries { #expect(independent[entry.key]?.0 == TestHex.string(entry.payload), "\(entry.key)") }
 
         let reopened = try KVStore(configuration)
         try reopened.compact()
@@ -65,12 +65,12 @@ struct InteropTests {
         reopened.close()
         independent = try Self.independentRead(directory, id: "interop", key: key, aes256: variant == 2)
         #expect(independent.count == entries.count + 1)
-        #expect(independent["tail"]?.0 == TestSupport.hex(KVStoreValueCodec.encode("after compaction")))
+        #expect(independent["tail"]?.0 == TestHex.string(KVStoreValueCodec.encode("after compaction")))
     }
 
     @Test("expire trailers")
     func expiration() throws {
-        let directory = try TestSupport.temporaryDirectory("interop")
+        let directory = try TestScratch.directory("interop").path
         defer { TestSupport.removeDirectory(directory) }
         let clock = TestClock(1_800_000_000)
         let store = try KVStore(KVStoreConfiguration(directory: directory, id: "interop", clock: clock.function))
@@ -81,6 +81,6 @@ struct InteropTests {
         let independent = try Self.independentRead(directory, id: "interop", key: nil, aes256: false)
         #expect(independent["never"]?.1 == 0)
         #expect(independent["soon"]?.1 == 1_800_000_030)
-        #expect(independent["soon"]?.0 == TestSupport.hex(KVStoreValueCodec.encode("soon")))
+        #expect(independent["soon"]?.0 == TestHex.string(KVStoreValueCodec.encode("soon")))
     }
 }

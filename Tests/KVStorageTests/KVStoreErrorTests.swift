@@ -1,3 +1,4 @@
+import CofferTestSupport
 import CofferErrors
 import CryptoOpenSSL
 import Testing
@@ -28,7 +29,7 @@ struct KVStoreErrorTests {
 
     @Test("a wrong crypt key: .wrongCryptKey whose cause is the decode failure, at the same offset", arguments: ["aes128", "aes256"])
     func wrongKeyChain(id: String) throws {
-        let directory = try TestSupport.copyFixture(id)
+        let directory = try MMKVFixtures.copyStore(id)
         defer { TestSupport.removeDirectory(directory) }
         var wrong = FixtureReadTests.configuration(id, directory: directory)
         wrong.cryptKey = SecureBytes(Array("not-the-key".utf8))

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -8,14 +9,11 @@ import Testing
 struct ListingTests {
     @Test("the MMKV fixtures, a special-character id, a damaged store, and files that are no stores")
     func listFixturesDirectory() throws {
-        let directory = try TestSupport.temporaryDirectory("listing")
+        let directory = try TestScratch.directory("listing").path
         defer { TestSupport.removeDirectory(directory) }
         let ids = ["plain", "aes128", "aes256", "expire", "deleted", "empty"]
         for id in ids {
-            for name in [id, id + ".crc"] {
-                try FileManager.default.copyItem(
-                    atPath: TestSupport.fixtures.appendingPathComponent("stores/" + name).path, toPath: directory + "/" + name)
-            }
+            try MMKVFixtures.copyStore(id, into: directory)
         }
         let special = KVStoreConfiguration(directory: directory, id: "user:42/profile")
         let store = try KVStore(special)

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -37,7 +38,7 @@ struct MultiProcessTests {
 
     @Test("4 processes × 10,000 increments lose no update")
     func sharedCounters() throws {
-        let directory = try TestSupport.temporaryDirectory("multiprocess")
+        let directory = try TestScratch.directory("multiprocess").path
         defer { TestSupport.removeDirectory(directory) }
         let workers = 4
         let count = 10_000
@@ -68,7 +69,7 @@ struct MultiProcessTests {
 
     @Test("a second process sees appends, compactions and rekeys of the first")
     func changeDetection() throws {
-        let directory = try TestSupport.temporaryDirectory("multiprocess")
+        let directory = try TestScratch.directory("multiprocess").path
         defer { TestSupport.removeDirectory(directory) }
         // One process writes 200 increments; this process, holding the store open, sees them.
         let store = try KVStore(Self.configuration(directory))

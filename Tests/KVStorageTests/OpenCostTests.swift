@@ -1,4 +1,5 @@
 import CofferErrors
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -19,7 +20,7 @@ struct OpenCostTests {
 
     @Test("a read-write open of an existing store loads once with one CRC pass")
     func readWriteOpen() throws {
-        let directory = try TestSupport.temporaryDirectory("cost")
+        let directory = try TestScratch.directory("cost").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = try Self.makeStore(directory)
         let store = try KVStore(configuration)
@@ -35,7 +36,7 @@ struct OpenCostTests {
 
     @Test("a store whose files are shorter than a page is checked and grown with one load")
     func shortFilesLoadOnce() throws {
-        let directory = try TestSupport.temporaryDirectory("cost-short")
+        let directory = try TestScratch.directory("cost-short").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = try Self.makeStore(directory, count: 20)
         // Cut both files to what they hold (a writer that does not pad to pages, like MMKV on a
@@ -62,7 +63,7 @@ struct OpenCostTests {
 
     @Test("a refused read-write open of a short damaged store changes nothing and creates nothing")
     func refusedShortStore() throws {
-        let directory = try TestSupport.temporaryDirectory("cost-refused")
+        let directory = try TestScratch.directory("cost-refused").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = try Self.makeStore(directory, count: 20)
         let data = try TestSupport.read(configuration.dataPath)
@@ -77,7 +78,7 @@ struct OpenCostTests {
 
     @Test("verify loads once with one CRC pass and reports the CRC it checked")
     func verifyOnce() throws {
-        let directory = try TestSupport.temporaryDirectory("cost-verify")
+        let directory = try TestScratch.directory("cost-verify").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = try Self.makeStore(directory)
         var readOnly = configuration

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import Testing
@@ -14,9 +15,9 @@ struct SalvageFuzzRegressionTests {
     /// Writes the fuzz input `name` as a store `fuzz` in a new directory, with the crypt key its
     /// flags byte names (1: AES-128, 2: AES-256).
     static func store(_ name: String) throws -> (String, KVStoreConfiguration) {
-        let input = try TestSupport.read(TestSupport.fixtures.appendingPathComponent("fuzz/" + name).path)
+        let input = try TestSupport.read(MMKVFixtures.directory.appendingPathComponent("fuzz/" + name).path)
         let metaLength = min(Int(input[1]) | Int(input[2]) << 8, input.count - 3)
-        let directory = try TestSupport.temporaryDirectory("salvage-fuzz")
+        let directory = try TestScratch.directory("salvage-fuzz").path
         try TestSupport.write(Array(input[(3 + metaLength)...]), to: directory + "/fuzz")
         try TestSupport.write(Array(input[3..<3 + metaLength]), to: directory + "/fuzz.crc")
         let flags = input[0] & 3

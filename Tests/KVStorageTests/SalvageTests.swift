@@ -1,4 +1,5 @@
 import CofferErrors
+import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import Testing
@@ -22,7 +23,7 @@ struct SalvageTests {
     static func salvage(_ configuration: KVStoreConfiguration) throws -> (KVStoreSalvageReport, KVStore, String) {
         let paths = [configuration.dataPath, configuration.metaPath]
         let before = try hashes(paths)
-        let target = try TestSupport.temporaryDirectory("salvaged")
+        let target = try TestScratch.directory("salvaged").path
         let report = try KVStore.salvage(configuration, toDirectory: target)
         #expect(try hashes(paths) == before, "the damaged files are byte-identical after salvage")
         var copy = configuration
@@ -181,7 +182,7 @@ struct SalvageTests {
 
     @Test("a sound store salvages to a compacted copy; an existing store at the target is never replaced")
     func soundStoreAndExistingTarget() throws {
-        let directory = try TestSupport.copyFixture("deleted")
+        let directory = try MMKVFixtures.copyStore("deleted")
         defer { TestSupport.removeDirectory(directory) }
         let configuration = KVStoreConfiguration(directory: directory, id: "deleted")
         let (report, store, target) = try Self.salvage(configuration)
@@ -191,7 +192,7 @@ struct SalvageTests {
         #expect(report.liveKeys == 95)
         #expect(try store.history().allSatisfy { $0.state == .live })
         let dump = try FixtureDump(id: "deleted")
-        for entry in dump.entries { #expect(try store.rawValue(forKey: entry.key).map(TestSupport.hex) == entry.rawHex) }
+        for entry in dump.entries { #expect(try store.rawValue(forKey: entry.key).map { TestHex.string($0) } == entry.rawHex) }
 
         let hashes = try Self.hashes([report.dataPath, report.dataPath + ".crc"])
         #expect(throws: KVStoreError(.invalidArgument, "")) { _ = try KVStore.salvage(configuration, toDirectory: target) }

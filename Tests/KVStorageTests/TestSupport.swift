@@ -7,28 +7,6 @@ import Testing
 /// Paths and helpers shared by the KVStorage tests. Fixtures come from the repository's
 /// `Fixtures/mmkv/` (copies of stores written by the real Tencent MMKV).
 enum TestSupport {
-    static let repositoryRoot = ToolProcess.repositoryRoot
-    static let fixtures = repositoryRoot.appendingPathComponent("Fixtures/mmkv")
-
-    /// A fresh empty directory under the system temporary directory.
-    static func temporaryDirectory(_ label: String = "kvstore") throws -> String {
-        let path = NSTemporaryDirectory() + "coffer-\(label)-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
-    /// Copies the fixture store `id` (data and meta) into a fresh directory and returns it.
-    static func copyFixture(_ id: String) throws -> String {
-        let directory = try temporaryDirectory(id)
-        for name in [id, id + ".crc"] {
-            let source = fixtures.appendingPathComponent("stores/" + name).path
-            let target = directory + "/" + name
-            try FileManager.default.copyItem(atPath: source, toPath: target)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target)
-        }
-        return directory
-    }
-
     static func removeDirectory(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
     }
@@ -39,21 +17,6 @@ enum TestSupport {
 
     static func write(_ bytes: [UInt8], to path: String) throws {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
-    }
-
-    static func bytes(hex: String) -> [UInt8] {
-        var result: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            result.append(UInt8(hex[index..<next], radix: 16)!)
-            index = next
-        }
-        return result
     }
 }
 
@@ -75,7 +38,7 @@ struct FixtureDump {
     var summary: [String: Any]
 
     init(id: String) throws {
-        let url = TestSupport.fixtures.appendingPathComponent(id + ".dump.jsonl")
+        let url = MMKVFixtures.directory.appendingPathComponent(id + ".dump.jsonl")
         let text = try String(contentsOf: url, encoding: .utf8)
         var meta: [String: Any] = [:]
         var summary: [String: Any] = [:]

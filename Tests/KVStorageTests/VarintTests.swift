@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Testing
 
 @testable import KVStorage
@@ -34,12 +35,12 @@ struct VarintTests {
     @Test("payloads exactly as MMKV writes them")
     func payloads() {
         // Examples from MMKV-FORMAT.md §2.4.
-        #expect(TestSupport.hex(KVStoreValueCodec.encode(Int32(-1_000_001))) == "bffbc2ffffffffffff01")
+        #expect(TestHex.string(KVStoreValueCodec.encode(Int32(-1_000_001))) == "bffbc2ffffffffffff01")
         #expect(KVStoreValueCodec.encode(true) == [0x01])
-        #expect(TestSupport.hex(KVStoreValueCodec.encode(Float(-0.75))) == "000040bf")
-        #expect(TestSupport.hex(KVStoreValueCodec.encode("value-7")) == "0776616c75652d37")
+        #expect(TestHex.string(KVStoreValueCodec.encode(Float(-0.75))) == "000040bf")
+        #expect(TestHex.string(KVStoreValueCodec.encode("value-7")) == "0776616c75652d37")
         #expect(KVStoreValueCodec.encode("abc") == [0x03, 0x61, 0x62, 0x63])
-        #expect(TestSupport.hex(KVStoreValueCodec.encode(["a", "bb", "ccc"])) == "09016102626203636363")
+        #expect(TestHex.string(KVStoreValueCodec.encode(["a", "bb", "ccc"])) == "09016102626203636363")
         #expect(KVStoreValueCodec.encode("") == [0x00])
         #expect(KVStoreValueCodec.encode(Int32(-1)).count == 10)
         #expect(KVStoreValueCodec.decodeStrings([0x00]) == [])

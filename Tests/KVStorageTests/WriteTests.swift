@@ -1,4 +1,5 @@
 import CofferErrors
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -48,7 +49,7 @@ struct WriteTests {
 
     @Test("every type round-trips and survives a reopen")
     func typedRoundTrip() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = KVStoreConfiguration(directory: directory)
         do {
@@ -89,7 +90,7 @@ struct WriteTests {
 
     @Test("overwrite and tombstone: last write wins, the log grows")
     func overwriteAndRemove() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = KVStoreConfiguration(directory: directory)
         let store = try KVStore(configuration)
@@ -123,7 +124,7 @@ struct WriteTests {
 
     @Test("growth keeps every value and the file a page multiple")
     func growth() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = KVStoreConfiguration(directory: directory, id: "grow")
         let store = try KVStore(configuration)
@@ -147,7 +148,7 @@ struct WriteTests {
 
     @Test("overwriting the same keys compacts instead of growing forever")
     func overwriteCompacts() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let store = try KVStore(KVStoreConfiguration(directory: directory))
         defer { store.close() }
@@ -162,7 +163,7 @@ struct WriteTests {
 
     @Test("remove several keys, clearAll and trim")
     func removeSeveralClearAllTrim() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = KVStoreConfiguration(directory: directory)
         let store = try KVStore(configuration)
@@ -195,7 +196,7 @@ struct WriteTests {
 
     @Test("appending to an MMKV-written store, then reopening")
     func appendToFixture() throws {
-        let directory = try TestSupport.copyFixture("plain")
+        let directory = try MMKVFixtures.copyStore("plain")
         defer { TestSupport.removeDirectory(directory) }
         let configuration = KVStoreConfiguration(directory: directory, id: "plain")
         let store = try KVStore(configuration)
@@ -213,7 +214,7 @@ struct WriteTests {
 
     @Test("keys are validated, one instance per store, read-only refuses writes")
     func validation() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let store = try KVStore(KVStoreConfiguration(directory: directory))
         #expect(throws: KVStoreError(.invalidKey, "")) { try store.set(1 as Int32, forKey: "") }
@@ -236,7 +237,7 @@ struct WriteTests {
 
     @Test("files are created with mode 0600; special-character ids use MMKV's MD5 name")
     func fileModeAndNames() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = KVStoreConfiguration(directory: directory, id: "a/b")
         #expect(configuration.dataPath == directory + "/specialCharacter/" + "a7e86136543b019d72468ceebf71fb8e")
@@ -251,7 +252,7 @@ struct WriteTests {
 
     @Test("import, backup and restore")
     func importBackupRestore() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let source = try KVStore(KVStoreConfiguration(directory: directory, id: "source"))
         let target = try KVStore(KVStoreConfiguration(directory: directory, id: "target"))
@@ -278,7 +279,7 @@ struct WriteTests {
 struct ThreadTests {
     @Test("8 threads × 1,000 transactions and reads on one instance lose no update")
     func concurrentIncrements() async throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let store = try KVStore(KVStoreConfiguration(directory: directory))
         defer { store.close() }
@@ -305,7 +306,7 @@ struct ThreadTests {
 struct RegistryTests {
     @Test("closing, reopening and releasing the closed instance keeps the new one registered")
     func closeThenReopen() throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { TestSupport.removeDirectory(directory) }
         let configuration = KVStoreConfiguration(directory: directory)
         var first: KVStore? = try KVStore(configuration)

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -51,8 +52,7 @@ struct Asn1CommandTests {
     }
 
     @Test func badDataIsExitOneWithFileAndOffset() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("keytool-asn1-\(UUID())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try TestScratch.directory("keytool-asn1")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("bad.der")
         try Data([0x30, 0x84, 0xFF, 0xFF, 0xFF, 0xFF, 0x02, 0x01, 0x00, 0x00]).write(to: file)

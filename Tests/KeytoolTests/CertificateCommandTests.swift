@@ -30,7 +30,7 @@ struct CertificateCommandTests {
         }
     }
 
-    @Test("inspect --json reports what openssl reported", arguments: Fact.certificates)
+    @Test("inspect --json reports what openssl reported", arguments: try Fact.certificates)
     func certificate(_ fact: Fact) throws {
         let objects = try Self.inspectJSON(fact.file)
         #expect(objects.count == 1)
@@ -51,7 +51,7 @@ struct CertificateCommandTests {
         #expect(object["algorithm"] != nil && object["fingerprintSHA256"] != nil)
     }
 
-    @Test("inspect --json of a request reports what openssl reported", arguments: Fact.requests)
+    @Test("inspect --json of a request reports what openssl reported", arguments: try Fact.requests)
     func request(_ fact: Fact) throws {
         let object = try #require(try Self.inspectJSON(fact.file).first)
         #expect(object["format"] as? String == "pkcs10-csr")
@@ -73,9 +73,9 @@ struct CertificateCommandTests {
 
     @Test func theChainPrintsEveryCertificateInFull() throws {
         let objects = try Self.inspectJSON("chain.pem")
-        let blocks = try #require(Fact.named("chain.pem")?.blocks)
-        #expect(objects.map { $0["subject"] as? String } == blocks.map { Fact.named($0)?.subject })
-        #expect(objects.map { $0["certificateSHA256"] as? String } == blocks.map { Fact.named($0)?.certificateSHA256 })
+        let blocks = try #require(try Fact.named("chain.pem")?.blocks)
+        #expect(try objects.map { $0["subject"] as? String } == blocks.map { try Fact.named($0)?.subject })
+        #expect(try objects.map { $0["certificateSHA256"] as? String } == blocks.map { try Fact.named($0)?.certificateSHA256 })
         let text = try CLIRunner.run(["inspect", CLIRunner.fixture("x509/chain.pem")])
         #expect(text.stdout.contains("[key 3 of 3]"))
         #expect(text.stdout.components(separatedBy: "issuer:").count == 4)

@@ -38,8 +38,7 @@ struct FetchCommandTests {
     final class Scratch {
         let path: String
         init() throws {
-            path = FileManager.default.temporaryDirectory.appendingPathComponent("keytool-fetch-\(UUID())").path
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            path = try TestScratch.directory("keytool-fetch").path
         }
         deinit { try? FileManager.default.removeItem(atPath: path) }
         func file(_ name: String) -> String { path + "/" + name }

@@ -30,8 +30,7 @@ struct FetchLauncherTests {
 
     @Test("without keytool-fetch beside keytool or on PATH, fetch exits 1 naming the program and where it looked")
     func missingProgram() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-launcher-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try TestScratch.directory("keytool-launcher")
         defer { try? FileManager.default.removeItem(at: directory) }
         let copy = directory.appendingPathComponent("keytool").path
         try FileManager.default.copyItem(atPath: CLIRunner.productsDirectory.appendingPathComponent("keytool").path, toPath: copy)

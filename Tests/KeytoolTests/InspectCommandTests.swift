@@ -8,18 +8,25 @@ import Testing
 struct InspectCommandTests {
     typealias Fact = KeyFact
 
-    static let facts = KeyFact.all
-
-    static let rsaFacts = facts.filter { $0.algorithm == "rsa" }
-    static let otherFacts = facts.filter { $0.algorithm != "rsa" }
-    static let passphraseFile = CLIRunner.fixture("keys/passphrase.txt")
-
-    @Test func factsArePresent() {
-        #expect(Self.rsaFacts.count > 60)
-        #expect(Self.otherFacts.count >= 5)
+    static var facts: [KeyFact] {
+        get throws { try KeyFact.all }
     }
 
-    @Test("inspect --json reports what openssl and ssh-keygen reported", arguments: rsaFacts)
+    static var rsaFacts: [KeyFact] {
+        get throws { try facts.filter { $0.algorithm == "rsa" } }
+    }
+
+    static var otherFacts: [KeyFact] {
+        get throws { try facts.filter { $0.algorithm != "rsa" } }
+    }
+    static let passphraseFile = CLIRunner.fixture("keys/passphrase.txt")
+
+    @Test func factsArePresent() throws {
+        #expect(try Self.rsaFacts.count > 60)
+        #expect(try Self.otherFacts.count >= 5)
+    }
+
+    @Test("inspect --json reports what openssl and ssh-keygen reported", arguments: try rsaFacts)
     func inspectJSON(_ fact: Fact) throws {
         let result = try CLIRunner.run(["inspect", "--json", "--passphrase-file", Self.passphraseFile, CLIRunner.fixture("keys/\(fact.file)")])
         #expect(result.status == 0, "\(result.stderr)")
@@ -59,7 +66,7 @@ struct InspectCommandTests {
         #expect(text.stdout.contains("[key 2 of 2]"))
     }
 
-    @Test("fingerprint prints what ssh-keygen -l prints", arguments: rsaFacts.filter { $0.format == "openssh-public" || $0.format == "openssh-private" && $0.encrypted == false })
+    @Test("fingerprint prints what ssh-keygen -l prints", arguments: try rsaFacts.filter { $0.format == "openssh-public" || $0.format == "openssh-private" && $0.encrypted == false })
     func fingerprint(_ fact: Fact) throws {
         let path = CLIRunner.fixture("keys/\(fact.file)")
         for hash in ["sha256", "md5"] {
@@ -83,8 +90,7 @@ struct InspectCommandTests {
         let missing = try CLIRunner.run(["inspect", path])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("no passphrase was given"))
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("keytool-\(UUID())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try TestScratch.directory("keytool-inspect")
         defer { try? FileManager.default.removeItem(at: dir) }
         let wrong = dir.appendingPathComponent("wrong")
         try Data("not-the-passphrase\n".utf8).write(to: wrong)
@@ -101,8 +107,7 @@ struct InspectCommandTests {
     }
 
     @Test func malformedInputNamesFileAndOffset() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("keytool-\(UUID())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try TestScratch.directory("keytool-inspect")
         defer { try? FileManager.default.removeItem(at: dir) }
         var der = try [UInt8](Data(contentsOf: URL(fileURLWithPath: CLIRunner.fixture("keys/rsa2048.pkcs1.der"))))
         der.removeLast(10)

@@ -5,13 +5,13 @@ import Testing
 /// `keytool inspect`, `fingerprint` and `convert` on PuTTY key files, against puttygen.
 @Suite("keytool on PPK files")
 struct PPKCommandTests {
-    static let facts = PPKFact.all
+    static var facts: [PPKFact] {
+        get throws { try PPKFact.all }
+    }
     static let passphraseFile = CLIRunner.fixture("keys/passphrase.txt")
 
     static func directory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("keytool-ppk-\(UUID())")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestScratch.directory("keytool-ppk")
     }
 
     /// `ssh-keygen -l`'s size, which keytool prints: puttygen counts Ed25519 as 255 bits and Ed448
@@ -24,7 +24,7 @@ struct PPKCommandTests {
         }
     }
 
-    @Test("inspect --json reports what puttygen reported", arguments: facts)
+    @Test("inspect --json reports what puttygen reported", arguments: try facts)
     func inspect(_ fact: PPKFact) throws {
         let result = try CLIRunner.run(["inspect", "--json", "--passphrase-file", Self.passphraseFile, fact.path])
         #expect(result.status == 0, "\(result.stderr)")
@@ -42,21 +42,21 @@ struct PPKCommandTests {
         #expect(object["fingerprintMD5"] as? String == fact.fingerprintMD5)
     }
 
-    @Test("fingerprint prints puttygen's fingerprint and the comment", arguments: facts.filter { $0.version == 3 && !$0.encrypted })
+    @Test("fingerprint prints puttygen's fingerprint and the comment", arguments: try facts.filter { $0.version == 3 && !$0.encrypted })
     func fingerprint(_ fact: PPKFact) throws {
         let result = try CLIRunner.run(["fingerprint", fact.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("\(Self.sshKeygenBits(fact)) \(fact.fingerprintSHA256) \(fact.comment) ("))
     }
 
-    @Test("convert to openssh-public gives puttygen's public key line", arguments: facts)
+    @Test("convert to openssh-public gives puttygen's public key line", arguments: try facts)
     func toOpenSSHPublic(_ fact: PPKFact) throws {
         let result = try CLIRunner.run(["convert", "--passphrase-file", Self.passphraseFile, "--to", "openssh-public", fact.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == fact.publicOpenSSH + "\n")
     }
 
-    @Test("convert --to ppk from the OpenSSH key reproduces puttygen's v3 and v2 files", arguments: facts.filter { $0.version == 3 && !$0.encrypted })
+    @Test("convert --to ppk from the OpenSSH key reproduces puttygen's v3 and v2 files", arguments: try facts.filter { $0.version == 3 && !$0.encrypted })
     func toPPKByteForByte(_ fact: PPKFact) throws {
         let source = PPKFact.directory.appendingPathComponent(fact.privateOpenSSH).path
         for (extra, suffix) in [([String](), "v3"), (["--ppk-version", "2"], "v2")] {
@@ -72,7 +72,7 @@ struct PPKCommandTests {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("key.ppk").path
-        let fact = try #require(Self.facts.first { $0.file == "ec-p384.v3.ppk" })
+        let fact = try #require(try Self.facts.first { $0.file == "ec-p384.v3.ppk" })
         let result = try CLIRunner.run(["convert", fact.path, "--to", "ppk", "--ppk-version", version, "--encrypt", "aes256-cbc",
                                         "--new-passphrase-file", Self.passphraseFile, "--comment", "for putty", "--out", out])
         #expect(result.status == 0, "\(result.stderr)")

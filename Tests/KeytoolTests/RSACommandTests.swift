@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -13,8 +14,7 @@ struct RSACommandTests {
     final class Scratch {
         let url: URL
         init() throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("keytool-rsa-\(UUID())")
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            url = try TestScratch.directory("keytool-rsa")
         }
         deinit { try? FileManager.default.removeItem(at: url) }
         func path(_ name: String) -> String { url.appendingPathComponent(name).path }

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct DamageAndKeyTests {
     @Test("verify on a store with a flipped data byte exits 1 with the CRC mismatch; files untouched")
     func verifyDamaged() throws {
-        let directory = try KvstoreRunner.copyFixtureStore("plain")
+        let directory = try MMKVFixtures.copyStore("plain")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let data = directory + "/plain"
         var bytes = try KvstoreRunner.bytes(data)
@@ -29,7 +30,7 @@ struct DamageAndKeyTests {
 
     @Test("verify on a store whose meta claims too much data exits 1")
     func verifyTruncated() throws {
-        let directory = try KvstoreRunner.copyFixtureStore("plain")
+        let directory = try MMKVFixtures.copyStore("plain")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Data(try KvstoreRunner.bytes(directory + "/plain").prefix(2048)).write(to: URL(fileURLWithPath: directory + "/plain"))
         let verify = try KvstoreRunner.run(["--dir", directory, "--id", "plain", "verify"])
@@ -40,7 +41,7 @@ struct DamageAndKeyTests {
 
     @Test("a wrong crypt key exits 1 for reads and writes and leaves the files byte-identical", arguments: ["aes128", "aes256"])
     func wrongKey(id: String) throws {
-        let directory = try KvstoreRunner.copyFixtureStore(id)
+        let directory = try MMKVFixtures.copyStore(id)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let data = try KvstoreRunner.bytes(directory + "/" + id)
         let meta = try KvstoreRunner.bytes(directory + "/" + id + ".crc")
@@ -63,7 +64,7 @@ struct DamageAndKeyTests {
 
     @Test("an unset key variable or unreadable key file is an error")
     func missingKeySource() throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let env = try KvstoreRunner.run(["--dir", directory, "--crypt-key-env", "KVSTORE_TEST_UNSET_VARIABLE", "count"])
         #expect(env.status == 1)
@@ -74,7 +75,7 @@ struct DamageAndKeyTests {
 
     @Test("a crypt key file is the whole file less one trailing LF or CR LF; an empty key is refused")
     func keyFileContents() throws {
-        let directory = try KvstoreRunner.copyFixtureStore("aes256")
+        let directory = try MMKVFixtures.copyStore("aes256")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let options = ["--dir", directory, "--id", "aes256", "--aes256"]
         var counts: [String] = []

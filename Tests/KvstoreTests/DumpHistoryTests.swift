@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ struct DumpHistoryTests {
 
     @Test("overwrites and deletes made through the CLI are listed in file order with their states")
     func cliWrites() throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let options = ["--dir", directory]
         for command in [["set", "a", "one"], ["set", "a", "two"], ["set", "n", "7", "--type", "int64"], ["delete", "n"],
@@ -44,7 +45,7 @@ struct DumpHistoryTests {
 
     @Test("MMKV's deleted fixture: its live entries are MMKV's dump, the overwritten value and the tombstone remain")
     func deletedFixture() throws {
-        let directory = try KvstoreRunner.copyFixtureStore("deleted")
+        let directory = try MMKVFixtures.copyStore("deleted")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = try KvstoreRunner.run(["--dir", directory, "--id", "deleted", "dump", "--history", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -60,7 +61,7 @@ struct DumpHistoryTests {
 
     @Test("MMKV's expire fixture: expired keys are marked expired, with their expire-at times")
     func expireFixture() throws {
-        let directory = try KvstoreRunner.copyFixtureStore("expire")
+        let directory = try MMKVFixtures.copyStore("expire")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = try KvstoreRunner.run(["--dir", directory, "--id", "expire", "dump", "--history", "--json"])
         #expect(result.status == 0, "\(result.stderr)")

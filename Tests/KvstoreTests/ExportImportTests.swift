@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -17,8 +18,8 @@ struct ExportImportTests {
 
     @Test("import(export(store)) restores every payload of the MMKV fixtures byte for byte", arguments: FixtureReadTests.stores)
     func fixtureRoundTrip(store: FixtureReadTests.Store) throws {
-        let source = try KvstoreRunner.copyFixtureStore(store.id)
-        let target = try KvstoreRunner.temporaryDirectory()
+        let source = try MMKVFixtures.copyStore(store.id)
+        let target = try TestScratch.directory("kvstore").path
         defer {
             try? FileManager.default.removeItem(atPath: source)
             try? FileManager.default.removeItem(atPath: target)
@@ -39,8 +40,8 @@ struct ExportImportTests {
 
     @Test("import(export(store)) restores every value written by kvstore set, of every type")
     func setValuesRoundTrip() throws {
-        let source = try KvstoreRunner.temporaryDirectory()
-        let target = try KvstoreRunner.temporaryDirectory()
+        let source = try TestScratch.directory("kvstore").path
+        let target = try TestScratch.directory("kvstore").path
         defer {
             try? FileManager.default.removeItem(atPath: source)
             try? FileManager.default.removeItem(atPath: target)
@@ -61,7 +62,7 @@ struct ExportImportTests {
 
     @Test("export guesses the type the fixture key was written with for strings, floats, doubles and bools")
     func exportTypes() throws {
-        let source = try KvstoreRunner.copyFixtureStore("plain")
+        let source = try MMKVFixtures.copyStore("plain")
         defer { try? FileManager.default.removeItem(atPath: source) }
         let export = try KvstoreRunner.run(["--dir", source, "--id", "plain", "export"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: [String: Any]])
@@ -74,7 +75,7 @@ struct ExportImportTests {
 
     @Test("import takes plain strings and typed values; export writes the typed form")
     func importForms() throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let json = """
             {"name": "Zoë", "n": {"type": "int32", "value": -5}, "big": {"type": "uint64", "value": "18446744073709551615"},
@@ -101,7 +102,7 @@ struct ExportImportTests {
 
     @Test("malformed JSON or a bad value is refused and nothing is written")
     func importErrors() throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let malformed = try KvstoreRunner.run(["--dir", directory, "import", "-"], stdin: Array("{\"a\": ".utf8))
         #expect(malformed.status == 1)

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -40,7 +41,7 @@ struct FixtureReadTests {
 
     @Test("get --type T prints exactly the value MMKV's dump shows", arguments: stores)
     func getPrintsDumpValue(store: Store) throws {
-        let directory = try KvstoreRunner.copyFixtureStore(store.id)
+        let directory = try MMKVFixtures.copyStore(store.id)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let options = try Self.options(store, directory)
         let entries = Self.sample(try FixtureDumpEntry.load(store.id))
@@ -55,7 +56,7 @@ struct FixtureReadTests {
 
     @Test("dump --json shows every key's raw bytes and its value among the decodings", arguments: stores)
     func dumpShowsRawBytes(store: Store) throws {
-        let directory = try KvstoreRunner.copyFixtureStore(store.id)
+        let directory = try MMKVFixtures.copyStore(store.id)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = try KvstoreRunner.run(try Self.options(store, directory) + ["dump", "--json"], environment: store.environment)
         #expect(result.status == 0, "\(result.stderr)")
@@ -87,7 +88,7 @@ struct FixtureReadTests {
 
     @Test("get without --type guesses string, float and double values right")
     func getGuessesTypes() throws {
-        let directory = try KvstoreRunner.copyFixtureStore("plain")
+        let directory = try MMKVFixtures.copyStore("plain")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let entries = try FixtureDumpEntry.load("plain").filter { ["str", "f32", "f64", "vec"].contains($0.type) && $0.valueJSON != "\"\"" }
         for entry in Self.sample(entries) {
@@ -98,7 +99,7 @@ struct FixtureReadTests {
 
     @Test("get --json prints the key, type and value")
     func getJSON() throws {
-        let directory = try KvstoreRunner.copyFixtureStore("plain")
+        let directory = try MMKVFixtures.copyStore("plain")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = try KvstoreRunner.run(["--dir", directory, "--id", "plain", "get", "u64_max", "--type", "uint64", "--json"])
         #expect(result.stdout == "{\"key\":\"u64_max\",\"type\":\"uint64\",\"value\":18446744073709551615}\n")
@@ -108,7 +109,7 @@ struct FixtureReadTests {
 
     @Test("stats and verify describe the fixture", arguments: stores)
     func statsAndVerify(store: Store) throws {
-        let directory = try KvstoreRunner.copyFixtureStore(store.id)
+        let directory = try MMKVFixtures.copyStore(store.id)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let options = try Self.options(store, directory)
         let stats = try KvstoreRunner.run(options + ["stats", "--json"], environment: store.environment)

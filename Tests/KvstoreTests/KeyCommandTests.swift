@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct KeyCommandTests {
     @Test("delete removes one or several keys; list and count follow")
     func deleteListCount() throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let dir = ["--dir", directory]
         for key in ["b", "a", "c", "d"] {
@@ -24,7 +25,7 @@ struct KeyCommandTests {
 
     @Test("--single-process stores are read and written like shared ones (the default)")
     func singleProcess() throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let options = ["--dir", directory, "--single-process"]
         #expect(try KvstoreRunner.run(options + ["set", "alone", "7", "--type", "int32"]).status == 0)
@@ -36,7 +37,7 @@ struct KeyCommandTests {
 
     @Test("get of an absent key exits 1 naming the key")
     func absentKey() throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(try KvstoreRunner.run(["--dir", directory, "set", "present", "x"]).status == 0)
         let result = try KvstoreRunner.run(["--dir", directory, "get", "missing-key"])
@@ -53,7 +54,7 @@ struct KeyCommandTests {
 
     @Test("the store is DIR/ID and DIR/ID.crc, DIR from --dir or $KVSTORE_DIR, ID mmkv.default")
     func storeLocation() throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(try KvstoreRunner.run(["set", "k", "v"], environment: ["KVSTORE_DIR": directory]).status == 0)
         #expect(FileManager.default.fileExists(atPath: directory + "/mmkv.default"))

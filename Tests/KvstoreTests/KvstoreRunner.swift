@@ -13,32 +13,12 @@ struct KvstoreResult {
 enum KvstoreRunner {
     static let productsDirectory = ToolProcess.productsDirectory
 
-    /// The repository's `Fixtures/mmkv`: stores written by the real Tencent MMKV and their dumps.
-    static let fixturesDirectory = ToolProcess.repositoryRoot.appendingPathComponent("Fixtures/mmkv")
-
     /// Runs `kvstore` with `arguments`, feeding `stdin` if given. `KVSTORE_DIR` of the test
     /// environment is not passed on.
     static func run(_ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:]) throws -> KvstoreResult {
         let output = try ToolProcess.run(productsDirectory.appendingPathComponent("kvstore"), arguments, stdin: stdin,
                                          environment: environment, removingEnvironment: ["KVSTORE_DIR"])
         return KvstoreResult(status: output.status, stdout: output.text, stderr: output.stderr)
-    }
-
-    /// A new empty temporary directory.
-    static func temporaryDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kvstore-test-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
-    /// Copies the fixture store `id` (data and `.crc`) into a new temporary directory and returns it.
-    static func copyFixtureStore(_ id: String) throws -> String {
-        let directory = try temporaryDirectory()
-        for name in [id, id + ".crc"] {
-            try FileManager.default.copyItem(
-                atPath: fixturesDirectory.appendingPathComponent("stores").appendingPathComponent(name).path, toPath: directory + "/" + name)
-        }
-        return directory
     }
 
     /// The bytes of a file.
@@ -98,7 +78,7 @@ struct FixtureDumpEntry {
 
     /// Every key line of `ID.dump.jsonl`.
     static func load(_ id: String) throws -> [FixtureDumpEntry] {
-        let text = try String(contentsOf: KvstoreRunner.fixturesDirectory.appendingPathComponent(id + ".dump.jsonl"), encoding: .utf8)
+        let text = try String(contentsOf: MMKVFixtures.directory.appendingPathComponent(id + ".dump.jsonl"), encoding: .utf8)
         var entries: [FixtureDumpEntry] = []
         for line in text.split(separator: "\n") where line.hasPrefix("{\"key\":") {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -6,13 +7,10 @@ import Testing
 struct LsCommandTests {
     @Test("ls lists plain, encrypted and special-character stores, in text and JSON Lines")
     func listStores() throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for id in ["plain", "aes128"] {
-            for name in [id, id + ".crc"] {
-                try FileManager.default.copyItem(
-                    atPath: KvstoreRunner.fixturesDirectory.appendingPathComponent("stores/" + name).path, toPath: directory + "/" + name)
-            }
+            try MMKVFixtures.copyStore(id, into: directory)
         }
         #expect(try KvstoreRunner.run(["--dir", directory, "--id", "a:b", "set", "k", "v"]).status == 0)
         let json = try KvstoreRunner.run(["ls", directory, "--json"])

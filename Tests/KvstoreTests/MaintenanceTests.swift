@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct MaintenanceTests {
     @Test("compact drops dead entries and keeps every value")
     func compact() throws {
-        let directory = try KvstoreRunner.copyFixtureStore("deleted")
+        let directory = try MMKVFixtures.copyStore("deleted")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let options = ["--dir", directory, "--id", "deleted"]
         // Make some dead entries: overwrite and delete.
@@ -30,7 +31,7 @@ struct MaintenanceTests {
 
     @Test("rekey adds, changes and removes the crypt key")
     func rekey() throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let first = try KvstoreRunner.writeFile("first-key\n", named: "k1", in: directory)
         let second = try KvstoreRunner.writeFile("second-key-for-aes256", named: "k2", in: directory)
@@ -66,7 +67,7 @@ struct MaintenanceTests {
 
     @Test("rekey of an MMKV AES-128 fixture to a new key keeps every value")
     func rekeyFixture() throws {
-        let directory = try KvstoreRunner.copyFixtureStore("aes128")
+        let directory = try MMKVFixtures.copyStore("aes128")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let old = ["--dir", directory, "--id", "aes128", "--crypt-key-env", "OLD"]
         let new = ["--dir", directory, "--id", "aes128", "--crypt-key-env", "NEW"]

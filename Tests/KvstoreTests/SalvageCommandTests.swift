@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct SalvageCommandTests {
     @Test("salvage writes the parsable entries as a new store and leaves the damaged files byte-identical")
     func salvageDamagedStore() throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let source = directory + "/src"
         for number in 1...5 {

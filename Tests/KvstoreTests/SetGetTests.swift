@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -42,7 +43,7 @@ struct SetGetTests {
 
     @Test("set then get --type T prints the value", arguments: cases)
     func roundTrip(_ testCase: Case) throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let set = try KvstoreRunner.run(["--dir", directory, "set", "k", testCase.input, "--type", testCase.type])
         #expect(set.status == 0, "\(set.stderr)")
@@ -54,7 +55,7 @@ struct SetGetTests {
 
     @Test("doubles print in the shortest form that reads back to the same bits")
     func shortestDoubles() throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // Deterministic pseudo-random doubles and floats, given to set with 17 / 9 significant digits.
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -80,7 +81,7 @@ struct SetGetTests {
 
     @Test("set writes exactly the bytes MMKV writes for every fixture value")
     func setMatchesMMKVBytes() throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let entries = FixtureReadTests.sample(try FixtureDumpEntry.load("plain"))
         for entry in entries where entry.type != "vec" {
@@ -95,7 +96,7 @@ struct SetGetTests {
 
     @Test("--value-file stores a file's bytes; --expire enables expiration")
     func valueFileAndExpire() throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = directory + "/blob"
         try Data([0, 1, 2, 0xFF]).write(to: URL(fileURLWithPath: file))
@@ -110,7 +111,7 @@ struct SetGetTests {
 
     @Test("a value that does not parse as its type is refused without naming the value")
     func invalidValue() throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = try KvstoreRunner.run(["--dir", directory, "set", "n", "secret-not-a-number", "--type", "int64"])
         #expect(result.status == 1)

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import KVStorage
 import Testing
@@ -7,7 +8,7 @@ import Testing
 struct StoreFuzzRegressionTests {
     /// A plain fixture store whose data file is cut to `length` bytes, in a new temporary directory.
     static func truncatedStore(_ length: Int) throws -> String {
-        let directory = try KvstoreRunner.copyFixtureStore("plain")
+        let directory = try MMKVFixtures.copyStore("plain")
         let path = directory + "/plain"
         try Data(try KvstoreRunner.bytes(path).prefix(length)).write(to: URL(fileURLWithPath: path))
         return directory

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -29,7 +30,7 @@ struct TypeGuessTests {
 
     @Test("each kind of payload gets its most plausible type and a confidence below certainty", arguments: cases)
     func guess(_ testCase: Case) throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let set = try KvstoreRunner.run(["--dir", directory, "set", "k", testCase.payloadHex, "--type", "raw"])
         #expect(set.status == 0, "\(set.stderr)")

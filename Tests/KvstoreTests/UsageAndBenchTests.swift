@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -20,7 +21,7 @@ struct UsageAndBenchTests {
 
     @Test("usage errors exit 64 with kvstore: error: on stderr", arguments: usageErrors)
     func usageError(arguments: [String]) throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = try KvstoreRunner.run(["--dir", directory] + arguments)
         #expect(result.status == 64)

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import Testing
 
@@ -20,7 +21,7 @@ struct WatchCommandTests {
     @Test("watch prints the writes of other kvstore processes until it is stopped", .timeLimit(.minutes(1)),
           arguments: [nil, "b"] as [String?])
     func watchOtherProcesses(key: String?) throws {
-        let directory = try KvstoreRunner.temporaryDirectory()
+        let directory = try TestScratch.directory("kvstore").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(try KvstoreRunner.run(["--dir", directory, "set", "a", "1"]).status == 0)
 
