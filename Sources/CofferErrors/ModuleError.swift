@@ -81,30 +81,15 @@ extension ModuleError {
         set { parts.context.offset = newValue }
     }
     /// The file involved, when there is one (the context's).
-    public var path: String? {
-        get { parts.context.path }
-        set { parts.context.path = newValue }
-    }
+    public var path: String? { parts.context.path }
     /// The stored key's name, when there is one (the context's).
-    public var key: String? {
-        get { parts.context.key }
-        set { parts.context.key = newValue }
-    }
+    public var key: String? { parts.context.key }
     /// The URL involved, when there is one (the context's).
-    public var url: String? {
-        get { parts.context.url }
-        set { parts.context.url = newValue }
-    }
+    public var url: String? { parts.context.url }
     /// The function, system call or step that failed (the context's).
-    public var operation: String? {
-        get { parts.context.operation }
-        set { parts.context.operation = newValue }
-    }
+    public var operation: String? { parts.context.operation }
     /// The failing system call's `errno` (the context's).
-    public var errno: Int32? {
-        get { parts.context.errno }
-        set { parts.context.errno = newValue }
-    }
+    public var errno: Int32? { parts.context.errno }
     /// The OpenSSL error queue drained at the failure, oldest entry first (the context's).
     public var openSSLErrors: [String] { parts.context.openSSLErrors }
 }

@@ -198,8 +198,6 @@ extension DownloadError {
     public static func file(_ path: String, _ what: String, errno code: Int32? = nil) -> DownloadError {
         var reason = "\(path): \(what)"
         if let code { reason += ": \(String(cString: strerror(code)))" }
-        var error = DownloadError(.file, reason)
-        error.path = path
-        return error
+        return DownloadError(.file, reason, path: path)
     }
 }

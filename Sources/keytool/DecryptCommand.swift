@@ -23,16 +23,12 @@ struct DecryptCommand: ParsableCommand {
     @Flag(name: .customLong("public"), help: "Recover private-key-encrypted data with the public key.")
     var usePublicKey = false
 
-    @Argument(help: "Input file, or - for standard input.")
-    var input: String
-
-    @Argument(help: "Output file, or - for standard output.")
-    var output: String
+    @OptionGroup var files: DataFileArguments
 
     @OptionGroup var passphrase: PassphraseOptions
 
     func run() throws {
-        let data = try InputFile.read(input)
+        let data = try InputFile.read(files.input)
         let plaintext: [UInt8]
         do {
             if usePublicKey {
@@ -47,6 +43,6 @@ struct DecryptCommand: ParsableCommand {
         } catch let error as KeyError {
             throw CommandError("\(data.name): \(error.reason)")
         }
-        try OutputFile.write(plaintext, to: output, mode: 0o600)
+        try OutputFile.write(plaintext, to: files.output, mode: 0o600)
     }
 }

@@ -19,23 +19,19 @@ struct EncryptCommand: ParsableCommand {
     @Option(help: "oaep-sha256 (default), oaep-sha1 or pkcs1.")
     var padding: EncryptionPaddingOption = .oaepSHA256
 
-    @Argument(help: "Input file, or - for standard input.")
-    var input: String
-
-    @Argument(help: "Output file, or - for standard output.")
-    var output: String
+    @OptionGroup var files: DataFileArguments
 
     @OptionGroup var passphrase: PassphraseOptions
 
     func run() throws {
         let publicKey = try KeyLoader.loadRSAPublic(key, passphrase: passphrase, for: "keytool encrypt (RSA encryption)")
-        let data = try InputFile.read(input)
+        let data = try InputFile.read(files.input)
         let ciphertext: [UInt8]
         do {
             ciphertext = try publicKey.encrypt(data.bytes, padding: padding.padding)
         } catch let error as KeyError {
             throw CommandError("\(data.name): \(error.reason)")
         }
-        try OutputFile.write(ciphertext, to: output)
+        try OutputFile.write(ciphertext, to: files.output)
     }
 }

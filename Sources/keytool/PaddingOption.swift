@@ -40,16 +40,24 @@ enum SignatureHashOption: String, ExpressibleByArgument, CaseIterable {
 
 extension ECDSASignatureFormat: ExpressibleByArgument {}
 
-/// What `sign` and `verify` share: which options apply to which algorithm, and the scheme they
-/// name together.
-enum SignatureOptions {
+/// What `sign` and `verify` share: the options that name a signature scheme, which of them apply
+/// to which algorithm, and the scheme they name together.
+struct SignatureOptions: ParsableArguments {
+    @Option(help: "RSA only: pkcs1 (default) or pss.")
+    var padding: SignaturePaddingOption?
+
+    @Option(help: "sha256, sha384 or sha512; verify also takes sha1 (default: sha256 for RSA, the curve's digest for EC; none for EdDSA).")
+    var hash: SignatureHashOption?
+
+    @Option(help: "EC only: der (default, as openssl writes it) or raw (r ‖ s).")
+    var signatureFormat: ECDSASignatureFormat?
+
     /// The signature scheme for a key of `algorithm` from the options, with the defaults of
     /// ``SignatureScheme/standard(for:)``, or an error naming an option that does not apply.
     ///
     /// - Parameter pssSalt: The PSS salt length: as long as the digest to sign (openssl's
     ///   `rsa_pss_saltlen:digest`), any to verify.
-    static func scheme(for algorithm: KeyAlgorithmName, padding: SignaturePaddingOption?, hash: SignatureHashOption?,
-                       signatureFormat: ECDSASignatureFormat?, pssSalt: PSSSaltLength, key: String) throws -> SignatureScheme {
+    func scheme(for algorithm: KeyAlgorithmName, pssSalt: PSSSaltLength, key: String) throws -> SignatureScheme {
         let name = KeyLoader.displayName(key)
         switch algorithm {
         case .rsa:

@@ -18,14 +18,7 @@ struct SignCommand: ParsableCommand {
     @Option(help: "The private key file.")
     var key: String
 
-    @Option(help: "RSA only: pkcs1 (default) or pss.")
-    var padding: SignaturePaddingOption?
-
-    @Option(help: "sha256, sha384 or sha512 (default: sha256 for RSA, the curve's digest for EC; none for EdDSA).")
-    var hash: SignatureHashOption?
-
-    @Option(help: "EC only: der (default, as openssl writes it) or raw (r ‖ s).")
-    var signatureFormat: ECDSASignatureFormat?
+    @OptionGroup var signatureOptions: SignatureOptions
 
     @Option(name: .shortAndLong, help: "Signature file (default: standard output).")
     var out: String?
@@ -36,13 +29,12 @@ struct SignCommand: ParsableCommand {
     @OptionGroup var passphrase: PassphraseOptions
 
     func validate() throws {
-        if hash == .sha1 { throw ValidationError("sha1 is accepted for verify only; sign with sha256, sha384 or sha512") }
+        if signatureOptions.hash == .sha1 { throw ValidationError("sha1 is accepted for verify only; sign with sha256, sha384 or sha512") }
     }
 
     func run() throws {
         let privateKey = try KeyLoader.loadPrivate(key, passphrase: passphrase)
-        let scheme = try SignatureOptions.scheme(for: privateKey.algorithm, padding: padding, hash: hash, signatureFormat: signatureFormat,
-                                                 pssSalt: .digestLength, key: key)
+        let scheme = try signatureOptions.scheme(for: privateKey.algorithm, pssSalt: .digestLength, key: key)
         let data = try InputFile.read(file)
         let signature: [UInt8]
         do {

@@ -14,14 +14,7 @@ struct VerifyCommand: ParsableCommand {
     @Option(help: "The key file (public or private).")
     var key: String
 
-    @Option(help: "RSA only: pkcs1 (default) or pss.")
-    var padding: SignaturePaddingOption?
-
-    @Option(help: "sha256, sha384, sha512, or sha1 (verify only) (default: sha256 for RSA, the curve's digest for EC; none for EdDSA).")
-    var hash: SignatureHashOption?
-
-    @Option(help: "EC only: der (default) or raw (r ‖ s).")
-    var signatureFormat: ECDSASignatureFormat?
+    @OptionGroup var signatureOptions: SignatureOptions
 
     @Option(help: "The signature file (raw bytes).")
     var signature: String
@@ -37,8 +30,7 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         let decoded = try KeyLoader.load(key, passphrase: passphrase)
-        let scheme = try SignatureOptions.scheme(for: decoded.key.algorithm, padding: padding, hash: hash, signatureFormat: signatureFormat,
-                                                 pssSalt: .auto, key: key)
+        let scheme = try signatureOptions.scheme(for: decoded.key.algorithm, pssSalt: .auto, key: key)
         let signatureFile = try InputFile.read(signature)
         let data = try InputFile.read(file)
         let ok: Bool

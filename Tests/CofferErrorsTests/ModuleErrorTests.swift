@@ -38,12 +38,12 @@ struct ModuleErrorTests {
         #expect(error.description == "the disk is full")
     }
 
-    @Test("the context's fields are views that write through to the context")
+    @Test("offset, reason and the context write through to the parts")
     func viewsWriteThrough() {
         var error = GammaError(.noSpace, "x", offset: 3)
         error.offset = error.offset.map { $0 + 100 }
         error.reason = "outer: \(error.reason)"
-        error.url = "https://example.invalid/"
+        error.context.url = "https://example.invalid/"
         #expect(error.context.offset == 103)
         #expect(error.context.url == "https://example.invalid/")
         #expect(error.reason == "outer: x")

@@ -1,3 +1,4 @@
+import ASN1Kit
 import Foundation
 import Testing
 @testable import DownloadPipeline
@@ -36,7 +37,7 @@ struct Base64DecryptorTests {
             // "payload" in the JSON key is itself base64 alphabet; strip it for that case.
             let input = name == "JSON string" ? Array(String(decoding: wrapper, as: UTF8.self).replacingOccurrences(of: "\"payload\":", with: "").utf8) : wrapper
             #expect(try await decryptor.decrypt(input, response: F.response) == bytes, "\(name)")
-            let streaming = Base64StreamingDecryptor(wrapping: PassthroughDecryptor())
+            let streaming = Base64Decryptor(wrapping: PassthroughDecryptor())
             #expect(try F.stream(streaming, input, chunkSizes: [1, 3, 7]) == bytes, "\(name), streamed")
         }
     }
@@ -52,13 +53,13 @@ struct Base64DecryptorTests {
 
         let cms = try F.cms(plaintext, options: ["-aes-256-gcm", "-stream"])
         let wrappedCMS = try F.run(["base64"], stdin: cms)
-        let cmsDecryptor = Base64StreamingDecryptor(wrapping: CMSDecryptor(key: F.rsa2048))
+        let cmsDecryptor = Base64Decryptor(wrapping: CMSDecryptor(key: F.rsa2048))
         #expect(try await cmsDecryptor.decrypt(wrappedCMS, response: F.response) == plaintext)
         for sizes in [[1], [7], [65536]] {
             #expect(try F.stream(cmsDecryptor, wrappedCMS, chunkSizes: sizes) == plaintext)
         }
         // Errors from the inner decryptor come through unchanged.
-        let wrong = Base64StreamingDecryptor(wrapping: CMSDecryptor(key: F.rsa3072))
+        let wrong = Base64Decryptor(wrapping: CMSDecryptor(key: F.rsa3072))
         #expect(F.errorCode { try F.stream(wrong, wrappedCMS, chunkSizes: [100]) } == .wrongKey)
     }
 
@@ -67,7 +68,7 @@ struct Base64DecryptorTests {
     func malformed(text: String) async throws {
         let decryptor = Base64Decryptor(wrapping: PassthroughDecryptor())
         #expect(await F.errorCode { try await decryptor.decrypt(Array(text.utf8), response: F.response) } == .malformedPayload)
-        #expect(F.errorCode { try F.stream(Base64StreamingDecryptor(wrapping: PassthroughDecryptor()), Array(text.utf8), chunkSizes: [1]) } == .malformedPayload)
+        #expect(F.errorCode { try F.stream(Base64Decryptor(wrapping: PassthroughDecryptor()), Array(text.utf8), chunkSizes: [1]) } == .malformedPayload)
     }
 
     @Test("known vectors (RFC 4648 §10), with the alphabets mixed")
@@ -76,7 +77,7 @@ struct Base64DecryptorTests {
                                            ("Zm9vYmE=", "fooba"), ("Zm9vYmFy", "foobar"), ("Zg", "f"), ("Zm8", "fo"),
                                            ("Zg==Zm8=", "ffo"), ("-_-_", "\u{FB}\u{FF}\u{BF}"), ("+/+/", "\u{FB}\u{FF}\u{BF}")]
         for (text, expected) in vectors {
-            let decoded = try Base64Decryptor.decode(Array(text.utf8))
+            let decoded = try Base64StreamDecoder.wholePayload(Array(text.utf8))
             let expectedBytes = expected.unicodeScalars.map { UInt8($0.value) }
             #expect(decoded == expectedBytes, "\(text)")
         }

@@ -271,7 +271,7 @@ struct CMSDecryptorTests {
         }
         // The same through the base64 wrapper.
         let wrapped = Array((Data(der).base64EncodedString() + "AAAA!").utf8)
-        let base64 = Base64StreamingDecryptor(wrapping: CMSDecryptor(key: F.rsa2048))
+        let base64 = Base64Decryptor(wrapping: CMSDecryptor(key: F.rsa2048))
         #expect(F.errorCode { try F.stream(base64, wrapped, chunkSizes: [wrapped.count]) } == F.errorCode { try F.stream(base64, wrapped, chunkSizes: [1]) })
     }
 }

@@ -77,7 +77,7 @@ public func fuzzCMS(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         fatalError("auto decrypted what CMS did not, or differently")
     }
 
-    let base64 = Base64StreamingDecryptor(wrapping: PassthroughDecryptor())
+    let base64 = Base64Decryptor(wrapping: PassthroughDecryptor())
     let decodedWhole = run(base64, bytes, chunk: max(1, bytes.count))
     let decodedBytewise = run(base64, bytes, chunk: 1)
     guard same(decodedWhole, decodedBytewise) else {

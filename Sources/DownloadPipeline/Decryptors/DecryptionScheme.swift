@@ -50,10 +50,13 @@ public enum DecryptionScheme: String, CaseIterable, Sendable {
             }
         }
         guard base64 else { return decryptor }
-        if let streaming = decryptor as? any StreamingDecryptor {
-            return Base64StreamingDecryptor(wrapping: streaming)
-        }
-        return Base64Decryptor(wrapping: decryptor)
+        return Self.base64(wrapping: decryptor)
+    }
+
+    /// A ``Base64Decryptor`` around `inner`, opened from its existential: the wrapper is a
+    /// ``StreamingDecryptor`` exactly when `inner` is.
+    private static func base64<Inner: Decryptor>(wrapping inner: Inner) -> any Decryptor {
+        Base64Decryptor(wrapping: inner)
     }
 
     private func missingKey(_ what: String) -> DecryptionError {
