@@ -88,19 +88,9 @@ public enum KDF {
         guard password.count <= Int(Int32.max), salt.count <= Int(Int32.max) else {
             throw CryptoError.invalidArgument(operation, "password or salt too long")
         }
-        var key = [UInt8](repeating: 0, count: keyLength)
-        var empty: UInt8 = 0
-        let ok = withUnsafeMutablePointer(to: &empty) { placeholder in
-            salt.withUnsafeBufferPointer { saltBytes in
-                key.withUnsafeMutableBufferPointer { out in
-                    PKCS5_PBKDF2_HMAC(
-                        password.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) } ?? UnsafeRawPointer(placeholder).assumingMemoryBound(to: CChar.self),
-                        Int32(password.count),
-                        saltBytes.baseAddress ?? UnsafePointer(placeholder), Int32(salt.count),
-                        Int32(iterations), digest.messageDigest, Int32(keyLength), out.baseAddress
-                    )
-                }
-            }
+        let (ok, key) = derive(password: password, salt: salt, keyLength: keyLength) { passwordBytes, saltBytes, out in
+            PKCS5_PBKDF2_HMAC(passwordBytes, Int32(password.count), saltBytes, Int32(salt.count),
+                              Int32(iterations), digest.messageDigest, Int32(keyLength), out)
         }
         guard ok == 1 else {
             throw CryptoError.openSSL(operation, "PBKDF2-HMAC-\(digest.rawValue) failed")
@@ -122,24 +112,32 @@ public enum KDF {
         guard EVP_PBE_scrypt(nil, 0, nil, 0, n, r, p, maxMemory, nil, 0) == 1 else {
             throw CryptoError.openSSL(operation, "N=\(n), r=\(r), p=\(p) are invalid or need more than \(maxMemory) bytes of memory", code: .invalidArgument)
         }
-        var key = [UInt8](repeating: 0, count: keyLength)
-        var empty: UInt8 = 0
-        let ok = withUnsafeMutablePointer(to: &empty) { placeholder in
-            salt.withUnsafeBufferPointer { saltBytes in
-                key.withUnsafeMutableBufferPointer { out in
-                    EVP_PBE_scrypt(
-                        password.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) } ?? UnsafeRawPointer(placeholder).assumingMemoryBound(to: CChar.self),
-                        password.count,
-                        saltBytes.baseAddress ?? UnsafePointer(placeholder), salt.count,
-                        n, r, p, maxMemory, out.baseAddress, keyLength
-                    )
-                }
-            }
+        let (ok, key) = derive(password: password, salt: salt, keyLength: keyLength) { passwordBytes, saltBytes, out in
+            EVP_PBE_scrypt(passwordBytes, password.count, saltBytes, salt.count, n, r, p, maxMemory, out, keyLength)
         }
         guard ok == 1 else {
             throw CryptoError.openSSL(operation, "scrypt failed")
         }
         return key
+    }
+
+    /// Runs a KDF call that writes `keyLength` bytes, with the password and salt as C pointers
+    /// (never null: OpenSSL rejects a null pointer even for an empty password or salt).
+    private static func derive(
+        password: UnsafeRawBufferPointer, salt: [UInt8], keyLength: Int,
+        _ call: (UnsafePointer<CChar>, UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>?) -> Int32
+    ) -> (status: Int32, key: [UInt8]) {
+        var key = [UInt8](repeating: 0, count: keyLength)
+        var empty: UInt8 = 0
+        let status = withUnsafeMutablePointer(to: &empty) { placeholder in
+            salt.withUnsafeBufferPointer { saltBytes in
+                key.withUnsafeMutableBufferPointer { out in
+                    call(password.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) } ?? UnsafeRawPointer(placeholder).assumingMemoryBound(to: CChar.self),
+                         saltBytes.baseAddress ?? UnsafePointer(placeholder), out.baseAddress)
+                }
+            }
+        }
+        return (status, key)
     }
 
     static func evpBytesToKey(

@@ -25,15 +25,8 @@ extension OpenSSLRSAKey {
         if padding == .unsafeNone && input.count < blockSize {
             input = [UInt8](repeating: 0, count: blockSize - input.count) + input
         }
-        return try withOperationContext { context in
-            guard EVP_PKEY_encrypt_init(context) == 1 else {
-                throw CryptoError.openSSL("EVP_PKEY_encrypt_init")
-            }
-            try Self.configure(context, padding)
-            return try Self.run(operation, context, input, outputCapacity: blockSize, failure: .openSSL) { out, outLength, inPointer, inLength in
-                EVP_PKEY_encrypt(context, out, outLength, inPointer, inLength)
-            }
-        }
+        return try blockOperation(operation, input, failure: .openSSL, initialize: { EVP_PKEY_encrypt_init($0) },
+                                  configure: { try Self.configure($0, padding) }, perform: { EVP_PKEY_encrypt($0, $1, $2, $3, $4) })
     }
 
     /// Decrypts one block with the private key (`EVP_PKEY_decrypt`).
@@ -52,15 +45,8 @@ extension OpenSSLRSAKey {
         guard !block.isEmpty, block.count <= blockSize else {
             throw CryptoError.invalidArgument(operation, "a \(bits)-bit key decrypts blocks of \(blockSize) bytes, got \(block.count)")
         }
-        return try withOperationContext { context in
-            guard EVP_PKEY_decrypt_init(context) == 1 else {
-                throw CryptoError.openSSL("EVP_PKEY_decrypt_init")
-            }
-            try Self.configure(context, padding)
-            return try Self.run(operation, context, block, outputCapacity: blockSize, failure: .badDecrypt) { out, outLength, inPointer, inLength in
-                EVP_PKEY_decrypt(context, out, outLength, inPointer, inLength)
-            }
-        }
+        return try blockOperation(operation, block, failure: .badDecrypt, initialize: { EVP_PKEY_decrypt_init($0) },
+                                  configure: { try Self.configure($0, padding) }, perform: { EVP_PKEY_decrypt($0, $1, $2, $3, $4) })
     }
 
     /// Applies an encryption padding to a fresh encrypt or decrypt context.
@@ -94,6 +80,23 @@ extension OpenSSLRSAKey {
     static func setPadding(_ context: OpaquePointer, _ mode: Int32) throws {
         guard EVP_PKEY_CTX_set_rsa_padding(context, mode) == 1 else {
             throw CryptoError.openSSL("EVP_PKEY_CTX_set_rsa_padding", "cannot use RSA padding mode \(mode)")
+        }
+    }
+
+    /// One `EVP_PKEY_*` block operation on a fresh context: `initialize` it (`EVP_PKEY_*_init`,
+    /// reported as `operation_init`), `configure` it, then `perform` it over `input` into a buffer of
+    /// ``blockSize`` bytes.
+    func blockOperation(
+        _ operation: String, _ input: [UInt8], failure: CryptoError.Code,
+        initialize: (OpaquePointer) -> Int32, configure: (OpaquePointer) throws -> Void,
+        perform: (OpaquePointer, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int>, UnsafePointer<UInt8>?, Int) -> Int32
+    ) throws -> [UInt8] {
+        try withOperationContext { context in
+            guard initialize(context) == 1 else { throw CryptoError.openSSL(operation + "_init") }
+            try configure(context)
+            return try Self.run(operation, context, input, outputCapacity: blockSize, failure: failure) { out, outLength, inPointer, inLength in
+                perform(context, out, outLength, inPointer, inLength)
+            }
         }
     }
 

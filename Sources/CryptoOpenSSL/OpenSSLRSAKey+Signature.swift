@@ -54,15 +54,8 @@ extension OpenSSLRSAKey {
         guard digest.count == algorithm.outputSize else {
             throw CryptoError.invalidArgument(operation, "a \(algorithm.rawValue) digest has \(algorithm.outputSize) bytes, got \(digest.count)")
         }
-        return try withOperationContext { context in
-            guard EVP_PKEY_sign_init(context) == 1 else {
-                throw CryptoError.openSSL("EVP_PKEY_sign_init")
-            }
-            try Self.configure(context, padding, algorithm: algorithm)
-            return try Self.run(operation, context, digest, outputCapacity: blockSize, failure: .openSSL) { out, outLength, input, inputLength in
-                EVP_PKEY_sign(context, out, outLength, input, inputLength)
-            }
-        }
+        return try blockOperation(operation, digest, failure: .openSSL, initialize: { EVP_PKEY_sign_init($0) },
+                                  configure: { try Self.configure($0, padding, algorithm: algorithm) }, perform: { EVP_PKEY_sign($0, $1, $2, $3, $4) })
     }
 
     /// Verifies a signature over a precomputed digest (`EVP_PKEY_verify`).
@@ -102,15 +95,8 @@ extension OpenSSLRSAKey {
         guard block.count <= limit else {
             throw CryptoError.invalidArgument(operation, "a \(bits)-bit key takes at most \(limit) bytes per block, got \(block.count)")
         }
-        return try withOperationContext { context in
-            guard EVP_PKEY_sign_init(context) == 1 else {
-                throw CryptoError.openSSL("EVP_PKEY_sign_init")
-            }
-            try Self.setPadding(context, RSA_PKCS1_PADDING)
-            return try Self.run(operation, context, block, outputCapacity: blockSize, failure: .openSSL) { out, outLength, input, inputLength in
-                EVP_PKEY_sign(context, out, outLength, input, inputLength)
-            }
-        }
+        return try blockOperation(operation, block, failure: .openSSL, initialize: { EVP_PKEY_sign_init($0) },
+                                  configure: { try Self.setPadding($0, RSA_PKCS1_PADDING) }, perform: { EVP_PKEY_sign($0, $1, $2, $3, $4) })
     }
 
     /// Recovers data made by ``signRawPKCS1Type1(_:)`` with the public key — `openssl rsautl
@@ -124,15 +110,9 @@ extension OpenSSLRSAKey {
         guard !block.isEmpty, block.count <= blockSize else {
             throw CryptoError.invalidArgument(operation, "a \(bits)-bit key takes blocks of \(blockSize) bytes, got \(block.count)")
         }
-        return try withOperationContext { context in
-            guard EVP_PKEY_verify_recover_init(context) == 1 else {
-                throw CryptoError.openSSL("EVP_PKEY_verify_recover_init")
-            }
-            try Self.setPadding(context, RSA_PKCS1_PADDING)
-            return try Self.run(operation, context, block, outputCapacity: blockSize, failure: .badDecrypt) { out, outLength, input, inputLength in
-                EVP_PKEY_verify_recover(context, out, outLength, input, inputLength)
-            }
-        }
+        return try blockOperation(operation, block, failure: .badDecrypt, initialize: { EVP_PKEY_verify_recover_init($0) },
+                                  configure: { try Self.setPadding($0, RSA_PKCS1_PADDING) },
+                                  perform: { EVP_PKEY_verify_recover($0, $1, $2, $3, $4) })
     }
 
     // MARK: - Helpers
