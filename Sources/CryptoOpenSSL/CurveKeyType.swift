@@ -2,7 +2,7 @@ internal import COpenSSL
 
 /// The elliptic-curve key types OpenSSL holds for Coffer: ECDSA/ECDH keys on the NIST prime
 /// curves and the RFC 7748 / RFC 8032 keys (Ed25519, Ed448, X25519, X448).
-public enum CurveKeyType: String, Sendable, Hashable, CaseIterable {
+package enum CurveKeyType: String, Sendable, Hashable, CaseIterable {
     case p256 = "P-256"
     case p384 = "P-384"
     case p521 = "P-521"
@@ -12,7 +12,7 @@ public enum CurveKeyType: String, Sendable, Hashable, CaseIterable {
     case x448 = "X448"
 
     /// Whether this is a Weierstrass (EC) key on a NIST curve.
-    public var isEC: Bool {
+    package var isEC: Bool {
         switch self {
         case .p256, .p384, .p521: true
         default: false
@@ -20,14 +20,14 @@ public enum CurveKeyType: String, Sendable, Hashable, CaseIterable {
     }
 
     /// Whether this key signs (ECDSA, EdDSA) rather than only agreeing on secrets (X25519, X448).
-    public var canSign: Bool { self != .x25519 && self != .x448 }
+    package var canSign: Bool { self != .x25519 && self != .x448 }
 
     /// Whether this key agrees on shared secrets (ECDH on the NIST curves, X25519, X448).
-    public var canDerive: Bool { isEC || self == .x25519 || self == .x448 }
+    package var canDerive: Bool { isEC || self == .x25519 || self == .x448 }
 
     /// The length in bytes of a private key: the scalar of an EC key (the field size), or the raw
     /// key of the others (32, 57, 32, 56).
-    public var privateKeyLength: Int {
+    package var privateKeyLength: Int {
         switch self {
         case .p256: 32
         case .p384: 48
@@ -40,12 +40,12 @@ public enum CurveKeyType: String, Sendable, Hashable, CaseIterable {
 
     /// The length in bytes of a public key: the uncompressed point (0x04 ‖ x ‖ y) of an EC key, or
     /// the raw key of the others.
-    public var publicKeyLength: Int {
+    package var publicKeyLength: Int {
         isEC ? 1 + 2 * privateKeyLength : privateKeyLength
     }
 
     /// The key size in bits, as `ssh-keygen -l` and `openssl pkey -text` print it.
-    public var bits: Int {
+    package var bits: Int {
         switch self {
         case .p256: 256
         case .p384: 384

@@ -2,13 +2,13 @@ internal import COpenSSL
 
 /// Point arithmetic on the NIST curves through OpenSSL's `EC_GROUP`/`EC_POINT` (not deprecated
 /// in OpenSSL 3): decoding and checking points, and d·G.
-public enum ECPointArithmetic {
+package enum ECPointArithmetic {
     /// The uncompressed form (0x04 ‖ x ‖ y) of a SEC 1 point given compressed (0x02/0x03 ‖ x) or
     /// uncompressed, after checking that it lies on the curve and is not the point at infinity.
     ///
     /// - Throws: ``CryptoError`` `.invalidArgument` naming what is wrong (length, form byte, not on
     ///   the curve).
-    public static func uncompressedPoint(_ point: [UInt8], on type: CurveKeyType) throws -> [UInt8] {
+    package static func uncompressedPoint(_ point: [UInt8], on type: CurveKeyType) throws -> [UInt8] {
         let operation = "EC_POINT_oct2point"
         let size = type.privateKeyLength
         guard type.isEC else { throw CryptoError.invalidArgument(operation, "\(type.rawValue) is not an EC curve") }
@@ -40,7 +40,7 @@ public enum ECPointArithmetic {
     /// d·G, uncompressed.
     ///
     /// - Throws: ``CryptoError`` `.invalidArgument` when d is zero or not below the group order.
-    public static func publicPoint(privateScalar: SecureBytes, on type: CurveKeyType) throws -> [UInt8] {
+    package static func publicPoint(privateScalar: SecureBytes, on type: CurveKeyType) throws -> [UInt8] {
         guard type.isEC else { throw CryptoError.invalidArgument("EC_POINT_mul", "\(type.rawValue) is not an EC curve") }
         return try withGroup(type) { group, context in
             let scalar = privateScalar.withUnsafeBytes { BigNumber(bigEndian: $0) }
@@ -57,7 +57,7 @@ public enum ECPointArithmetic {
     }
 
     /// Whether the scalar lies in 1 … n−1 for the curve's order n.
-    public static func isValidScalar(_ privateScalar: SecureBytes, on type: CurveKeyType) throws -> Bool {
+    package static func isValidScalar(_ privateScalar: SecureBytes, on type: CurveKeyType) throws -> Bool {
         try withGroup(type) { group, _ in
             let scalar = privateScalar.withUnsafeBytes { BigNumber(bigEndian: $0) }
             guard let order = EC_GROUP_get0_order(group) else { throw CryptoError.openSSL("EC_GROUP_get0_order") }

@@ -11,7 +11,7 @@ internal import COpenSSL
 public final class OpenSSLCurveKey: @unchecked Sendable {
     let key: OpaquePointer
     /// The key type.
-    public let type: CurveKeyType
+    package let type: CurveKeyType
     /// Whether the key holds its private part.
     public let isPrivate: Bool
 
@@ -31,7 +31,7 @@ public final class OpenSSLCurveKey: @unchecked Sendable {
     ///
     /// - Throws: ``CryptoError`` `.invalidArgument` for a wrong length or an EC point that is not on
     ///   the curve, `.openSSL` when OpenSSL refuses the key.
-    public convenience init(type: CurveKeyType, publicKey: [UInt8]) throws {
+    package convenience init(type: CurveKeyType, publicKey: [UInt8]) throws {
         if type.isEC {
             let point = try ECPointArithmetic.uncompressedPoint(publicKey, on: type)
             let built = try Self.makeECKey(type, privateScalar: nil, publicPoint: point)
@@ -52,7 +52,7 @@ public final class OpenSSLCurveKey: @unchecked Sendable {
     ///   d·G. Ignored for the other types.
     /// - Throws: ``CryptoError`` `.invalidArgument` for a wrong length, a zero scalar or a point not
     ///   on the curve, `.openSSL` when OpenSSL refuses the key.
-    public convenience init(type: CurveKeyType, privateKey: SecureBytes, publicKey: [UInt8]?) throws {
+    package convenience init(type: CurveKeyType, privateKey: SecureBytes, publicKey: [UInt8]?) throws {
         if type.isEC {
             let point = try publicKey.map { try ECPointArithmetic.uncompressedPoint($0, on: type) }
                 ?? ECPointArithmetic.publicPoint(privateScalar: privateKey, on: type)
@@ -67,7 +67,7 @@ public final class OpenSSLCurveKey: @unchecked Sendable {
     }
 
     /// Generates a new key (`EVP_PKEY_generate`).
-    public static func generate(_ type: CurveKeyType) throws -> OpenSSLCurveKey {
+    package static func generate(_ type: CurveKeyType) throws -> OpenSSLCurveKey {
         OpenSSLErrorQueue.clear()
         guard let context = EVP_PKEY_CTX_new_from_name(nil, type.openSSLName, nil) else {
             throw CryptoError.openSSL("EVP_PKEY_CTX_new_from_name", "\(type.rawValue) is not available")

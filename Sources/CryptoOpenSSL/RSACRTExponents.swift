@@ -6,12 +6,12 @@ internal import COpenSSL
 ///
 /// Both exponents come from one call that shares one `BN_CTX` and one conversion of d; every
 /// intermediate `BIGNUM` is cleared when freed.
-public enum RSACRTExponents {
+package enum RSACRTExponents {
     /// d mod (p − 1) and d mod (q − 1) as minimal big-endian magnitudes (one `0x00` byte for zero),
     /// in wiped storage. The inputs (arrays, slices or ``SecureBytes``) are read in place.
     ///
     /// - Precondition: both primes are above 1 (callers check before asking).
-    public static func compute(privateExponent d: some ByteSource, prime1 p: some ByteSource,
+    package static func compute(privateExponent d: some ByteSource, prime1 p: some ByteSource,
                                prime2 q: some ByteSource) -> (exponent1: SecureBytes, exponent2: SecureBytes) {
         let context = require(BN_CTX_secure_new(), "BN_CTX_secure_new")
         defer { BN_CTX_free(context) }

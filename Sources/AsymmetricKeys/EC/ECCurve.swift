@@ -65,7 +65,7 @@ public enum ECCurve: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The OpenSSL key type.
-    public var keyType: CurveKeyType {
+    package var keyType: CurveKeyType {
         switch self {
         case .p256: .p256
         case .p384: .p384

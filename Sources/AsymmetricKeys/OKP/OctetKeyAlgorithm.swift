@@ -55,7 +55,7 @@ public enum OctetKeyAlgorithm: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The OpenSSL key type.
-    public var keyType: CurveKeyType {
+    package var keyType: CurveKeyType {
         switch self {
         case .ed25519: .ed25519
         case .ed448: .ed448
