@@ -4,127 +4,129 @@ import KeytoolSupport
 
 extension KeyOutputFormat: ExpressibleByArgument {}
 
-/// `keytool convert FILE --to FORMAT [--der] [--out F] [--encrypt CIPHER --new-passphrase-…]`.
-struct ConvertCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "convert",
-        abstract: "Convert a key to another container.",
-        discussion: """
-            Formats: \(KeyOutputFormat.allCases.map(\.rawValue).joined(separator: ", ")). A private key \
-            can be written in any format that holds its algorithm (public formats take its public half); \
-            a public key only in public formats. pkcs1 holds RSA keys, sec1 EC keys, the SSH formats no \
-            X25519/X448 keys (and openssh no Ed448); pkcs8, spki, jwk, jwk-public and pkcs12 hold every \
-            algorithm. A JWK keeps the input's kid, use and alg. pkcs12 stores the key with the \
-            certificates of --certificate under the new passphrase. ppk writes a PuTTY private key file \
-            (RSA, EC P-256/384/521, Ed25519, Ed448), version 3 unless --ppk-version 2 asks for the format \
-            of PuTTY before 0.75; --encrypt aes256-cbc encrypts it (v3: Argon2id, 8192 KiB, 16 passes, \
-            1 lane). Private keys are written with mode 0600.
-            """
-    )
+extension Keytool {
+    /// `keytool convert FILE --to FORMAT [--der] [--out F] [--encrypt CIPHER --new-passphrase-…]`.
+    struct ConvertCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "convert",
+            abstract: "Convert a key to another container.",
+            discussion: """
+                Formats: \(KeyOutputFormat.allCases.map(\.rawValue).joined(separator: ", ")). A private key \
+                can be written in any format that holds its algorithm (public formats take its public half); \
+                a public key only in public formats. pkcs1 holds RSA keys, sec1 EC keys, the SSH formats no \
+                X25519/X448 keys (and openssh no Ed448); pkcs8, spki, jwk, jwk-public and pkcs12 hold every \
+                algorithm. A JWK keeps the input's kid, use and alg. pkcs12 stores the key with the \
+                certificates of --certificate under the new passphrase. ppk writes a PuTTY private key file \
+                (RSA, EC P-256/384/521, Ed25519, Ed448), version 3 unless --ppk-version 2 asks for the format \
+                of PuTTY before 0.75; --encrypt aes256-cbc encrypts it (v3: Argon2id, 8192 KiB, 16 passes, \
+                1 lane). Private keys are written with mode 0600.
+                """
+        )
 
-    @Argument(help: "The key file, or - for standard input.")
-    var file: String
+        @Argument(help: "The key file, or - for standard input.")
+        var file: String
 
-    @Option(help: "The output format.")
-    var to: KeyOutputFormat
+        @Option(help: "The output format.")
+        var to: KeyOutputFormat
 
-    @Flag(help: "Write DER instead of PEM (pkcs1, pkcs1-public, pkcs8, sec1, spki).")
-    var der = false
+        @Flag(help: "Write DER instead of PEM (pkcs1, pkcs1-public, pkcs8, sec1, spki).")
+        var der = false
 
-    @Option(name: .shortAndLong, help: "The output file (default: standard output).")
-    var out: String?
+        @Option(name: .shortAndLong, help: "The output file (default: standard output).")
+        var out: String?
 
-    @Option(help: ArgumentHelp("Encrypt the output with this cipher (aes-256-cbc, aes-128-cbc, des-ede3-cbc…; for openssh: aes256-ctr…; for ppk: aes256-cbc).", valueName: "cipher"))
-    var encrypt: String?
+        @Option(help: ArgumentHelp("Encrypt the output with this cipher (aes-256-cbc, aes-128-cbc, des-ede3-cbc…; for openssh: aes256-ctr…; for ppk: aes256-cbc).", valueName: "cipher"))
+        var encrypt: String?
 
-    @Option(help: "Comment for OpenSSH, RFC 4716 and PPK output (default: the input's comment).")
-    var comment: String?
+        @Option(help: "Comment for OpenSSH, RFC 4716 and PPK output (default: the input's comment).")
+        var comment: String?
 
-    @Option(name: .customLong("certificate"), help: ArgumentHelp("For --to pkcs12: a certificate file (PEM or DER; every certificate of a PEM chain) to store with the key. Repeatable.", valueName: "file"))
-    var certificates: [String] = []
+        @Option(name: .customLong("certificate"), help: ArgumentHelp("For --to pkcs12: a certificate file (PEM or DER; every certificate of a PEM chain) to store with the key. Repeatable.", valueName: "file"))
+        var certificates: [String] = []
 
-    @Option(help: "For --to pkcs12: the friendly name of the key and its certificate.")
-    var name: String?
+        @Option(help: "For --to pkcs12: the friendly name of the key and its certificate.")
+        var name: String?
 
-    @Flag(help: "For --to pkcs12: SHA-1 with 3DES/RC2-40 and a SHA-1 MAC, for old readers (as openssl pkcs12 -legacy).")
-    var legacy = false
+        @Flag(help: "For --to pkcs12: SHA-1 with 3DES/RC2-40 and a SHA-1 MAC, for old readers (as openssl pkcs12 -legacy).")
+        var legacy = false
 
-    @Option(name: .customLong("ppk-version"), help: ArgumentHelp("The PuTTY key file version for --to ppk: 3 (default) or 2 (PuTTY before 0.75).", valueName: "n"))
-    var ppkVersion: Int?
+        @Option(name: .customLong("ppk-version"), help: ArgumentHelp("The PuTTY key file version for --to ppk: 3 (default) or 2 (PuTTY before 0.75).", valueName: "n"))
+        var ppkVersion: Int?
 
-    @OptionGroup var passphrase: PassphraseOptions
-    @OptionGroup var newPassphrase: NewPassphraseOptions
+        @OptionGroup var passphrase: PassphraseOptions
+        @OptionGroup var newPassphrase: NewPassphraseOptions
 
-    func validate() throws {
-        if to != .pkcs12 && (!certificates.isEmpty || name != nil || legacy) {
-            throw ValidationError("--certificate, --name and --legacy apply to --to pkcs12 only")
+        func validate() throws {
+            if to != .pkcs12 && (!certificates.isEmpty || name != nil || legacy) {
+                throw ValidationError("--certificate, --name and --legacy apply to --to pkcs12 only")
+            }
+            if to == .pkcs12 && encrypt != nil {
+                throw ValidationError("a PKCS#12 file is always encrypted: give --new-passphrase-file/--new-passphrase-env (and --legacy for old readers), not --encrypt")
+            }
+            if encrypt != nil && to == .jwk {
+                throw ValidationError("a JWK is plain JSON; --encrypt applies to pkcs1, pkcs8, sec1 and openssh")
+            }
+            if encrypt != nil && !to.isPrivate {
+                throw ValidationError("--encrypt needs a private output format (pkcs1, pkcs8, sec1, openssh, ppk)")
+            }
+            if let ppkVersion {
+                guard to == .ppk else { throw ValidationError("--ppk-version applies to --to ppk only") }
+                guard ppkVersion == 2 || ppkVersion == 3 else { throw ValidationError("--ppk-version must be 2 or 3") }
+            }
+            if newPassphrase.isGiven && encrypt == nil && to != .pkcs12 {
+                throw ValidationError("--new-passphrase-file/--new-passphrase-env need --encrypt CIPHER")
+            }
+            if der && ![.pkcs1, .pkcs1Public, .pkcs8, .sec1, .spki].contains(to) {
+                throw ValidationError("--der applies to pkcs1, pkcs1-public, pkcs8, sec1 and spki only")
+            }
+            if der && encrypt != nil && (to == .pkcs1 || to == .sec1) {
+                throw ValidationError("encrypted PKCS#1 and SEC 1 (legacy PEM encryption) exist only as PEM; use --to pkcs8 for encrypted DER")
+            }
         }
-        if to == .pkcs12 && encrypt != nil {
-            throw ValidationError("a PKCS#12 file is always encrypted: give --new-passphrase-file/--new-passphrase-env (and --legacy for old readers), not --encrypt")
-        }
-        if encrypt != nil && to == .jwk {
-            throw ValidationError("a JWK is plain JSON; --encrypt applies to pkcs1, pkcs8, sec1 and openssh")
-        }
-        if encrypt != nil && !to.isPrivate {
-            throw ValidationError("--encrypt needs a private output format (pkcs1, pkcs8, sec1, openssh, ppk)")
-        }
-        if let ppkVersion {
-            guard to == .ppk else { throw ValidationError("--ppk-version applies to --to ppk only") }
-            guard ppkVersion == 2 || ppkVersion == 3 else { throw ValidationError("--ppk-version must be 2 or 3") }
-        }
-        if newPassphrase.isGiven && encrypt == nil && to != .pkcs12 {
-            throw ValidationError("--new-passphrase-file/--new-passphrase-env need --encrypt CIPHER")
-        }
-        if der && ![.pkcs1, .pkcs1Public, .pkcs8, .sec1, .spki].contains(to) {
-            throw ValidationError("--der applies to pkcs1, pkcs1-public, pkcs8, sec1 and spki only")
-        }
-        if der && encrypt != nil && (to == .pkcs1 || to == .sec1) {
-            throw ValidationError("encrypted PKCS#1 and SEC 1 (legacy PEM encryption) exist only as PEM; use --to pkcs8 for encrypted DER")
-        }
-    }
 
-    func run() throws {
-        // Read and decrypted once: `-` cannot be read twice, and a prompt must not repeat.
-        let (input, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
-        let decoded = try KeyLoader.single(keys, in: input.name)
-        let name = input.name
-        if to.isPrivate && !decoded.key.isPrivate {
-            throw CommandError("\(name): holds a public key; --to \(to.rawValue) needs a private key")
+        func run() throws {
+            // Read and decrypted once: `-` cannot be read twice, and a prompt must not repeat.
+            let (input, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
+            let decoded = try KeyLoader.single(keys, in: input.name)
+            let name = input.name
+            if to.isPrivate && !decoded.key.isPrivate {
+                throw CommandError("\(name): holds a public key; --to \(to.rawValue) needs a private key")
+            }
+            if to == .pkcs12 {
+                try OutputFile.write(try pkcs12(decoded, from: keys, name: name), to: out, mode: 0o600)
+                return
+            }
+            let encryption = try encrypt.map { KeyEncoder.Encryption(passphrase: try newPassphrase.read(), cipher: $0) }
+            let bytes: [UInt8]
+            do {
+                bytes = try KeyEncoder.encode(decoded.key, as: to, der: der, comment: comment ?? decoded.comment, encryption: encryption,
+                                              options: decoded.options, attributes: decoded.attributes,
+                                              ppkVersion: ppkVersion == 2 ? .v2 : .v3)
+            } catch let error as KeyError {
+                throw CommandError("\(name): \(error.reason)")
+            }
+            try OutputFile.write(bytes, to: out, mode: to.isPrivate ? 0o600 : 0o644)
         }
-        if to == .pkcs12 {
-            try OutputFile.write(try pkcs12(decoded, from: keys, name: name), to: out, mode: 0o600)
-            return
-        }
-        let encryption = try encrypt.map { KeyEncoder.Encryption(passphrase: try newPassphrase.read(), cipher: $0) }
-        let bytes: [UInt8]
-        do {
-            bytes = try KeyEncoder.encode(decoded.key, as: to, der: der, comment: comment ?? decoded.comment, encryption: encryption,
-                                          options: decoded.options, attributes: decoded.attributes,
-                                          ppkVersion: ppkVersion == 2 ? .v2 : .v3)
-        } catch let error as KeyError {
-            throw CommandError("\(name): \(error.reason)")
-        }
-        try OutputFile.write(bytes, to: out, mode: to.isPrivate ? 0o600 : 0o644)
-    }
 
-    /// The key with the certificates of `--certificate` (and, from a PKCS#12 input, its own: the
-    /// certificates among `keys`, everything the input held) as a PKCS#12 file.
-    private func pkcs12(_ decoded: DecodedKey, from keys: [DecodedKey], name inputName: String) throws -> [UInt8] {
-        var chain: [[UInt8]] = []
-        if decoded.format == .pkcs12 {
-            chain += keys.compactMap { $0.certificate.map { Array($0.derEncoded) } }
-        }
-        for path in certificates {
-            let (input, keys) = try KeyLoader.loadAll(path, passphrase: passphrase)
-            let found = keys.compactMap { $0.certificate.map { Array($0.derEncoded) } }
-            guard !found.isEmpty else { throw CommandError("\(input.name): holds no X.509 certificate") }
-            chain += found
-        }
-        do {
-            return try PKCS12File.encode(key: decoded.key.privateKey, certificates: chain, passphrase: try newPassphrase.read(),
-                                         friendlyName: name ?? decoded.attributes.friendlyName, protection: legacy ? .legacy : .modern)
-        } catch let error as KeyError {
-            throw CommandError("\(inputName): \(error.reason)")
+        /// The key with the certificates of `--certificate` (and, from a PKCS#12 input, its own: the
+        /// certificates among `keys`, everything the input held) as a PKCS#12 file.
+        private func pkcs12(_ decoded: DecodedKey, from keys: [DecodedKey], name inputName: String) throws -> [UInt8] {
+            var chain: [[UInt8]] = []
+            if decoded.format == .pkcs12 {
+                chain += keys.compactMap { $0.certificate.map { Array($0.derEncoded) } }
+            }
+            for path in certificates {
+                let (input, keys) = try KeyLoader.loadAll(path, passphrase: passphrase)
+                let found = keys.compactMap { $0.certificate.map { Array($0.derEncoded) } }
+                guard !found.isEmpty else { throw CommandError("\(input.name): holds no X.509 certificate") }
+                chain += found
+            }
+            do {
+                return try PKCS12File.encode(key: decoded.key.privateKey, certificates: chain, passphrase: try newPassphrase.read(),
+                                             friendlyName: name ?? decoded.attributes.friendlyName, protection: legacy ? .legacy : .modern)
+            } catch let error as KeyError {
+                throw CommandError("\(inputName): \(error.reason)")
+            }
         }
     }
 }

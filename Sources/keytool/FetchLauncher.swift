@@ -2,48 +2,50 @@ import ArgumentParser
 import CommandLineSupport
 import KeytoolSupport
 
-/// `keytool fetch …`: replaces this process with `keytool-fetch`, the download pipeline's own
-/// program, given the same arguments. The HTTP client and Foundation it needs are linked there,
-/// not here, so the key commands start as fast as a small C tool.
-///
-/// `keytool-fetch` is looked for beside `keytool` first, then on `PATH`.
-struct FetchLauncher: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "fetch",
-        abstract: "Download a payload, decrypt it and write it (the download pipeline; see 'keytool fetch --help')."
-    )
+extension Keytool {
+    /// `keytool fetch …`: replaces this process with `keytool-fetch`, the download pipeline's own
+    /// program, given the same arguments. The HTTP client and Foundation it needs are linked there,
+    /// not here, so the key commands start as fast as a small C tool.
+    ///
+    /// `keytool-fetch` is looked for beside `keytool` first, then on `PATH`.
+    struct FetchLauncher: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "fetch",
+            abstract: "Download a payload, decrypt it and write it (the download pipeline; see 'keytool fetch --help')."
+        )
 
-    /// The name of the program that does the work.
-    static let programName = "keytool-fetch"
+        /// The name of the program that does the work.
+        static let programName = "keytool-fetch"
 
-    @Argument(parsing: .allUnrecognized, help: "The arguments of keytool-fetch.")
-    var arguments: [String] = []
+        @Argument(parsing: .allUnrecognized, help: "The arguments of keytool-fetch.")
+        var arguments: [String] = []
 
-    func run() throws {
-        Self.launch(arguments)
-    }
+        func run() throws {
+            Self.launch(arguments)
+        }
 
-    /// Runs `keytool-fetch` with `arguments` in place of this process; returns only by exiting
-    /// with status 1 and a message when it cannot be found or started.
-    static func launch(_ arguments: [String]) -> Never {
-        let candidates = locations()
-        for path in candidates where SystemIO.fileExists(path) {
-            let failure = SystemIO.execute(path, arguments: [programName] + arguments)
-            printError("cannot run \(path): \(SystemIO.errorDescription(failure))")
+        /// Runs `keytool-fetch` with `arguments` in place of this process; returns only by exiting
+        /// with status 1 and a message when it cannot be found or started.
+        static func launch(_ arguments: [String]) -> Never {
+            let candidates = locations()
+            for path in candidates where SystemIO.fileExists(path) {
+                let failure = SystemIO.execute(path, arguments: [programName] + arguments)
+                printError("cannot run \(path): \(SystemIO.errorDescription(failure))")
+                SystemIO.exit(1)
+            }
+            printError("'keytool fetch' needs the \(programName) program, installed beside keytool; looked for \(candidates.joined(separator: ", "))")
             SystemIO.exit(1)
         }
-        printError("'keytool fetch' needs the \(programName) program, installed beside keytool; looked for \(candidates.joined(separator: ", "))")
-        SystemIO.exit(1)
-    }
 
-    /// Where `keytool-fetch` may be: this program's directory, then each `PATH` entry.
-    private static func locations() -> [String] {
-        var directories: [String] = []
-        let ownPath = SystemIO.executablePath() ?? CommandLine.arguments.first ?? ""
-        if let slash = ownPath.lastIndex(of: "/") { directories.append(String(ownPath[..<slash])) }
-        if let path = SystemIO.environment("PATH") {
-            directories += path.split(separator: ":").map(String.init).filter { !$0.isEmpty && !directories.contains($0) }
+        /// Where `keytool-fetch` may be: this program's directory, then each `PATH` entry.
+        private static func locations() -> [String] {
+            var directories: [String] = []
+            let ownPath = SystemIO.executablePath() ?? CommandLine.arguments.first ?? ""
+            if let slash = ownPath.lastIndex(of: "/") { directories.append(String(ownPath[..<slash])) }
+            if let path = SystemIO.environment("PATH") {
+                directories += path.split(separator: ":").map(String.init).filter { !$0.isEmpty && !directories.contains($0) }
+            }
+            return directories.map { $0 + "/" + programName }
         }
-        return directories.map { $0 + "/" + programName }
     }
 }

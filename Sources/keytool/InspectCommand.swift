@@ -5,176 +5,178 @@ import CofferJSON
 import CryptoOpenSSL
 import KeytoolSupport
 
-/// `keytool inspect FILE [--json] [--show-private]`: what the key is.
-struct InspectCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "inspect",
-        abstract: "Describe a key, an X.509 certificate or a PKCS#10 request: format, encoding, algorithm, curve, size, public key (RSA: exponent and modulus), fingerprints (SSH, SPKI pin, JWK thumbprint), comment, encryption.",
-        discussion: """
-            A bundle prints every key. Private numbers are shown only with --show-private.
-            For a certificate also: subject and issuer (RFC 4514, as openssl -nameopt RFC2253), serial, validity (and whether valid now), subject alternative names, key usage, extended key usage, basic constraints, unknown extensions, signature algorithm, SHA-256 of the certificate; every certificate of a chain is printed.
-            For a certification request: subject, requested extensions, signature algorithm and whether the signature verifies.
-            """
-    )
+extension Keytool {
+    /// `keytool inspect FILE [--json] [--show-private]`: what the key is.
+    struct InspectCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "inspect",
+            abstract: "Describe a key, an X.509 certificate or a PKCS#10 request: format, encoding, algorithm, curve, size, public key (RSA: exponent and modulus), fingerprints (SSH, SPKI pin, JWK thumbprint), comment, encryption.",
+            discussion: """
+                A bundle prints every key. Private numbers are shown only with --show-private.
+                For a certificate also: subject and issuer (RFC 4514, as openssl -nameopt RFC2253), serial, validity (and whether valid now), subject alternative names, key usage, extended key usage, basic constraints, unknown extensions, signature algorithm, SHA-256 of the certificate; every certificate of a chain is printed.
+                For a certification request: subject, requested extensions, signature algorithm and whether the signature verifies.
+                """
+        )
 
-    @Argument(help: "The key file, or - for standard input.")
-    var file: String
+        @Argument(help: "The key file, or - for standard input.")
+        var file: String
 
-    @Flag(help: "Print one JSON object per key (JSON Lines).")
-    var json = false
+        @Flag(help: "Print one JSON object per key (JSON Lines).")
+        var json = false
 
-    @Flag(help: "Also print the private numbers (RSA d, p, q, dP, dQ, qInv; the EC scalar; the raw EdDSA/X key).")
-    var showPrivate = false
+        @Flag(help: "Also print the private numbers (RSA d, p, q, dP, dQ, qInv; the EC scalar; the raw EdDSA/X key).")
+        var showPrivate = false
 
-    @OptionGroup var passphrase: PassphraseOptions
+        @OptionGroup var passphrase: PassphraseOptions
 
-    func run() throws {
-        let (input, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
-        for (index, key) in keys.enumerated() {
-            if json {
-                print(try jsonLine(key))
-            } else {
-                if index > 0 { print("") }
-                print(try text(key, name: keys.count > 1 ? "\(input.name) [key \(index + 1) of \(keys.count)]" : input.name))
+        func run() throws {
+            let (input, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
+            for (index, key) in keys.enumerated() {
+                if json {
+                    print(try jsonLine(key))
+                } else {
+                    if index > 0 { print("") }
+                    print(try text(key, name: keys.count > 1 ? "\(input.name) [key \(index + 1) of \(keys.count)]" : input.name))
+                }
             }
         }
-    }
 
-    private func fields(_ decoded: DecodedKey) throws -> [(String, String)] {
-        let publicKey = try decoded.key.publicKey()
-        var fields: [(String, String)] = [
-            ("format", decoded.format.rawValue),
-            ("encoding", decoded.encoding.rawValue),
-            ("algorithm", publicKey.algorithm.rawValue),
-        ]
-        if let curve = publicKey.curve { fields.append(("curve", curve.rawValue)) }
-        fields += [
-            ("private", decoded.key.isPrivate ? "true" : "false"),
-            ("encrypted", decoded.encryption != nil ? "true" : "false"),
-        ]
-        if let encryption = decoded.encryption {
-            fields.append(("cipher", encryption.cipher))
-            if let kdf = encryption.kdf { fields.append(("kdf", kdf)) }
-        }
-        fields.append(("bits", String(publicKey.bits)))
-        if case .rsa(let rsa) = publicKey {
-            fields += [("publicExponent", rsa.publicExponentHex), ("modulus", rsa.modulusHex)]
-        } else {
-            fields.append(("publicKey", Hex.encode(publicKey.rawBytes)))
-        }
-        if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
-            fields += [("fingerprintSHA256", sha256), ("fingerprintMD5", md5)]
-        }
-        fields += [("spkiSHA256", publicKey.spkiSHA256), ("jwkThumbprint", publicKey.jwkThumbprint)]
-        if let comment = decoded.comment { fields.append(("comment", comment)) }
-        if let options = decoded.options { fields.append(("options", options)) }
-        fields += Self.attributeFields(decoded.attributes)
-        if showPrivate, let key = decoded.key.privateKey {
-            fields += Self.privateFields(key)
-        }
-        return fields
-    }
-
-    /// What the container said about the key (JWK kid/use/alg/key_ops, PKCS#12 bag attributes).
-    private static func attributeFields(_ attributes: KeyAttributes) -> [(String, String)] {
-        var fields: [(String, String)] = []
-        if let bag = attributes.bagType { fields.append(("bag", bag)) }
-        if let keyID = attributes.keyID { fields.append(("kid", keyID)) }
-        if let use = attributes.use { fields.append(("use", use)) }
-        if let algorithm = attributes.algorithm { fields.append(("alg", algorithm)) }
-        if let operations = attributes.keyOperations { fields.append(("keyOps", operations.joined(separator: ","))) }
-        if let name = attributes.friendlyName { fields.append(("friendlyName", name)) }
-        if let localKeyID = attributes.localKeyID { fields.append(("localKeyId", localKeyID)) }
-        return fields
-    }
-
-    /// The private numbers: RSA's d, primes, CRT values; the EC scalar; the raw octet key.
-    private static func privateFields(_ key: PrivateKey) -> [(String, String)] {
-        switch key {
-        case .rsa(let key):
-            func hex(_ number: SecureBytes) -> String { number.withUnsafeBytes { Hex.encodeMagnitude($0) } }
-            var fields = [
-                ("privateExponent", hex(key.privateExponent)), ("prime1", hex(key.prime1)), ("prime2", hex(key.prime2)),
-                ("exponent1", hex(key.exponent1)), ("exponent2", hex(key.exponent2)), ("coefficient", hex(key.coefficient)),
+        private func fields(_ decoded: DecodedKey) throws -> [(String, String)] {
+            let publicKey = try decoded.key.publicKey()
+            var fields: [(String, String)] = [
+                ("format", decoded.format.rawValue),
+                ("encoding", decoded.encoding.rawValue),
+                ("algorithm", publicKey.algorithm.rawValue),
             ]
-            for (i, other) in key.otherPrimes.enumerated() {
-                fields += [
-                    ("prime\(i + 3)", hex(other.prime)), ("exponent\(i + 3)", hex(other.exponent)),
-                    ("coefficient\(i + 3)", hex(other.coefficient)),
-                ]
+            if let curve = publicKey.curve { fields.append(("curve", curve.rawValue)) }
+            fields += [
+                ("private", decoded.key.isPrivate ? "true" : "false"),
+                ("encrypted", decoded.encryption != nil ? "true" : "false"),
+            ]
+            if let encryption = decoded.encryption {
+                fields.append(("cipher", encryption.cipher))
+                if let kdf = encryption.kdf { fields.append(("kdf", kdf)) }
+            }
+            fields.append(("bits", String(publicKey.bits)))
+            if case .rsa(let rsa) = publicKey {
+                fields += [("publicExponent", rsa.publicExponentHex), ("modulus", rsa.modulusHex)]
+            } else {
+                fields.append(("publicKey", Hex.encode(publicKey.rawBytes)))
+            }
+            if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
+                fields += [("fingerprintSHA256", sha256), ("fingerprintMD5", md5)]
+            }
+            fields += [("spkiSHA256", publicKey.spkiSHA256), ("jwkThumbprint", publicKey.jwkThumbprint)]
+            if let comment = decoded.comment { fields.append(("comment", comment)) }
+            if let options = decoded.options { fields.append(("options", options)) }
+            fields += Self.attributeFields(decoded.attributes)
+            if showPrivate, let key = decoded.key.privateKey {
+                fields += Self.privateFields(key)
             }
             return fields
-        case .ec(let key):
-            return [("privateKey", key.scalar.withUnsafeBytes { Hex.encode($0) })]
-        case .octet(let key):
-            return [("privateKey", key.bytes.withUnsafeBytes { Hex.encode($0) })]
         }
-    }
 
-    private func jsonLine(_ decoded: DecodedKey) throws -> String {
-        var object = JSONObject()
-        if let certificate = decoded.certificate {
-            CertificateDescription().json(certificate, into: &object)
+        /// What the container said about the key (JWK kid/use/alg/key_ops, PKCS#12 bag attributes).
+        private static func attributeFields(_ attributes: KeyAttributes) -> [(String, String)] {
+            var fields: [(String, String)] = []
+            if let bag = attributes.bagType { fields.append(("bag", bag)) }
+            if let keyID = attributes.keyID { fields.append(("kid", keyID)) }
+            if let use = attributes.use { fields.append(("use", use)) }
+            if let algorithm = attributes.algorithm { fields.append(("alg", algorithm)) }
+            if let operations = attributes.keyOperations { fields.append(("keyOps", operations.joined(separator: ","))) }
+            if let name = attributes.friendlyName { fields.append(("friendlyName", name)) }
+            if let localKeyID = attributes.localKeyID { fields.append(("localKeyId", localKeyID)) }
+            return fields
         }
-        if let request = decoded.request {
-            CertificateDescription().json(request, into: &object)
-        }
-        for (name, value) in try fields(decoded) {
-            switch name {
-            case "private", "encrypted": object.set(name, value == "true")
-            case "bits": object.set(name, Int(value))
-            default: object.set(name, value)
+
+        /// The private numbers: RSA's d, primes, CRT values; the EC scalar; the raw octet key.
+        private static func privateFields(_ key: PrivateKey) -> [(String, String)] {
+            switch key {
+            case .rsa(let key):
+                func hex(_ number: SecureBytes) -> String { number.withUnsafeBytes { Hex.encodeMagnitude($0) } }
+                var fields = [
+                    ("privateExponent", hex(key.privateExponent)), ("prime1", hex(key.prime1)), ("prime2", hex(key.prime2)),
+                    ("exponent1", hex(key.exponent1)), ("exponent2", hex(key.exponent2)), ("coefficient", hex(key.coefficient)),
+                ]
+                for (i, other) in key.otherPrimes.enumerated() {
+                    fields += [
+                        ("prime\(i + 3)", hex(other.prime)), ("exponent\(i + 3)", hex(other.exponent)),
+                        ("coefficient\(i + 3)", hex(other.coefficient)),
+                    ]
+                }
+                return fields
+            case .ec(let key):
+                return [("privateKey", key.scalar.withUnsafeBytes { Hex.encode($0) })]
+            case .octet(let key):
+                return [("privateKey", key.bytes.withUnsafeBytes { Hex.encode($0) })]
             }
         }
-        return object.line
-    }
 
-    private func text(_ decoded: DecodedKey, name: String) throws -> String {
-        let publicKey = try decoded.key.publicKey()
-        var lines = ["\(name):"]
-        func add(_ label: String, _ value: String) {
-            lines.append("  " + label + String(repeating: " ", count: max(1, 18 - label.count)) + value)
+        private func jsonLine(_ decoded: DecodedKey) throws -> String {
+            var object = JSONObject()
+            if let certificate = decoded.certificate {
+                CertificateDescription().json(certificate, into: &object)
+            }
+            if let request = decoded.request {
+                CertificateDescription().json(request, into: &object)
+            }
+            for (name, value) in try fields(decoded) {
+                switch name {
+                case "private", "encrypted": object.set(name, value == "true")
+                case "bits": object.set(name, Int(value))
+                default: object.set(name, value)
+                }
+            }
+            return object.line
         }
-        if let certificate = decoded.certificate {
-            for (label, value) in CertificateDescription().text(certificate) { add(label, value) }
-        }
-        if let request = decoded.request {
-            for (label, value) in CertificateDescription().text(request) { add(label, value) }
-        }
-        add("format:", "\(decoded.format.rawValue) (\(decoded.encoding.rawValue))")
-        add("key:", "\(CheckCommand.describe(publicKey)) \(decoded.key.isPrivate ? "private" : "public") key")
-        if let encryption = decoded.encryption {
-            add("encryption:", [encryption.cipher, encryption.kdf].compactMap { $0 }.joined(separator: ", "))
-        }
-        if case .rsa(let rsa) = publicKey {
-            add("public exponent:", Self.exponentText(rsa.publicExponent))
-            add("modulus:", rsa.modulusHex)
-        } else {
-            add("public key:", Hex.encode(publicKey.rawBytes))
-        }
-        if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
-            add("fingerprint:", "\(publicKey.bits) \(sha256)")
-            add("", "\(publicKey.bits) \(md5)")
-        }
-        add("spki sha256:", publicKey.spkiSHA256)
-        add("jwk thumbprint:", publicKey.jwkThumbprint)
-        if let comment = decoded.comment { add("comment:", comment) }
-        if let options = decoded.options { add("options:", options) }
-        for (label, value) in Self.attributeFields(decoded.attributes) {
-            add(label + ":", value)
-        }
-        if showPrivate, let key = decoded.key.privateKey {
-            for (label, value) in Self.privateFields(key) {
+
+        private func text(_ decoded: DecodedKey, name: String) throws -> String {
+            let publicKey = try decoded.key.publicKey()
+            var lines = ["\(name):"]
+            func add(_ label: String, _ value: String) {
+                lines.append("  " + label + String(repeating: " ", count: max(1, 18 - label.count)) + value)
+            }
+            if let certificate = decoded.certificate {
+                for (label, value) in CertificateDescription().text(certificate) { add(label, value) }
+            }
+            if let request = decoded.request {
+                for (label, value) in CertificateDescription().text(request) { add(label, value) }
+            }
+            add("format:", "\(decoded.format.rawValue) (\(decoded.encoding.rawValue))")
+            add("key:", "\(CheckCommand.describe(publicKey)) \(decoded.key.isPrivate ? "private" : "public") key")
+            if let encryption = decoded.encryption {
+                add("encryption:", [encryption.cipher, encryption.kdf].compactMap { $0 }.joined(separator: ", "))
+            }
+            if case .rsa(let rsa) = publicKey {
+                add("public exponent:", Self.exponentText(rsa.publicExponent))
+                add("modulus:", rsa.modulusHex)
+            } else {
+                add("public key:", Hex.encode(publicKey.rawBytes))
+            }
+            if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
+                add("fingerprint:", "\(publicKey.bits) \(sha256)")
+                add("", "\(publicKey.bits) \(md5)")
+            }
+            add("spki sha256:", publicKey.spkiSHA256)
+            add("jwk thumbprint:", publicKey.jwkThumbprint)
+            if let comment = decoded.comment { add("comment:", comment) }
+            if let options = decoded.options { add("options:", options) }
+            for (label, value) in Self.attributeFields(decoded.attributes) {
                 add(label + ":", value)
             }
+            if showPrivate, let key = decoded.key.privateKey {
+                for (label, value) in Self.privateFields(key) {
+                    add(label + ":", value)
+                }
+            }
+            return lines.joined(separator: "\n")
         }
-        return lines.joined(separator: "\n")
-    }
 
-    /// `65537 (0x10001)` for exponents that fit 64 bits, hex otherwise.
-    static func exponentText(_ magnitude: [UInt8]) -> String {
-        guard magnitude.count <= 8 else { return "0x" + Hex.encodeMagnitude(magnitude) }
-        let value = magnitude.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return "\(value) (0x\(Hex.encodeMagnitude(magnitude)))"
+        /// `65537 (0x10001)` for exponents that fit 64 bits, hex otherwise.
+        static func exponentText(_ magnitude: [UInt8]) -> String {
+            guard magnitude.count <= 8 else { return "0x" + Hex.encodeMagnitude(magnitude) }
+            let value = magnitude.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return "\(value) (0x\(Hex.encodeMagnitude(magnitude)))"
+        }
     }
 }
