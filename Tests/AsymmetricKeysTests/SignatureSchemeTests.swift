@@ -34,4 +34,19 @@ struct SignatureSchemeTests {
         #expect(refused?.code == .unsupportedAlgorithm)
         #expect(refused?.algorithm == "x448")
     }
+
+    @Test("RSA refuses to sign with SHA-1 and to verify over MD5; it verifies SHA-1 and SHA-224")
+    func rsaDigests() throws {
+        let key = PrivateKey.rsa(Self.rsa)
+        let signError = #expect(throws: KeyError.self) { try key.sign([1], scheme: .rsa(.pkcs1v15, digest: .sha1)) }
+        #expect(signError?.code == .invalidArgument)
+        let md5Error = #expect(throws: KeyError.self) {
+            try key.publicKey().verify([UInt8](repeating: 0, count: 256), for: [1], scheme: .rsa(.pkcs1v15, digest: .md5))
+        }
+        #expect(md5Error?.code == .invalidArgument)
+        for digest in [DigestAlgorithm.sha1, .sha224] {
+            let signature = try Self.rsa.openSSLKey().sign(message: [1, 2, 3], algorithm: digest, padding: .pkcs1v15)
+            #expect(try key.publicKey().verify(signature, for: [1, 2, 3], scheme: .rsa(.pkcs1v15, digest: digest)))
+        }
+    }
 }

@@ -5,15 +5,19 @@ extension PublicKey {
     /// padding (`.auto` accepts any); a raw ECDSA signature must be twice the coordinate size.
     ///
     /// - Returns: `true` when it verifies, `false` for any wrong signature or message.
-    /// Any digest OpenSSL verifies is accepted (SHA-1 and SHA-224 included, which X.509 and
-    /// PKCS#10 signatures may use).
+    /// SHA-1 and SHA-224 are accepted (X.509 and PKCS#10 signatures may use them); an RSA signature
+    /// over MD5 is refused, as it was before there was one verify for every algorithm.
     ///
-    /// - Throws: ``KeyError`` `.invalidArgument` for a scheme of another algorithm;
+    /// - Throws: ``KeyError`` `.invalidArgument` for a scheme of another algorithm or an RSA
+    ///   signature over MD5;
     ///   `.unsupportedAlgorithm` for X25519 and X448 keys;
     ///   `.malformed` for a raw ECDSA signature of the wrong length.
     public func verify(_ signature: [UInt8], for message: [UInt8], scheme: SignatureScheme) throws -> Bool {
         switch (self, scheme) {
         case (.rsa(let key), .rsa(let padding, let digest)):
+            guard digest != .md5 else {
+                throw KeyError(.invalidArgument, "\(digest.shortName) is not supported for RSA signatures")
+            }
             let openSSLKey = try key.openSSLKey()
             return try KeyError.fromOpenSSL("RSA signature verification failed") {
                 try openSSLKey.verify(signature: signature, message: message, algorithm: digest, padding: padding)
