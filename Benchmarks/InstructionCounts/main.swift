@@ -44,9 +44,9 @@ let operations: [String: () throws -> Void] = [
     "Key PKCS#8 DER: KeyDecoder": { sink(try KeyDecoder.decode(pkcs8DER, source: "bench", passphrase: nil)) },
     "Key PKCS#1 PEM: KeyDecoder": { sink(try KeyDecoder.decode(pkcs1PEM, source: "bench", passphrase: nil)) },
     "Key OpenSSH: KeyDecoder": { sink(try KeyDecoder.decode(openssh, source: "bench", passphrase: nil)) },
-    "Key Ed25519 PKCS#8 DER: decodeAny": { sink(try PKCS8PrivateKey.decode(ed25519DER[...])) },
+    "Key Ed25519 PKCS#8 DER: decode": { sink(try PKCS8PrivateKey.decode(ed25519DER[...])) },
     "Key Ed25519 PKCS#8 PEM: KeyDecoder": { sink(try KeyDecoder.decode(ed25519PEM, source: "bench", passphrase: nil)) },
-    "Key P-256 PKCS#8 DER: decodeAny": { sink(try PKCS8PrivateKey.decode(p256DER[...])) },
+    "Key P-256 PKCS#8 DER: decode": { sink(try PKCS8PrivateKey.decode(p256DER[...])) },
     "Key P-256 PKCS#8 PEM: KeyDecoder": { sink(try KeyDecoder.decode(p256PEM, source: "bench", passphrase: nil)) },
     // ASN1Benchmarks
     "Parse RSA-2048 PKCS#1: DERReader": { sink(try CofferRSAKeyCodec.parse(pkcs1DER)) },

@@ -1,7 +1,7 @@
 // EC and Ed25519 keys against OpenSSL on the same bytes, in the same run:
 //   PKCS#8 DER → key for Ed25519 and P-256 (target ≥ 5× faster than d2i_AutoPrivateKey and
-//     PEM_read_bio_PrivateKey): Coffer's PKCS8PrivateKey.decodeAny and KeyDecoder, and — for the
-//     whole cost of a first operation — decodeAny plus building the EVP_PKEY (openSSLKey()).
+//     PEM_read_bio_PrivateKey): Coffer's PKCS8PrivateKey.decode and KeyDecoder, and — for the
+//     whole cost of a first operation — decode plus building the EVP_PKEY (openSSLKey()).
 //   Ed25519 sign and verify of 1 KiB (target within 5 % of the raw EVP_DigestSign/Verify loop).
 import Benchmark
 import CKeyAnchors
@@ -55,10 +55,10 @@ struct CurveKeyFixtures: @unchecked Sendable {
 func registerCurveKeyBenchmarks() {
     let keys = CurveKeyFixtures.load()
     for (name, der, pem) in [("Ed25519", keys.ed25519DER, keys.ed25519PEM), ("P-256", keys.p256DER, keys.p256PEM)] {
-        Benchmark("Key \(name) PKCS#8 DER: Coffer PKCS8PrivateKey.decodeAny") { benchmark in
+        Benchmark("Key \(name) PKCS#8 DER: Coffer PKCS8PrivateKey.decode") { benchmark in
             for _ in benchmark.scaledIterations { blackHole(try PKCS8PrivateKey.decode(der[...])) }
         }
-        Benchmark("Key \(name) PKCS#8 DER: Coffer decodeAny + openSSLKey()") { benchmark in
+        Benchmark("Key \(name) PKCS#8 DER: Coffer decode + openSSLKey()") { benchmark in
             for _ in benchmark.scaledIterations {
                 switch try PKCS8PrivateKey.decode(der[...]) {
                 case .ec(let key): blackHole(try key.openSSLKey())
