@@ -27,10 +27,7 @@ enum DERFixtures {
         get throws { try facts.filter { derFormats.contains($0.format ?? "") && $0.algorithm == "rsa" } }
     }
 
-    static let passphraseText: String = {
-        let raw = (try? String(contentsOf: directory.appendingPathComponent("passphrase.txt"), encoding: .utf8)) ?? ""
-        return raw.trimmingCharacters(in: .newlines)
-    }()
+    static var passphraseText: String { KeyFact.passphraseText }
 
     static var passphrase: SecureBytes { SecureBytes(Array(passphraseText.utf8)) }
 

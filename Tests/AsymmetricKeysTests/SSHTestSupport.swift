@@ -30,10 +30,7 @@ enum SSHFixtures {
         get throws { try facts.filter { $0.fingerprintSHA256 != nil && $0.algorithm == "rsa" } }
     }
 
-    static let passphraseText: String = {
-        let raw = (try? String(contentsOf: directory.appendingPathComponent("passphrase.txt"), encoding: .utf8)) ?? ""
-        return raw.trimmingCharacters(in: .newlines)
-    }()
+    static var passphraseText: String { KeyFact.passphraseText }
 
     static var passphrase: SecureBytes { SecureBytes(Array(passphraseText.utf8)) }
 

@@ -34,6 +34,19 @@ public struct KeyFact: Decodable, Sendable, CustomStringConvertible {
         get throws { try loaded.get() }
     }
 
+    /// The fixture keys' passphrase (`passphrase.txt`, its line ends trimmed). A missing or empty
+    /// file stops the test run with its path, instead of every encrypted-key test failing on a
+    /// "wrong passphrase" that is really a missing file.
+    public static let passphraseText: String = {
+        let url = directory.appendingPathComponent("passphrase.txt")
+        guard let raw = try? String(contentsOf: url, encoding: .utf8) else {
+            preconditionFailure("\(url.path): cannot read the fixture keys' passphrase (run tools/make-fixtures keys)")
+        }
+        let text = raw.trimmingCharacters(in: .newlines)
+        precondition(!text.isEmpty, "\(url.path): the fixture keys' passphrase is empty")
+        return text
+    }()
+
     private static let loaded = Result { () throws(FixtureFacts.Unusable) in
         try FixtureFacts.load([KeyFact].self, in: directory)
     }
