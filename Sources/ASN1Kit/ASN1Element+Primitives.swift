@@ -1,4 +1,5 @@
 import CofferErrors
+
 // Content decoding for the simple universal types. These look only at the content octets, so they
 // serve IMPLICIT tagging too: the reader checks the tag, these check the value.
 

@@ -1,4 +1,5 @@
 import CofferErrors
+
 // The character string types (X.680 §41): each one's character set is checked.
 
 extension ASN1Element {

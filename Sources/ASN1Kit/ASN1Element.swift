@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// One TLV as it sits in the input: identifier, lengths, and the content bytes.
 ///
 /// The content is a slice of the caller's array: nothing is copied. Its indices are those of the

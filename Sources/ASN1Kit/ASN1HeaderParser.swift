@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// Reads identifier and length octets (X.690 §8.1.2, §8.1.3): the one place that does.
 @usableFromInline
 enum ASN1HeaderParser {

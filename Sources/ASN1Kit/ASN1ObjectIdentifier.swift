@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// An OBJECT IDENTIFIER (X.690 §8.19): arcs of any size, kept in their encoded form.
 ///
 /// The encoded content octets are the identity; the dotted form and the arcs are computed on demand.

@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// A UTCTime or GeneralizedTime in its DER form (X.690 §11.7, §11.8): always UTC (`Z`), seconds
 /// present, GeneralizedTime fractions without trailing zeros.
 public struct ASN1Time: Hashable, Sendable, CustomStringConvertible {

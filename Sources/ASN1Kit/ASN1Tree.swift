@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// A whole parsed document: every TLV in document order with its depth.
 ///
 /// In DER mode the tree is also validated: constructed/primitive forms, BOOLEAN, INTEGER, NULL,

@@ -1,4 +1,5 @@
 import CofferErrors
+
 extension Base64 {
     /// Encodes bytes as base64url (RFC 4648 §5) without padding, as JOSE (RFC 7515 §2) writes it.
     public static func encodeURL<C: Collection<UInt8>>(_ bytes: C) -> String {

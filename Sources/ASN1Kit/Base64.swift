@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// Base64 (RFC 4648 §4) for PEM and OpenSSH bodies.
 public enum Base64 {
     /// How decoding treats characters outside the alphabet.

@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// Decodes base64 (RFC 4648 §4 and §5) incrementally, chunk by chunk, keeping at most one partial
 /// group of four characters between calls: for bodies that arrive in pieces (downloads, PEM streams).
 /// ``Base64`` decodes a whole text at once.

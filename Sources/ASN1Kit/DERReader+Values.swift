@@ -1,4 +1,5 @@
 import CofferErrors
+
 // Typed reads: each reads one element, checks its tag (the universal one unless an IMPLICIT tag is
 // given) and decodes its content. The cursor moves only when both succeed.
 

@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// A cursor over DER (or, when asked, lenient BER) that reads one TLV at a time.
 ///
 /// The reader borrows the caller's bytes: elements and values are slices of the input, and nothing

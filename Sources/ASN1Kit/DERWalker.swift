@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// One TLV header as ``DERWalker`` reports it.
 public struct ASN1Header: Sendable, Hashable {
     /// Class, number and constructed bit.

@@ -1,4 +1,5 @@
 import CofferErrors
+
 // Typed writes, each producing the DER form of its universal type (or an IMPLICIT tag over it).
 
 extension DERWriter {

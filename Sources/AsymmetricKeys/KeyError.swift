@@ -1,4 +1,5 @@
 import ASN1Kit
+
 @_exported import CofferErrors
 import CryptoOpenSSL
 

@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// A strict JSON parser (RFC 8259) over bytes.
 ///
 /// Nesting is bounded (``Options/maximumDepth``), the text must be valid UTF-8, numbers must have

@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// Turns body chunks into result bytes as they arrive: through a ``DecryptionStream`` when the
 /// decryptor streams, collected for a whole-body decryptor otherwise, or passed through when there
 /// is no decryptor. Used by one task at a time.

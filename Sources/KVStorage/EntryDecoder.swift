@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// Decodes the data region: MMKV-FORMAT §2.2–2.3.
 ///
 /// ```

@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// Zero-copy reads: a value's bytes lent to a closure straight from the mapping (or, in an encrypted
 /// store, from the decrypted copy of the data region), without an array or a `String`.
 ///

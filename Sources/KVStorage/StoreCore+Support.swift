@@ -1,4 +1,5 @@
 import CofferErrors
+
 extension StoreCore {
     /// The expire-at value for a write: `nil` duration uses the default; 0 means never.
     func expireAt(after seconds: UInt32?, key: String) throws(KVStoreError) -> UInt32 {

@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// Value access by key, written once: ``KVStore``'s typed and raw accessors and
 /// ``KVStoreTransaction``'s run these under the lock they hold.
 extension StoreCore {

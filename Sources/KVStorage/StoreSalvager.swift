@@ -1,5 +1,6 @@
 import CofferErrors
 import CryptoOpenSSL
+
 /// Recovers what still parses from a damaged store's files, without changing them.
 ///
 /// 1. The region to scan is `[4, 4 + size)` for the first plausible size: the meta's actual size,

@@ -1,4 +1,5 @@
 import ArgumentParser
+
 @_spi(Oracles) import DownloadPipeline
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,4 +1,5 @@
 import ArgumentParser
+
 @_spi(Oracles) import DownloadPipeline
 
 /// `--header 'Name: value'`: one request header, checked when the arguments are parsed.

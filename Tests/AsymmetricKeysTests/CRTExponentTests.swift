@@ -1,5 +1,6 @@
 import CofferTestSupport
 import CryptoOpenSSL
+
 @testable import AsymmetricKeys
 import Testing
 

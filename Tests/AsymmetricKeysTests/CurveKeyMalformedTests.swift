@@ -3,6 +3,7 @@ import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import Testing
+
 @testable import AsymmetricKeys
 
 /// Damaged and hostile EC and octet keys: clear errors with offsets, never a crash.

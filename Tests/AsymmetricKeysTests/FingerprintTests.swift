@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Foundation
 import Testing
+
 @testable import AsymmetricKeys
 
 @Suite("SSH fingerprints")

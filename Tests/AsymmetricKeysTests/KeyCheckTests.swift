@@ -3,6 +3,7 @@ import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import Testing
+
 @testable import AsymmetricKeys
 
 @Suite("RSA private key consistency check")

@@ -3,6 +3,7 @@ import CofferErrors
 import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
+
 @_spi(Oracles) import AsymmetricKeys
 import Synchronization
 import Testing

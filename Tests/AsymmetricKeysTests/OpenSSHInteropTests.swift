@@ -4,6 +4,7 @@ import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import Testing
+
 @testable import AsymmetricKeys
 
 /// Keys made by ssh-keygen during the test run, beyond the committed fixtures: odd sizes (no

@@ -2,6 +2,7 @@ import ASN1Kit
 import CryptoOpenSSL
 import Foundation
 import Testing
+
 @testable import AsymmetricKeys
 
 @Suite("OpenSSH private keys: malformed input")

@@ -4,6 +4,7 @@ import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import Testing
+
 @testable import AsymmetricKeys
 
 @Suite("OpenSSH private keys")

@@ -3,6 +3,7 @@ import CofferErrors
 import CofferTestSupport
 import Foundation
 import Testing
+
 @testable import AsymmetricKeys
 
 @Suite("OpenSSH public keys")

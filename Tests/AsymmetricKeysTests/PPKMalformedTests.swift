@@ -1,4 +1,5 @@
 import ASN1Kit
+
 @testable import AsymmetricKeys
 import CofferTestSupport
 import CryptoOpenSSL

@@ -2,6 +2,7 @@ import ASN1Kit
 import CofferTestSupport
 import Foundation
 import Testing
+
 @testable import AsymmetricKeys
 
 @Suite("RFC 4716 public keys")

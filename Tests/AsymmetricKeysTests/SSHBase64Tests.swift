@@ -1,5 +1,6 @@
 import ASN1Kit
 import Testing
+
 @testable import AsymmetricKeys
 
 /// Reading SSH base64: ASN1Kit's decoder with errors as ``KeyError`` (writing is ASN1Kit's

@@ -1,5 +1,6 @@
 import CofferErrors
 import Testing
+
 @testable import AsymmetricKeys
 
 @Suite("SSH wire format (RFC 4251 §5)")

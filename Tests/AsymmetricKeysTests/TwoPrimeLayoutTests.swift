@@ -1,4 +1,5 @@
 import ASN1Kit
+
 @_spi(Oracles) import AsymmetricKeys
 import Testing
 

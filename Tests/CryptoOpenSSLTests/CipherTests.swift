@@ -1,6 +1,7 @@
 import CofferErrors
 import CofferTestSupport
 import Testing
+
 @testable import CryptoOpenSSL
 
 @Suite("Symmetric ciphers")

@@ -1,5 +1,6 @@
 import CofferTestSupport
 import Testing
+
 @testable import CryptoOpenSSL
 
 @Suite("Digests and HMAC")

@@ -2,6 +2,7 @@ import CofferErrors
 import CofferTestSupport
 import Foundation
 import Testing
+
 @testable import CryptoOpenSSL
 
 @Suite("RSA over EVP_PKEY")

@@ -1,5 +1,6 @@
 import CofferTestSupport
 import Foundation
+
 @testable import CryptoOpenSSL
 
 /// An RSA key file written by the `openssl` tool, its numbers read back from `openssl pkey -text`.

@@ -1,5 +1,6 @@
 import CofferErrors
 import Testing
+
 @testable import CryptoOpenSSL
 
 @Suite("Random, secure bytes, constant-time comparison")

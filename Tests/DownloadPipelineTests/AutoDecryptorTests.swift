@@ -1,6 +1,7 @@
 import Foundation
 import AsymmetricKeys
 import Testing
+
 @testable import DownloadPipeline
 
 @Suite("Auto decryptor")

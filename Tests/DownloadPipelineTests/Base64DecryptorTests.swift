@@ -1,6 +1,7 @@
 import ASN1Kit
 import Foundation
 import Testing
+
 @testable import DownloadPipeline
 
 @Suite("Base64 decryptor")

@@ -5,6 +5,7 @@ import CryptoOpenSSL
 import Foundation
 import AsymmetricKeys
 import Testing
+
 @testable import DownloadPipeline
 
 @Suite("CMS decryptor")

@@ -3,6 +3,7 @@ import CryptoOpenSSL
 import Foundation
 import AsymmetricKeys
 import Testing
+
 @testable import DownloadPipeline
 
 /// Keys from Fixtures/keys, the real `openssl` run in a temporary directory, and helpers to feed

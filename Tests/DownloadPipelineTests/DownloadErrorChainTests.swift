@@ -3,6 +3,7 @@ import AsymmetricKeys
 import CofferErrors
 import CryptoOpenSSL
 import Testing
+
 @testable import DownloadPipeline
 
 /// DownloadError, DecryptionError and the batch and chain errors in the one error shape: the

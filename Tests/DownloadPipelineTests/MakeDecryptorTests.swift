@@ -2,6 +2,7 @@ import CofferErrors
 import Foundation
 import AsymmetricKeys
 import Testing
+
 @testable import DownloadPipeline
 
 @Suite("DecryptionScheme.makeDecryptor")

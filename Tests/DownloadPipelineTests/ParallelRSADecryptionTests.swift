@@ -1,6 +1,7 @@
 import AsymmetricKeys
 import Foundation
 import Testing
+
 @testable import DownloadPipeline
 
 @Suite("RSA chunked decryption on several lanes")

@@ -2,6 +2,7 @@ import CryptoOpenSSL
 import Foundation
 import AsymmetricKeys
 import Testing
+
 @testable import DownloadPipeline
 
 @Suite("RSA chunked decryptors")

@@ -1,4 +1,5 @@
 import DownloadPipeline
+
 @testable import keytool_fetch
 import Testing
 

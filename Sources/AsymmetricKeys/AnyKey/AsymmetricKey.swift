@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// A public or a private key of any algorithm: what ``KeyDecoder`` returns.
 public enum AsymmetricKey: Sendable {
     case publicKey(PublicKey)

@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// Caps on the work a key file can ask for, checked before any derivation starts.
 ///
 /// A passphrase-protected container names its own key-derivation cost (PBKDF2 and PKCS#12

@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// The key type names OpenSSH writes, and which of them Coffer handles: `ssh-rsa`, `ssh-ed25519`,
 /// `ecdsa-sha2-nistp256/384/521` (RFC 4253, RFC 8709, RFC 5656) and `ssh-ed448` (RFC 8709).
 enum OpenSSHKeyType {

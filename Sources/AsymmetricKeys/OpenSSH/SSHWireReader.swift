@@ -1,4 +1,5 @@
 import CofferErrors
+
 /// A cursor over SSH wire-format data (RFC 4251 §5) that never reads past its end.
 ///
 /// ```

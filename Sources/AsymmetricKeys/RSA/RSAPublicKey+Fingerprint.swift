@@ -1,4 +1,5 @@
 import CryptoOpenSSL
+
 extension RSAPublicKey {
     /// ``PublicKey/fingerprintSHA256`` of this key, which every RSA key has; for the repository's
     /// RSA-only code (DownloadPipeline's decryptor identities). Others use ``PublicKey``'s.
