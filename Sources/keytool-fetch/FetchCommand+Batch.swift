@@ -68,6 +68,7 @@ extension FetchCommand {
                 if error.code == .cancelled, let failedFirst {
                     reason = "cancelled: the download on line \(entries[failedFirst].line) failed first (--fail-fast)"
                 }
+                if let hint = Self.schemeHint(for: error) { reason += "; \(hint)" }
                 summary += "failed \(entry.url.absoluteString): \(reason)\n"
             }
         }

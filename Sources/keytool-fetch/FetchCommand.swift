@@ -150,16 +150,17 @@ struct FetchCommand: AsyncParsableCommand {
                 return try await downloader.result(for: request)
             }
         } catch {
-            throw Self.withSchemeHint(error)
+            guard let hint = Self.schemeHint(for: error) else { throw error }
+            throw CommandError("\(error); \(hint)")
         }
         try OutputFile.write(result.data, to: output, mode: 0o600)
     }
 
-    /// `error`, with the way out on the command line when `--scheme auto` could not tell the scheme.
-    static func withSchemeHint(_ error: DownloadError) -> any Error {
-        guard error.decryptionError?.code == .unknownScheme else { return error }
-        let names = DecryptionScheme.allCases.map(\.rawValue).joined(separator: ", ")
-        return CommandError("\(error); give --scheme (\(names))")
+    /// The way out on the command line when `--scheme auto` could not tell the scheme from the
+    /// payload; `nil` for any other failure.
+    static func schemeHint(for error: DownloadError) -> String? {
+        guard error.decryptionError?.code == .unknownScheme else { return nil }
+        return "give --scheme (\(DecryptionScheme.allCases.map(\.rawValue).joined(separator: ", ")))"
     }
 
     /// The decryptor for `--scheme`, with the key loaded.

@@ -95,6 +95,12 @@ struct FetchCommandTests {
         let auto = try CLIRunner.run(["fetch", server.url("/blocks"), "--key", Self.privateKey])
         #expect(auto.status == 1)
         #expect(auto.stderr.contains("--scheme"))
+        // A batch line says the same way out.
+        let scratch = try Scratch()
+        try "\(server.url("/blocks"))\n".write(toFile: scratch.file("list.txt"), atomically: true, encoding: .utf8)
+        let batch = try CLIRunner.run(["fetch", "--batch", scratch.file("list.txt"), "--output-dir", scratch.file("out"), "--key", Self.privateKey])
+        #expect(batch.status == 1)
+        #expect(batch.stdout.hasPrefix("failed ") && batch.stdout.contains("give --scheme (auto, cms"), "\(batch.stdout)")
     }
 
     @Test("--scheme rsa-public recovers private-key-encrypted blocks with the public key; --scheme none needs no key")

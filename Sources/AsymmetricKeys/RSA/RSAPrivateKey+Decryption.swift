@@ -34,7 +34,7 @@ extension RSAPrivateKey {
 
     private func decryptBlocks(_ ciphertext: [UInt8], padding: RSAEncryptionPadding) throws -> [UInt8] {
         let key = try openSSLKey()
-        try RSAOperationError.checkBlocks(ciphertext.count, blockSize: key.blockSize)
+        try RSACiphertext.checkBlocks(ciphertext.count, blockSize: key.blockSize)
         var output: [UInt8] = []
         output.reserveCapacity(ciphertext.count)
         try ciphertext.withUnsafeBufferPointer { all in

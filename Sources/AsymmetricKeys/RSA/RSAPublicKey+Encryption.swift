@@ -50,7 +50,7 @@ extension RSAPublicKey {
     ///   `.operationFailed` when a block does not recover (wrong key or damaged data).
     public func recoverWithPublicKey(_ ciphertext: [UInt8]) throws -> [UInt8] {
         let key = try openSSLKey()
-        try RSAOperationError.checkBlocks(ciphertext.count, blockSize: key.blockSize)
+        try RSACiphertext.checkBlocks(ciphertext.count, blockSize: key.blockSize)
         var output: [UInt8] = []
         output.reserveCapacity(ciphertext.count)
         for (index, start) in stride(from: 0, to: ciphertext.count, by: key.blockSize).enumerated() {

@@ -1,5 +1,6 @@
-/// Shared checks of the RSA operations (their OpenSSL errors go through `KeyError.fromOpenSSL`).
-enum RSAOperationError {
+/// The check RSA decryption and public-key recovery share on their input (their OpenSSL errors go
+/// through `KeyError.fromOpenSSL`).
+enum RSACiphertext {
     /// Ciphertext must be a non-empty whole number of k-byte blocks.
     static func checkBlocks(_ count: Int, blockSize: Int) throws {
         guard count > 0 else { throw KeyError(.invalidArgument, "the ciphertext is empty") }
