@@ -25,14 +25,16 @@ public struct KeyError: ModuleError {
     public init(parts: ErrorParts<Code>) { self.parts = parts }
 
 
-    /// Wraps an ASN.1 error met while reading `what`, keeping its offset.
-    public static func malformed(_ what: String, _ error: ASN1Error) -> KeyError {
-        KeyError(.malformed, "\(what) is malformed: \(error.reason)", offset: error.offset, cause: error)
+    /// Wraps an ASN.1 error met while reading `what`, keeping its offset; ``raisedAt`` is the
+    /// caller's line.
+    public static func malformed(_ what: String, _ error: ASN1Error, file: String = #fileID, line: Int = #line) -> KeyError {
+        KeyError(.malformed, "\(what) is malformed: \(error.reason)", offset: error.offset, cause: error, file: file, line: line)
     }
 
-    /// The error for a failed decryption under a passphrase.
-    public static func wrongPassphrase(_ what: String, cause: (any Error & Sendable)? = nil) -> KeyError {
-        KeyError(.wrongPassphrase, "\(what): wrong passphrase, or the key is damaged", cause: cause)
+    /// The error for a failed decryption under a passphrase; ``raisedAt`` is the caller's line.
+    public static func wrongPassphrase(_ what: String, cause: (any Error & Sendable)? = nil,
+                                       file: String = #fileID, line: Int = #line) -> KeyError {
+        KeyError(.wrongPassphrase, "\(what): wrong passphrase, or the key is damaged", cause: cause, file: file, line: line)
     }
 
     /// This error, raised while reading a value nested at offset `start` of an outer structure,

@@ -50,12 +50,13 @@ enum OpenSSLErrorQueue {
 
 extension CryptoError {
     /// An error for a failed OpenSSL call, carrying the drained error queue.
-    static func openSSL(_ operation: String, _ reason: String = "the call failed", code: Code = .openSSL) -> CryptoError {
-        CryptoError(code, reason, operation: operation, openSSLErrors: OpenSSLErrorQueue.drain())
+    static func openSSL(_ operation: String, _ reason: String = "the call failed", code: Code = .openSSL,
+                        file: String = #fileID, line: Int = #line) -> CryptoError {
+        CryptoError(code, reason, operation: operation, openSSLErrors: OpenSSLErrorQueue.drain(), file: file, line: line)
     }
 
     /// An error for an argument the operation cannot accept; the OpenSSL queue is not involved.
-    static func invalidArgument(_ operation: String, _ reason: String) -> CryptoError {
-        CryptoError(.invalidArgument, reason, operation: operation)
+    static func invalidArgument(_ operation: String, _ reason: String, file: String = #fileID, line: Int = #line) -> CryptoError {
+        CryptoError(.invalidArgument, reason, operation: operation, file: file, line: line)
     }
 }

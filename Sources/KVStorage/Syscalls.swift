@@ -12,8 +12,10 @@ import Darwin
 enum Syscall {
     static let pageSize: Int = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    static func failure(_ operation: String, path: String?, errno code: Int32 = errno) -> KVStoreError {
-        KVStoreError(.systemCall, "\(operation) failed: \(String(cString: strerror(code)))", path: path, operation: operation, errno: code)
+    static func failure(_ operation: String, path: String?, errno code: Int32 = errno,
+                        file: String = #fileID, line: Int = #line) -> KVStoreError {
+        KVStoreError(.systemCall, "\(operation) failed: \(String(cString: strerror(code)))", path: path, operation: operation, errno: code,
+                     file: file, line: line)
     }
 
     /// `open(2)`; returns the descriptor.
@@ -77,8 +79,10 @@ enum Syscall {
     }
 
     /// The `noSpace` error for a file that needed to hold `bytes` bytes.
-    static func noSpace(bytes: Int, path: String, operation: String, errno code: Int32) -> KVStoreError {
-        KVStoreError(.noSpace, "no room on the file system for \(bytes) bytes: \(String(cString: strerror(code)))", path: path, operation: operation, errno: code)
+    static func noSpace(bytes: Int, path: String, operation: String, errno code: Int32,
+                        file: String = #fileID, line: Int = #line) -> KVStoreError {
+        KVStoreError(.noSpace, "no room on the file system for \(bytes) bytes: \(String(cString: strerror(code)))", path: path, operation: operation, errno: code,
+                     file: file, line: line)
     }
 
     /// The length of the prefix of the file that holds data (`lseek(2)` `SEEK_HOLE` from 0), at most

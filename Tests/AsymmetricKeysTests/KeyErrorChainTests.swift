@@ -34,6 +34,11 @@ struct KeyErrorChainTests {
         #expect(asn1.code == .trailingData)
         #expect(asn1.offset == der.count)
         #expect(error.rootCause is ASN1Error)
+        // Where each was raised: the container reader that wrapped the DER error (not the factory
+        // in KeyError.swift), and the DER reader itself.
+        #expect(error.raisedAt.file.hasPrefix("AsymmetricKeys/") && error.raisedAt.file != "AsymmetricKeys/KeyError.swift",
+                "\(error.raisedAt)")
+        #expect(asn1.raisedAt.file.hasPrefix("ASN1Kit/"), "\(asn1.raisedAt)")
     }
 
     @Test("a nested structure: the key's offset counts from the file, the ASN1Error's from the inner value")
