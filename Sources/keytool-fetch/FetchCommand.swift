@@ -100,6 +100,10 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        if let index = headers.firstIndex(where: { $0.problem != nil }), let problem = headers[index].problem {
+            // The argument itself is not repeated: a header value is often a token.
+            throw ValidationError("--header must be 'Name: value'; header \(index + 1) \(problem)")
+        }
         if key == nil, scheme != .none {
             throw ValidationError("--key is required (except with --scheme none)")
         }

@@ -2,18 +2,31 @@ import ArgumentParser
 
 @_spi(Oracles) import DownloadPipeline
 
-/// `--header 'Name: value'`: one request header, checked when the arguments are parsed.
+/// `--header 'Name: value'`: one request header, read once when the arguments are parsed.
+///
+/// A malformed argument is kept with its ``problem`` rather than refused on the spot, because
+/// ArgumentParser's own message for a value it cannot convert repeats the value, and a header value
+/// is often a token; `FetchCommand.validate()` refuses it in words that do not.
 struct FetchHeader: Sendable {
     let name: String
     let value: String
+    /// Why the argument is not a header, without repeating it; `nil` for a good one.
+    let problem: String?
 
-    /// Parses `Name: value`; a usage error when there is no name or the value breaks the line.
-    init(argument text: String) throws {
-        guard let colon = text.firstIndex(of: ":") else { throw ValidationError("must be 'Name: value'") }
-        name = HTTPFieldText.trimmed(text[..<colon])
-        value = HTTPFieldText.trimmed(text[text.index(after: colon)...])
-        guard !name.isEmpty, !name.contains(" "), !value.contains("\n"), !value.contains("\r") else {
-            throw ValidationError("must be 'Name: value'")
+    /// Parses `Name: value`.
+    init(argument text: String) {
+        guard let colon = text.firstIndex(of: ":") else {
+            (name, value, problem) = ("", "", "has no ':'")
+            return
+        }
+        let name = HTTPFieldText.trimmed(text[..<colon])
+        let value = HTTPFieldText.trimmed(text[text.index(after: colon)...])
+        if name.isEmpty || name.contains(" ") {
+            (self.name, self.value, problem) = ("", "", "has no name before ':', or a space in it")
+        } else if value.contains("\n") || value.contains("\r") {
+            (self.name, self.value, problem) = (name, "", "has a line break in its value")
+        } else {
+            (self.name, self.value, problem) = (name, value, nil)
         }
     }
 

@@ -31,6 +31,16 @@ struct CommandLineContractTests {
         #expect(result.stdout.isEmpty)
     }
 
+    @Test("a malformed --header is a usage error that names the header, not its text", arguments: [
+        "Authorization Bearer SECRET-TOKEN-1", ": SECRET-TOKEN-1", "Bad Name: SECRET-TOKEN-1",
+    ])
+    func malformedHeaderIsNotRepeated(header: String) throws {
+        let result = try CLIRunner.run(["fetch", "http://127.0.0.1:1/x", "--scheme", "none", "--header", "Accept: */*", "--header", header])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("keytool: error: --header must be 'Name: value'; header 2 "), "\(result.stderr)")
+        #expect(!result.stderr.contains("SECRET-TOKEN-1"))
+    }
+
     @Test("a failed download is one keytool: error: line on stderr and status 1")
     func failedDownload() throws {
         let result = try CLIRunner.run(["fetch", "http://127.0.0.1:1/x", "--scheme", "none", "--retry", "0"])
