@@ -13,7 +13,7 @@ package enum ECPointArithmetic {
         let size = type.privateKeyLength
         guard type.isEC else { throw CryptoError.invalidArgument(operation, "\(type.rawValue) is not an EC curve") }
         switch point.first {
-        case 0x04 where point.count == 1 + 2 * size, (0x02 | 0x03) where point.count == 1 + size:
+        case 0x04 where point.count == 1 + 2 * size, 0x02 where point.count == 1 + size, 0x03 where point.count == 1 + size:
             break
         case 0x04, 0x02, 0x03:
             throw CryptoError.invalidArgument(operation, "a \(type.rawValue) point of form 0x\(String(point[0], radix: 16)) has \(point[0] == 4 ? 1 + 2 * size : 1 + size) bytes, got \(point.count)")
