@@ -18,6 +18,10 @@ public struct DecodedKey: Sendable {
     public var certificate: CertificateInfo?
     /// For a PKCS#10 request: everything in it (``key`` is the requested public key).
     public var request: CertificationRequest?
+    /// What was read although it is not what the format's rules require (an explicit DEFAULT in
+    /// DER, a byte-order mark, a PKCS#12 file without a MAC, …), one sentence each; empty for a
+    /// file that keeps every rule. A strict reading refuses an entry that has any.
+    public var warnings: [String] = []
 
     public init(format: KeyFormat, encoding: KeyEncoding, key: AsymmetricKey, encryption: KeyEncryptionInfo? = nil, comment: String? = nil, options: String? = nil,
                 certificate: CertificateInfo? = nil, request: CertificationRequest? = nil) {
