@@ -9,67 +9,150 @@ import CryptoOpenSSL
 /// magic, an OpenSSH private key armor, `ssh-rsa …` lines, an RFC 4716 `---- BEGIN SSH2 PUBLIC
 /// KEY ----` block, or a PuTTY key file (`PuTTY-User-Key-File-`).
 public enum KeyDecoder {
-    /// Detects the container from the bytes alone and decodes every key in it (a PEM bundle gives
-    /// one ``DecodedKey`` per block, an `authorized_keys` file one per line).
+    /// Detects the container from the bytes alone and decodes every entry in it, entry by entry:
+    /// a PEM bundle per block, an `authorized_keys` file per line, a JWK Set per key, a PKCS#12
+    /// file per bag, a PKCS#7 bundle per certificate. An entry that cannot be read is a
+    /// ``KeyEntryFailure`` and never hides the others; a file with one entry reports its error
+    /// as before.
+    ///
+    /// A UTF-8 byte-order mark before text (PEM, OpenSSH lines, RFC 4716, JWK, PPK) is read with
+    /// the warning "a UTF-8 byte-order mark precedes the text" on every entry; offsets still count
+    /// from the file's first byte.
     ///
     /// - Parameters:
     ///   - source: Names the input (a path or "stdin") in passphrase prompts. Error messages do not
     ///     include it; the caller prefixes them.
     ///   - passphrase: Asked for a passphrase only when a container turns out to be encrypted.
-    /// - Throws: ``KeyError``: `.unrecognizedFormat` for bytes that are no key format Coffer
-    ///   knows, `.malformed` (with the byte offset), `.labelMismatch`, `.unsupportedAlgorithm` for
-    ///   keys of other algorithms, `.passphraseRequired`, `.wrongPassphrase`, `.unsupportedEncryption`.
+    ///   - strict: Makes any failed entry, and any entry with ``DecodedKey/warnings``, an error.
+    /// - Throws: ``KeyError`` when no entry can be read (the first failure's reason, with the count
+    ///   when there were several), or with `strict` when anything failed or warned: `.unrecognizedFormat`
+    ///   for bytes that are no key format Coffer knows, `.malformed` (with the byte offset),
+    ///   `.labelMismatch`, `.unsupportedAlgorithm` for keys of other algorithms, `.passphraseRequired`,
+    ///   `.wrongPassphrase`, `.unsupportedEncryption`.
+    public static func decodeEntries(_ bytes: [UInt8], source: String, passphrase: PassphraseProvider?, strict: Bool = false) throws -> KeyDecodingResult {
+        var text = bytes
+        var fileWarnings: [String] = []
+        if bytes.starts(with: byteOrderMark) {
+            // Three spaces in its place keep every offset a file offset; PPK is read without them.
+            text.replaceSubrange(0..<3, with: [0x20, 0x20, 0x20])
+            fileWarnings.append(byteOrderMarkWarning)
+        }
+        var result = try decodeContainer(text, context: Context(source: source, provider: passphrase))
+        if !fileWarnings.isEmpty {
+            for index in result.entries.indices { result.entries[index].warnings.insert(contentsOf: fileWarnings, at: 0) }
+        }
+        guard !result.entries.isEmpty else {
+            throw nothingRead(result.failures)
+        }
+        if strict {
+            if let failure = result.failures.first { throw failure.located }
+            if let index = result.entries.firstIndex(where: { !$0.warnings.isEmpty }) {
+                throw KeyError(.malformed, "entry \(index + 1): \(result.entries[index].warnings[0]) (a strict reading refuses it)")
+            }
+        }
+        return result
+    }
+
+    /// Detects the container from the bytes alone and decodes every key in it (a PEM bundle gives
+    /// one ``DecodedKey`` per block, an `authorized_keys` file one per line), all or nothing: built
+    /// on ``decodeEntries(_:source:passphrase:strict:)``, it throws the first entry's failure.
+    ///
+    /// - Throws: as ``decodeEntries(_:source:passphrase:strict:)``, and the first failed entry's
+    ///   error, prefixed with where the entry is.
     public static func decodeAll(_ bytes: [UInt8], source: String, passphrase: PassphraseProvider?) throws -> [DecodedKey] {
-        let context = Context(source: source, provider: passphrase)
+        let result = try decodeEntries(bytes, source: source, passphrase: passphrase)
+        if let failure = result.failures.first { throw failure.located }
+        return result.entries
+    }
+
+    /// The UTF-8 byte-order mark, `EF BB BF`.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    /// The warning of a file that starts with a byte-order mark.
+    public static let byteOrderMarkWarning = "a UTF-8 byte-order mark precedes the text"
+
+    /// The error of a file none of whose entries could be read: the first failure, and how many
+    /// there were.
+    static func nothingRead(_ failures: [KeyEntryFailure]) -> KeyError {
+        guard let first = failures.first else {
+            return KeyError(.unrecognizedFormat, "the input holds no key")
+        }
+        var error = first.located
+        if failures.count > 1 {
+            error.reason += " (none of the \(failures.count) entries could be read)"
+        }
+        return error
+    }
+
+    /// Every entry of the container `bytes` hold; single-entry containers throw their error.
+    private static func decodeContainer(_ bytes: [UInt8], context: Context) throws -> KeyDecodingResult {
+        let passphrase = context.provider
+        let source = context.source
         guard let firstNonSpace = bytes.firstIndex(where: { !isSpace($0) }) else {
             throw KeyError(.unrecognizedFormat, bytes.isEmpty ? "the input is empty" : "the input holds only white space")
         }
         if bytes.starts(with: opensshMagic) {
             let decoded = try OpenSSHPrivateKey.decode(bytes, passphrase: passphrase)
-            return [DecodedKey(format: .opensshPrivate, encoding: .der, key: .privateKey(decoded.key),
-                               encryption: decoded.encryption, comment: decoded.comment)]
+            return KeyDecodingResult(entries: [DecodedKey(format: .opensshPrivate, encoding: .der, key: .privateKey(decoded.key),
+                                                          encryption: decoded.encryption, comment: decoded.comment)])
         }
-        if PPKPrivateKey.isPPK(bytes) {
-            let decoded = try PPKPrivateKey.decode(bytes, passphrase: passphrase.map { provider in { @Sendable what in try provider("\(what) in \(source)") } })
-            return [DecodedKey(format: .ppk, encoding: .text, key: .privateKey(decoded.key),
-                               encryption: decoded.encryption, comment: decoded.comment)]
+        let ppkText = firstNonSpace == bytes.startIndex ? bytes : Array(bytes[firstNonSpace...])
+        if PPKPrivateKey.isPPK(ppkText) {
+            let decoded = try PPKPrivateKey.decode(ppkText, passphrase: passphrase.map { provider in { @Sendable what in try provider("\(what) in \(source)") } })
+            return KeyDecodingResult(entries: [DecodedKey(format: .ppk, encoding: .text, key: .privateKey(decoded.key),
+                                                          encryption: decoded.encryption, comment: decoded.comment)])
         }
         if bytes[firstNonSpace] == UInt8(ascii: "{") {
-            let (keys, isSet) = try JSONWebKey.decodeAll(bytes)
-            return keys.map {
-                var decoded = DecodedKey(format: isSet ? .jwkSet : .jwk, encoding: .json, key: $0.key)
+            let set = try JSONWebKey.decodeEntries(bytes)
+            return KeyDecodingResult(entries: set.keys.map {
+                var decoded = DecodedKey(format: set.isSet ? .jwkSet : .jwk, encoding: .json, key: $0.key)
                 decoded.attributes = $0.attributes
                 return decoded
-            }
+            }, failures: set.failures)
         }
         if bytes[firstNonSpace] == 0x30 && firstNonSpace == bytes.startIndex {
-            return try decodeAllDER(bytes[...], context: context)
+            return try decodeEntriesDER(bytes[...], context: context)
         }
         if contains(bytes, pemBegin) {
-            let blocks: [PEMBlock]
-            do {
-                blocks = try PEMParser.blocks(in: bytes)
-            } catch let error as ASN1Error {
-                throw KeyError(.malformed, "PEM is malformed: \(error.reason)", offset: error.offset, cause: error)
-            }
-            // `openssl ecparam -genkey` writes the curve's EC PARAMETERS before the EC PRIVATE KEY:
-            // the parameters are skipped when a key comes with them.
-            let keyBlocks = blocks.count > 1 ? blocks.filter { $0.label != "EC PARAMETERS" } : blocks
-            return try (keyBlocks.isEmpty ? blocks : keyBlocks).map { try decodeBlock($0, context: context) }
+            return try decodePEMEntries(bytes, context: context)
         }
         if contains(bytes, rfc4716Begin) {
             let decoded = try RFC4716PublicKey.decode(bytes)
-            return [DecodedKey(format: .rfc4716Public, encoding: .text, key: .publicKey(decoded.key), comment: decoded.comment)]
+            return KeyDecodingResult(entries: [DecodedKey(format: .rfc4716Public, encoding: .text, key: .publicKey(decoded.key), comment: decoded.comment)])
         }
+        // known_hosts files (KnownHostsFile, issue 25) are detected here, before authorized_keys lines.
         if looksLikeOpenSSHPublicKey(bytes) {
-            return try OpenSSHPublicKey.decodeAll(bytes).map {
+            let lines = try OpenSSHPublicKey.decodeLines(bytes)
+            return KeyDecodingResult(entries: lines.lines.map {
                 DecodedKey(format: .opensshPublic, encoding: .text, key: .publicKey($0.key), comment: $0.comment, options: $0.options)
-            }
+            }, failures: lines.failures)
         }
         if bytes[firstNonSpace] == 0x30 {
-            return try decodeAllDER(bytes[...], context: context)
+            return try decodeEntriesDER(bytes[...], context: context)
         }
         throw KeyError(.unrecognizedFormat, unrecognizedReason(bytes))
+    }
+
+    /// Every block of a PEM file, each read on its own.
+    private static func decodePEMEntries(_ bytes: [UInt8], context: Context) throws -> KeyDecodingResult {
+        let blocks: [PEMBlock]
+        do {
+            blocks = try PEMParser.blocks(in: bytes)
+        } catch let error as ASN1Error {
+            throw KeyError(.malformed, "PEM is malformed: \(error.reason)", offset: error.offset, cause: error)
+        }
+        // `openssl ecparam -genkey` writes the curve's EC PARAMETERS before the EC PRIVATE KEY:
+        // the parameters are skipped when a key comes with them.
+        let keyBlocks = blocks.count > 1 ? blocks.filter { $0.label != "EC PARAMETERS" } : blocks
+        var result = KeyDecodingResult()
+        for block in keyBlocks.isEmpty ? blocks : keyBlocks {
+            do {
+                result.append(try decodeBlockEntries(block, context: context))
+            } catch let error as KeyError {
+                if error.code == .passphraseRequired || error.code == .wrongPassphrase || error.code == .costTooHigh { throw blockError(error, block) }
+                result.failures.append(KeyEntryFailure(location: blockLocation(block), offset: block.offset, error: error))
+            }
+        }
+        return result
     }
 
     /// Decodes input that must hold exactly one key.
@@ -110,40 +193,68 @@ public enum KeyDecoder {
 
     // MARK: - DER
 
-    /// Decodes raw DER: every key and certificate of a PKCS#12 file, or the one key of any other.
-    static func decodeAllDER(_ der: ArraySlice<UInt8>, context: Context) throws -> [DecodedKey] {
-        if let rsa = try PKCS8PrivateKey.decodeCanonicalRSA(der) { return [canonicalPKCS8(rsa, encoding: .der)] }
-        let shape = DERShape.classify(der)
-        guard shape == .pkcs12 else { return [try decodeDER(der, shape: shape, context: context)] }
-        return try decodePKCS12(der, context: context)
+    /// Decodes raw DER: every key and certificate of a PKCS#12 file, every certificate of a PKCS#7
+    /// bundle, or the one key of any other.
+    static func decodeEntriesDER(_ der: ArraySlice<UInt8>, context: Context) throws -> KeyDecodingResult {
+        if let rsa = try PKCS8PrivateKey.decodeCanonicalRSA(der) { return KeyDecodingResult(entries: [canonicalPKCS8(rsa, encoding: .der)]) }
+        switch DERShape.classify(der) {
+        case .pkcs12: return try decodePKCS12(der, context: context)
+        case .pkcs7: return try decodePKCS7(der, encoding: .der)
+        case let shape: return KeyDecodingResult(entries: [try decodeDER(der, shape: shape, context: context)])
+        }
     }
 
-    /// Every key and certificate of a PKCS#12 file; bags of other kinds are skipped.
-    static func decodePKCS12(_ der: ArraySlice<UInt8>, context: Context) throws -> [DecodedKey] {
+    /// Every key and certificate of a PKCS#12 file, bag by bag; bags of other kinds (CRLs,
+    /// secrets) are skipped, bags that cannot be read are failures.
+    static func decodePKCS12(_ der: ArraySlice<UInt8>, context: Context) throws -> KeyDecodingResult {
         let contents = try PKCS12File.decode(der) { try context.passphrase(for: "PKCS#12 file") }
-        var keys: [DecodedKey] = []
+        var result = KeyDecodingResult(failures: contents.failures)
         for bag in contents.bags {
             var attributes = bag.attributes
             attributes.bagType = bag.type
+            var decoded: DecodedKey
             switch bag.content {
             case .privateKey(let key):
-                var decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .privateKey(key), encryption: bag.encryption)
-                decoded.attributes = attributes
-                keys.append(decoded)
+                decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .privateKey(key), encryption: bag.encryption)
             case .certificate(let der):
-                let certificate = try CertificateInfo(derEncoded: der[...])
-                var decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .publicKey(certificate.publicKey), encryption: bag.encryption,
+                do {
+                    let certificate = try CertificateInfo(derEncoded: der[...])
+                    decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .publicKey(certificate.publicKey), encryption: bag.encryption,
                                          certificate: certificate)
-                decoded.attributes = attributes
-                keys.append(decoded)
+                } catch let error as KeyError {
+                    result.failures.append(KeyEntryFailure(location: "PKCS#12 bag \(bag.index) (certBag)", error: error))
+                    continue
+                }
             case .other:
                 continue
             }
+            decoded.attributes = attributes
+            if contents.mac == nil { decoded.warnings.append(PKCS12File.noMACWarning) }
+            result.entries.append(decoded)
         }
-        guard !keys.isEmpty else {
+        guard !result.entries.isEmpty || !result.failures.isEmpty else {
             throw KeyError(.unrecognizedFormat, "the PKCS#12 file holds no key and no X.509 certificate (\(contents.bags.count) other bags)")
         }
-        return keys
+        return result
+    }
+
+    /// Every certificate of a PKCS#7 bundle (`.p7b`, `.p7c`), certificate by certificate.
+    static func decodePKCS7(_ der: ArraySlice<UInt8>, encoding: KeyEncoding) throws -> KeyDecodingResult {
+        let bundle = try PKCS7CertificateBundle.decode(der)
+        var result = KeyDecodingResult()
+        for (index, certificate) in bundle.certificates.enumerated() {
+            do {
+                let info = try CertificateInfo(derEncoded: certificate.der[...])
+                result.entries.append(DecodedKey(format: .pkcs7, encoding: encoding, key: .publicKey(info.publicKey), certificate: info))
+            } catch let error as KeyError {
+                result.failures.append(KeyEntryFailure(location: "PKCS#7 certificate \(index + 1) of \(bundle.certificates.count) at offset \(certificate.offset)",
+                                                       offset: certificate.offset, error: error))
+            }
+        }
+        guard !result.entries.isEmpty || !result.failures.isEmpty else {
+            throw KeyError(.unrecognizedFormat, "the PKCS#7 file holds no certificate\(bundle.crlCount > 0 ? " (\(bundle.crlCount) CRLs)" : "")")
+        }
+        return result
     }
 
     /// Oracle for fuzzing and tests: bytes that ``PKCS8PrivateKey/decodeCanonicalRSA(_:)``
@@ -203,10 +314,18 @@ public enum KeyDecoder {
             throw KeyAlgorithm.other("DSA").unsupportedError(in: "DSA private key", offset: nil)
         case .pkcs12:
             let keys = try decodePKCS12(der, context: context)
-            guard keys.count == 1, let key = keys.first else {
-                throw KeyError(.invalidArgument, "the PKCS#12 file holds \(keys.count) keys and certificates where one was expected")
+            if let failure = keys.failures.first { throw failure.located }
+            guard keys.entries.count == 1, let key = keys.entries.first else {
+                throw KeyError(.invalidArgument, "the PKCS#12 file holds \(keys.entries.count) keys and certificates where one was expected")
             }
             return key
+        case .pkcs7:
+            let certificates = try decodePKCS7(der, encoding: encoding)
+            if let failure = certificates.failures.first { throw failure.located }
+            guard certificates.entries.count == 1, let certificate = certificates.entries.first else {
+                throw KeyError(.invalidArgument, "the PKCS#7 file holds \(certificates.entries.count) certificates where one was expected")
+            }
+            return certificate
         case .unknown:
             throw KeyError(.unrecognizedFormat, "the DER is not a key structure Coffer knows")
         }
@@ -230,13 +349,34 @@ public enum KeyDecoder {
         }
     }
 
-    /// Decodes one PEM block; errors name the block.
-    static func decodeBlock(_ block: PEMBlock, context: Context) throws -> DecodedKey {
-        do {
-            return try decodeBlockContent(block, context: context)
-        } catch var error as KeyError {
-            error.reason = "PEM block '\(block.label)' at offset \(block.offset): \(error.reason)"
-            throw error
+    /// Where a PEM block is, for errors and failures.
+    static func blockLocation(_ block: PEMBlock) -> String {
+        "PEM block '\(block.label)' at offset \(block.offset)"
+    }
+
+    /// `error` prefixed with the block it came from.
+    static func blockError(_ error: KeyError, _ block: PEMBlock) -> KeyError {
+        var located = error
+        located.reason = "\(blockLocation(block)): \(error.reason)"
+        return located
+    }
+
+    /// The entries of one PEM block: every certificate of a PKCS#7 block, the one key of others.
+    /// A failed certificate of a PKCS#7 block is a failure of its own.
+    static func decodeBlockEntries(_ block: PEMBlock, context: Context) throws -> KeyDecodingResult {
+        switch block.label {
+        case "PKCS7", "PKCS #7 SIGNED DATA":
+            var result = try decodePKCS7(block.bytes[...], encoding: .pem)
+            for index in result.failures.indices {
+                result.failures[index].location = "\(blockLocation(block)), \(result.failures[index].location)"
+                result.failures[index].offset = block.offset
+                result.failures[index].error.offset = nil
+            }
+            return result
+        case "TRUSTED CERTIFICATE":
+            return KeyDecodingResult(entries: [try TrustedCertificate.decode(block.bytes[...])])
+        default:
+            return KeyDecodingResult(entries: [try decodeBlockContent(block, context: context)])
         }
     }
 

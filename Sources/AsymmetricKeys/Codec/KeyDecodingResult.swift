@@ -10,4 +10,10 @@ public struct KeyDecodingResult: Sendable {
         self.entries = entries
         self.failures = failures
     }
+
+    /// Adds `other`'s entries and failures after these.
+    mutating func append(_ other: KeyDecodingResult) {
+        entries += other.entries
+        failures += other.failures
+    }
 }

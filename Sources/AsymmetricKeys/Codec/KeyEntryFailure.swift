@@ -18,4 +18,12 @@ public struct KeyEntryFailure: Error, Sendable {
         self.offset = offset
         self.error = error
     }
+
+    /// The error with the entry's location before its reason (`line 3: reason`), as one error
+    /// for a caller that reports the whole file.
+    public var located: KeyError {
+        var error = self.error
+        error.reason = "\(location): \(error.reason)"
+        return error
+    }
 }

@@ -24,6 +24,8 @@ public enum KeyFormat: String, Sendable, Hashable, CaseIterable {
     case pkcs12 = "pkcs12"
     /// A PKCS#10 certification request (`CERTIFICATE REQUEST`); the key is the requested one.
     case pkcs10Request = "pkcs10-csr"
+    /// A certificate of a PKCS#7 bundle (`.p7b`, `.p7c`; SignedData with certificates only).
+    case pkcs7 = "pkcs7"
     /// PuTTY private key file (`PuTTY-User-Key-File-2:` / `-3:`).
     case ppk = "ppk"
 }

@@ -21,6 +21,8 @@ enum DERShape: Equatable, Sendable {
     case dsaPrivate
     /// A PKCS#12 PFX (version 3, a ContentInfo, optional MacData).
     case pkcs12
+    /// A PKCS#7/CMS ContentInfo of type signedData (a `.p7b` certificate bundle).
+    case pkcs7
     case unknown
 
     /// The format name used in messages.
@@ -36,6 +38,7 @@ enum DERShape: Equatable, Sendable {
         case .ecPrivate: "an EC private key (SEC 1)"
         case .dsaPrivate: "a DSA private key"
         case .pkcs12: "a PKCS#12 file (PFX)"
+        case .pkcs7: "a PKCS#7 SignedData (certificate bundle)"
         case .unknown: "an unknown structure"
         }
     }
@@ -129,6 +132,9 @@ enum DERShape: Equatable, Sendable {
         return bytes[second.contentStart] == 0x31
     }
 
+    /// The content octets of the OID signedData, 1.2.840.113549.1.7.2.
+    static let signedDataArcs: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
+
     /// Classifies `bytes`, which should start with a SEQUENCE.
     static func classify(_ bytes: ArraySlice<UInt8>) -> DERShape {
         guard let top = header(bytes, at: bytes.startIndex), top.tag == 0x30 else { return .unknown }
@@ -172,6 +178,10 @@ enum DERShape: Equatable, Sendable {
             }
             if kids.tags.1 == 0x30 && (inner.tags.0 == 0xA0 || inner.tags.0 == 0x02) { return .certificate }
             return .unknown
+        case 0x06:
+            // ContentInfo { contentType signedData, [0] EXPLICIT SignedData }.
+            guard kids.count == 2 || kids.truncated, kids.count < 2 || kids.tags.1 == 0xA0 else { return .unknown }
+            return bytes[first.contentStart..<first.contentEnd].elementsEqual(signedDataArcs) ? .pkcs7 : .unknown
         default:
             return .unknown
         }

@@ -25,12 +25,27 @@ public struct JSONWebKey: Sendable {
     /// The largest JWK or JWKS text read.
     public static let maximumInputSize = 4 << 20
 
-    /// Reads a JWK (`{"kty": …}`) or a JWK Set (`{"keys": [ … ]}`).
+    /// Reads a JWK (`{"kty": …}`) or a JWK Set (`{"keys": [ … ]}`), all or nothing.
     ///
     /// - Returns: the keys, and whether the input was a set.
     /// - Throws: ``KeyError`` `.malformed` with the byte offset of the offending member,
-    ///   `.unsupportedAlgorithm` for key types Coffer does not handle (`oct`, other curves).
+    ///   `.unsupportedAlgorithm` for key types Coffer does not handle (`oct`, other curves); for
+    ///   a set, the first key that cannot be read (``decodeEntries(_:)`` reads the others).
     public static func decodeAll(_ bytes: [UInt8]) throws -> (keys: [JSONWebKey], isSet: Bool) {
+        let set = try decodeEntries(bytes)
+        if let failure = set.failures.first { throw failure.located }
+        return (set.keys, set.isSet)
+    }
+
+    /// Reads a JWK or a JWK Set key by key. A key of a set that cannot be read (a symmetric
+    /// `oct` key, an unknown `kty`, a curve Coffer does not handle, a malformed key) is a
+    /// ``KeyEntryFailure`` whose reason says it is skipped, as RFC 7517 §5 asks of readers: the
+    /// other keys are read all the same.
+    ///
+    /// - Returns: the keys read, the keys skipped, and whether the input was a set.
+    /// - Throws: ``KeyError`` for text that is no JSON object, a `keys` member that is no array,
+    ///   and, for a single JWK, the key's error.
+    public static func decodeEntries(_ bytes: [UInt8]) throws -> (keys: [JSONWebKey], failures: [KeyEntryFailure], isSet: Bool) {
         guard bytes.count <= maximumInputSize else {
             throw KeyError(.malformed, "the JWK text is \(bytes.count) bytes; at most \(maximumInputSize) are read")
         }
@@ -43,21 +58,28 @@ public struct JSONWebKey: Sendable {
         guard let members = json.members else {
             throw KeyError(.malformed, "a JWK is a JSON object; this text holds \(json.kind)", offset: 0)
         }
-        if let keys = members.first(where: { $0.name == "keys" }), !members.contains(where: { $0.name == "kty" }) {
-            guard case .array(let elements) = keys.value else {
-                throw KeyError(.malformed, "JWK Set member \"keys\" (offset \(keys.offset)) is \(keys.value.kind), not an array", offset: keys.offset)
-            }
-            let decoded = try elements.enumerated().map { index, element in
-                do {
-                    return try JSONWebKey(json: element, at: keys.offset)
-                } catch var error as KeyError {
-                    error.reason = "JWK Set key \(index + 1) of \(elements.count): \(error.reason)"
-                    throw error
-                }
-            }
-            return (decoded, true)
+        guard let keys = members.first(where: { $0.name == "keys" }), !members.contains(where: { $0.name == "kty" }) else {
+            return ([try JSONWebKey(json: json, at: 0)], [], false)
         }
-        return ([try JSONWebKey(json: json, at: 0)], false)
+        guard case .array(let elements) = keys.value else {
+            throw KeyError(.malformed, "JWK Set member \"keys\" (offset \(keys.offset)) is \(keys.value.kind), not an array", offset: keys.offset)
+        }
+        var decoded: [JSONWebKey] = []
+        var failures: [KeyEntryFailure] = []
+        for (index, element) in elements.enumerated() {
+            do {
+                decoded.append(try JSONWebKey(json: element, at: keys.offset))
+            } catch var error as KeyError {
+                // RFC 7517 §5: readers SHOULD ignore keys of a set whose kty they do not
+                // understand, that lack required members or hold unsupported values.
+                error.reason += "; skipped, as RFC 7517 §5 asks of keys a reader cannot use"
+                failures.append(KeyEntryFailure(location: "JWK Set key \(index + 1) of \(elements.count)", offset: keys.offset, error: error))
+            }
+        }
+        if elements.isEmpty {
+            throw KeyError(.unrecognizedFormat, "the JWK Set holds no key (\"keys\" is empty)", offset: keys.offset)
+        }
+        return (decoded, failures, true)
     }
 
     /// Reads one JWK object.

@@ -1,5 +1,6 @@
 /// What a container says about a key besides the key: a JWK's `kid`, `use`, `alg` and `key_ops`,
-/// a PKCS#12 bag's friendly name and local key id.
+/// a PKCS#12 bag's friendly name and local key id, an OpenSSL `TRUSTED CERTIFICATE`'s trust
+/// settings and alias (its alias is the friendly name, its key id the local key id, as in OpenSSL).
 public struct KeyAttributes: Sendable, Hashable {
     /// JWK `kid`.
     public var keyID: String?
@@ -13,6 +14,11 @@ public struct KeyAttributes: Sendable, Hashable {
     public var friendlyName: String?
     /// PKCS#12 `localKeyId`, lowercase hex.
     public var localKeyID: String?
+    /// The uses an OpenSSL `TRUSTED CERTIFICATE` trusts the certificate for (`serverAuth`, …, or
+    /// dotted OIDs), as `openssl x509 -text` lists them under "Trusted Uses".
+    public var trustedUses: [String]?
+    /// The uses a `TRUSTED CERTIFICATE` rejects ("Rejected Uses").
+    public var rejectedUses: [String]?
     /// The PKCS#12 bag the key came from (`pkcs8ShroudedKeyBag`, `keyBag`, `certBag`).
     public var bagType: String?
 

@@ -41,27 +41,45 @@ public enum OpenSSHPublicKey {
     }
 
     /// Parses every key line of `text` (an `authorized_keys` file, say), in order, keeping
-    /// authorized_keys options.
+    /// authorized_keys options; all or nothing.
     ///
-    /// - Throws: as ``decode(_:)``, for the first line that fails; `.unrecognizedFormat` when there
-    ///   is no key line at all.
+    /// - Throws: as ``decode(_:)``, for the first line that fails (prefixed `line N:`);
+    ///   `.unrecognizedFormat` when there is no key line at all.
     public static func decodeAll(_ text: [UInt8]) throws -> [Line] {
+        let result = try decodeLines(text)
+        if let failure = result.failures.first { throw failure.located }
+        return result.lines
+    }
+
+    /// Parses every key line of `text` line by line: a line that cannot be read (a key type
+    /// Coffer does not handle, bad base64) is a ``KeyEntryFailure`` with its 1-based line number
+    /// and never hides the other lines. Blank lines and `#` comments are skipped.
+    ///
+    /// - Throws: ``KeyError`` `.unrecognizedFormat` when there is no key line at all.
+    public static func decodeLines(_ text: [UInt8]) throws -> (lines: [Line], failures: [KeyEntryFailure]) {
         var keys: [Line] = []
+        var failures: [KeyEntryFailure] = []
         var lineStart = text.startIndex
+        var number = 0
         while lineStart < text.endIndex {
+            number += 1
             let lineEnd = text[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
             var line = text[lineStart..<lineEnd]
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             let content = line.drop(while: isSpace)
             if !content.isEmpty && content.first != UInt8(ascii: "#") {
-                keys.append(try decodeLine(content))
+                do {
+                    keys.append(try decodeLine(content))
+                } catch let error as KeyError {
+                    failures.append(KeyEntryFailure(location: "line \(number)", line: number, offset: lineStart - text.startIndex, error: error))
+                }
             }
             lineStart = lineEnd + 1
         }
-        guard !keys.isEmpty else {
+        guard !keys.isEmpty || !failures.isEmpty else {
             throw KeyError(.unrecognizedFormat, "no OpenSSH public key line (ssh-rsa AAAA…) found")
         }
-        return keys
+        return (keys, failures)
     }
 
     /// Writes `type AAAA… comment` and a newline for a key of any algorithm SSH holds,

@@ -13,6 +13,9 @@ public struct PKCS12Bag: Sendable {
 
     /// The content.
     public var content: Content
+    /// The bag's 1-based number in file order (nested SafeContents flattened in place), counting
+    /// bags that could not be read.
+    public var index = 0
     /// The bag type as RFC 7292 names it: `keyBag`, `pkcs8ShroudedKeyBag`, `certBag`, `crlBag`, `secretBag`.
     public var type: String
     /// The `friendlyName` and `localKeyId` attributes.

@@ -11,6 +11,9 @@ public struct PKCS12Contents: Sendable {
     public var bags: [PKCS12Bag]
     /// The integrity check that was verified.
     public var mac: MAC?
+    /// The bags that could not be read (a key of an algorithm Coffer does not handle, a damaged
+    /// certificate bag), each with its reason; the other bags are read all the same.
+    public var failures: [KeyEntryFailure] = []
 
     /// The private keys.
     public var privateKeys: [PrivateKey] {

@@ -31,7 +31,12 @@ extension PKCS12File {
         } catch let error as KeyError {
             throw rebased(error, by: outline.authenticatedSafeOffset)
         }
-        return PKCS12Contents(bags: state.bags, mac: mac)
+        var failures = state.failures
+        for index in failures.indices {
+            failures[index].offset = failures[index].offset.map { $0 - der.startIndex }
+            failures[index].error.offset = failures[index].error.offset.map { $0 - der.startIndex }
+        }
+        return PKCS12Contents(bags: state.bags, mac: mac, failures: failures)
     }
 
     /// The MAC over the AuthenticatedSafe, with the key from the PKCS#12 KDF (ID 3).
@@ -55,6 +60,9 @@ extension PKCS12File {
 
     struct DecodingState {
         var bags: [PKCS12Bag] = []
+        var failures: [KeyEntryFailure] = []
+        /// The 1-based number of the last bag met, read or not.
+        var index = 0
     }
 
     /// Reads `AuthenticatedSafe ::= SEQUENCE OF ContentInfo`.
@@ -154,13 +162,24 @@ extension PKCS12File {
                                 try readSafeContents(value, context: context, depth: depth + 1, encryption: encryption, state: &state, passphrase: passphrase)
                                 return
                             }
-                            state.bags.append(try readBag(bagID, value: value, attributes: attributes, encryption: encryption, passphrase: passphrase))
+                            state.index += 1
+                            var read = try readBag(bagID, value: value, attributes: attributes, encryption: encryption, passphrase: passphrase)
+                            read.index = state.index
+                            state.bags.append(read)
                         } catch let error as KeyError {
                             var wrapped = rebased(error, by: valueStart)
-                            if bagID != .pkcs12SafeContentsBag {
-                                wrapped.reason = "PKCS#12 bag at offset \(bagOffset)\(context.isEmpty ? " of its SafeContents" : context): \(error.reason)"
+                            guard bagID != .pkcs12SafeContentsBag else { throw wrapped }
+                            let location = "PKCS#12 bag \(state.index) at offset \(bagOffset)\(context.isEmpty ? " of its SafeContents" : context)"
+                            // A passphrase problem concerns the whole file; any other spoils one bag.
+                            if [.passphraseRequired, .wrongPassphrase, .costTooHigh].contains(error.code) {
+                                wrapped.reason = "\(location): \(error.reason)"
+                                throw wrapped
                             }
-                            throw wrapped
+                            // Offsets count from the start of the array the file is in until decode
+                            // makes them file offsets; decrypted bytes have none.
+                            wrapped.offset = context.isEmpty ? wrapped.offset.map { bytes.startIndex + $0 } : nil
+                            state.failures.append(KeyEntryFailure(location: location, offset: context.isEmpty ? bytes.startIndex + bagOffset : nil,
+                                                                  error: wrapped))
                         }
                     }
                 }

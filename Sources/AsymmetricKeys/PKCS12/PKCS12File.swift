@@ -22,6 +22,8 @@ import CryptoOpenSSL
 public enum PKCS12File {
     /// The most bags read from one file.
     public static let maximumBags = 4096
+    /// The warning on every entry of a file without a MAC (`openssl pkcs12 -nomac`).
+    public static let noMACWarning = "no MAC: the file's integrity is not protected"
     /// The deepest nesting of `safeContentsBag`s.
     public static let maximumNesting = 4
 
