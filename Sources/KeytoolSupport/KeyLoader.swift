@@ -4,17 +4,31 @@ import AsymmetricKeys
 
 /// Reads keys for the commands, turning library errors into messages that name the file.
 package enum KeyLoader {
-    /// Every key in FILE or `-`.
-    package static func loadAll(_ path: String, passphrase: PassphraseOptions) throws -> (input: InputFile, keys: [DecodedKey]) {
+    /// Every entry in FILE or `-` that can be read, and every one that cannot; an error when none
+    /// can be read.
+    package static func loadEntries(_ path: String, passphrase: PassphraseOptions) throws -> (input: InputFile, result: KeyDecodingResult) {
         let input = try InputFile.read(path)
         do {
-            let keys = try KDFLimits.$current.withValue(passphrase.kdfLimits) {
-                try KeyDecoder.decodeAll(input.bytes, source: input.name, passphrase: passphrase.provider)
+            let result = try KDFLimits.$current.withValue(passphrase.kdfLimits) {
+                try KeyDecoder.decodeEntries(input.bytes, source: input.name, passphrase: passphrase.provider)
             }
-            return (input, keys)
+            return (input, result)
         } catch let error as KeyError {
             throw CommandError(message(error, file: input.name))
         }
+    }
+
+    /// Every key in FILE or `-`; each entry that cannot be read is reported on standard error as
+    /// `keytool: error: FILE: line 3: reason` and skipped.
+    package static func loadAll(_ path: String, passphrase: PassphraseOptions) throws -> (input: InputFile, keys: [DecodedKey]) {
+        let (input, result) = try loadEntries(path, passphrase: passphrase)
+        for failure in result.failures { printError(message(failure, file: input.name)) }
+        return (input, result.entries)
+    }
+
+    /// `FILE: location: reason` for an entry that could not be read.
+    package static func message(_ failure: KeyEntryFailure, file: String) -> String {
+        message(failure.located, file: file)
     }
 
     /// The single key in FILE or `-`.

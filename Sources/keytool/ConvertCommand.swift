@@ -19,7 +19,8 @@ extension Keytool {
                 certificates of --certificate under the new passphrase. ppk writes a PuTTY private key file \
                 (RSA, EC P-256/384/521, Ed25519, Ed448), version 3 unless --ppk-version 2 asks for the format \
                 of PuTTY before 0.75; --encrypt aes256-cbc encrypts it (v3: Argon2id, 8192 KiB, 16 passes, \
-                1 lane). Private keys are written with mode 0600.
+                1 lane). Private keys are written with mode 0600. An existing output file is not replaced \
+                without --force, and a symbolic link is never written through.
                 """
         )
 
@@ -34,6 +35,9 @@ extension Keytool {
 
         @Option(name: .shortAndLong, help: "The output file (default: standard output).")
         var out: String?
+
+        @Flag(help: "Replace an existing output file (through a new file renamed over it; a symbolic link is replaced, never written through).")
+        var force = false
 
         @Option(help: ArgumentHelp("Encrypt the output with this cipher (aes-256-cbc, aes-128-cbc, des-ede3-cbc…; for openssh: aes256-ctr…; for ppk: aes256-cbc).", valueName: "cipher"))
         var encrypt: String?
@@ -93,7 +97,7 @@ extension Keytool {
                 throw CommandError("\(name): holds a public key; --to \(to.rawValue) needs a private key")
             }
             if to == .pkcs12 {
-                try OutputFile.write(try pkcs12(decoded, from: keys, name: name), to: out, mode: 0o600)
+                try OutputFile.writeNew(try pkcs12(decoded, from: keys, name: name), to: out, mode: 0o600, force: force)
                 return
             }
             let encryption = try encrypt.map { KeyEncoder.Encryption(passphrase: try newPassphrase.read(), cipher: $0) }
@@ -105,7 +109,7 @@ extension Keytool {
             } catch let error as KeyError {
                 throw CommandError("\(name): \(error.reason)")
             }
-            try OutputFile.write(bytes, to: out, mode: to.isPrivate ? 0o600 : 0o644)
+            try OutputFile.writeNew(bytes, to: out, mode: to.isPrivate ? 0o600 : 0o644, force: force)
         }
 
         /// The key with the certificates of `--certificate` (and, from a PKCS#12 input, its own: the

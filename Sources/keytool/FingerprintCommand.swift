@@ -7,7 +7,8 @@ extension Keytool {
     struct FingerprintCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "fingerprint",
-            abstract: "Print the key's fingerprint exactly as ssh-keygen -l does: bits, hash, comment, (TYPE)."
+            abstract: "Print the key's fingerprint exactly as ssh-keygen -l does: bits, hash, comment, (TYPE).",
+            discussion: "One line per entry of the file; an entry that cannot be read is one 'keytool: error: FILE: line N: reason' line on standard error. Exit 0 when a line was printed; --strict exits 1 when any entry failed or warned."
         )
 
         enum Hash: String, ExpressibleByArgument, CaseIterable {
@@ -20,17 +21,33 @@ extension Keytool {
         @Option(help: "The hash: sha256 (default) or md5.")
         var hash: Hash = .sha256
 
+        @Flag(help: "Exit 1 when an entry cannot be read or was read with a warning.")
+        var strict = false
+
         @OptionGroup var passphrase: PassphraseOptions
 
         func run() throws {
-            let (_, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
-            for decoded in keys {
+            let (input, result) = try KeyLoader.loadEntries(file, passphrase: passphrase)
+            var printed = 0
+            for (index, decoded) in result.entries.enumerated() {
                 let key = try decoded.key.publicKey()
                 guard let print_ = hash == .sha256 ? key.fingerprintSHA256 : key.fingerprintMD5 else {
-                    throw CommandError("\(KeyLoader.displayName(file)): \(key.algorithm.displayName) keys have no SSH fingerprint (SSH keys never hold them); see keytool inspect for the public key")
+                    let entry = result.entries.count > 1 ? " (key \(index + 1))" : ""
+                    printError("\(input.name)\(entry): \(key.algorithm.displayName) keys have no SSH fingerprint (SSH keys never hold them); see keytool inspect for the public key")
+                    continue
                 }
                 // ssh-keygen prints "no comment" when the key has none.
                 print("\(key.bits) \(print_) \(decoded.comment ?? "no comment") (\(key.sshLabel))")
+                printed += 1
+            }
+            for failure in result.failures { printError(KeyLoader.message(failure, file: input.name)) }
+            if printed == 0 { throw ExitCode(1) }
+            if strict {
+                let problems = EntryReport.strictProblems(result, file: input.name)
+                guard problems.isEmpty else {
+                    for problem in problems.dropFirst(result.failures.count) { printError(problem) }
+                    throw ExitCode(1)
+                }
             }
         }
     }

@@ -14,7 +14,7 @@ extension Keytool {
         static let configuration = CommandConfiguration(
             commandName: "generate",
             abstract: "Generate a new key with OpenSSL (RSA 2048 by default) and write it with mode 0600.",
-            discussion: "RSA keys under 2048 bits need --unsafe-allow-small-key (1024 at least)."
+            discussion: "RSA keys under 2048 bits need --unsafe-allow-small-key (1024 at least). An existing output file is not replaced without --force, and a symbolic link is never written through."
         )
 
         @Option(help: "rsa (default), ec, ed25519, ed448, x25519 or x448.")
@@ -37,6 +37,9 @@ extension Keytool {
 
         @Option(name: .shortAndLong, help: "The output file.")
         var out: String
+
+        @Flag(help: "Replace an existing output file (through a new file renamed over it; a symbolic link is replaced, never written through).")
+        var force = false
 
         @Option(help: "Comment for OpenSSH output.")
         var comment: String?
@@ -75,7 +78,7 @@ extension Keytool {
             } catch let error as KeyError {
                 throw CommandError(error.reason)
             }
-            try OutputFile.write(bytes, to: out, mode: 0o600)
+            try OutputFile.writeNew(bytes, to: out, mode: 0o600, force: force)
         }
     }
 }

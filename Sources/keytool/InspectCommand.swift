@@ -13,6 +13,7 @@ extension Keytool {
             abstract: "Describe a key, an X.509 certificate or a PKCS#10 request: format, encoding, algorithm, curve, size, public key (RSA: exponent and modulus), fingerprints (SSH, SPKI pin, JWK thumbprint), comment, encryption.",
             discussion: """
                 A bundle prints every key. Private numbers are shown only with --show-private.
+                A file of many entries (a PEM bundle, authorized_keys, a JWK Set, PKCS#12, PKCS#7) prints every entry it can read and one error line per entry it cannot (on standard error as 'keytool: error: FILE: line 3: reason'; with --json as an object with "error" in the listing); the exit status is 0 when at least one entry was read. --strict makes any unread entry or any warning exit 1.
                 For a certificate also: subject and issuer (RFC 4514, as openssl -nameopt RFC2253), serial, validity (and whether valid now), subject alternative names, key usage, extended key usage, basic constraints, unknown extensions, signature algorithm, SHA-256 of the certificate; every certificate of a chain is printed.
                 For a certification request: subject, requested extensions, signature algorithm and whether the signature verifies.
                 """
@@ -27,16 +28,35 @@ extension Keytool {
         @Flag(help: "Also print the private numbers (RSA d, p, q, dP, dQ, qInv; the EC scalar; the raw EdDSA/X key).")
         var showPrivate = false
 
+        @Flag(help: "Exit 1 when an entry cannot be read or was read with a warning.")
+        var strict = false
+
         @OptionGroup var passphrase: PassphraseOptions
 
         func run() throws {
-            let (input, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
+            let (input, result) = try KeyLoader.loadEntries(file, passphrase: passphrase)
+            let keys = result.entries
             for (index, key) in keys.enumerated() {
                 if json {
                     print(try jsonLine(key))
                 } else {
                     if index > 0 { print("") }
                     print(try text(key, name: keys.count > 1 ? "\(input.name) [key \(index + 1) of \(keys.count)]" : input.name))
+                }
+            }
+            for failure in result.failures {
+                if json {
+                    print(EntryReport.json(failure, file: input.name).line)
+                } else {
+                    printError(KeyLoader.message(failure, file: input.name))
+                }
+            }
+            if strict {
+                let problems = EntryReport.strictProblems(result, file: input.name)
+                guard problems.isEmpty else {
+                    // Failures were reported above; warnings are named here.
+                    for problem in problems.dropFirst(result.failures.count) { printError(problem) }
+                    throw ExitCode(1)
                 }
             }
         }
@@ -84,6 +104,8 @@ extension Keytool {
             if let use = attributes.use { fields.append(("use", use)) }
             if let algorithm = attributes.algorithm { fields.append(("alg", algorithm)) }
             if let operations = attributes.keyOperations { fields.append(("keyOps", operations.joined(separator: ","))) }
+            if let uses = attributes.trustedUses { fields.append(("trustedUses", uses.joined(separator: ","))) }
+            if let uses = attributes.rejectedUses { fields.append(("rejectedUses", uses.joined(separator: ","))) }
             if let name = attributes.friendlyName { fields.append(("friendlyName", name)) }
             if let localKeyID = attributes.localKeyID { fields.append(("localKeyId", localKeyID)) }
             return fields
@@ -124,9 +146,14 @@ extension Keytool {
                 switch name {
                 case "private", "encrypted": object.set(name, value == "true")
                 case "bits": object.set(name, Int(value))
+                // Lists stay JSON arrays (key_ops is one in the JWK itself).
+                case "keyOps": object.set(name, decoded.attributes.keyOperations)
+                case "trustedUses": object.set(name, decoded.attributes.trustedUses)
+                case "rejectedUses": object.set(name, decoded.attributes.rejectedUses)
                 default: object.set(name, value)
                 }
             }
+            if !decoded.warnings.isEmpty { object.set("warnings", decoded.warnings) }
             return object.line
         }
 
@@ -159,6 +186,7 @@ extension Keytool {
             }
             add("spki sha256:", publicKey.spkiSHA256)
             add("jwk thumbprint:", publicKey.jwkThumbprint)
+            for warning in decoded.warnings { add("warning:", warning) }
             if let comment = decoded.comment { add("comment:", comment) }
             if let options = decoded.options { add("options:", options) }
             for (label, value) in Self.attributeFields(decoded.attributes) {

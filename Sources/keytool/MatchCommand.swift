@@ -10,10 +10,13 @@ extension Keytool {
             commandName: "match",
             abstract: "Tell which files hold the same key: a private key, its public key in any container, its certificate, its JWK, its authorized_keys line.",
             discussion: """
-                Prints one line per distinct key: its SPKI SHA-256 pin, its algorithm, and the files that \
-                hold it. A file's key is its only key; in a PKCS#12 file, the private key; in a bundle or \
-                a certificate chain, the first. Exit status 0 when every file holds the same key, 1 otherwise \
-                (or when a file cannot be read).
+                Every key and certificate of every file takes part: a bundle, a certificate chain, an \
+                authorized_keys file, a JWK Set, a PKCS#12 or PKCS#7 file give several entries, named \
+                FILE[N] (the Nth entry read) where a file has more than one. Prints one line per distinct \
+                key: its SPKI SHA-256 pin, its algorithm, and the entries that hold it. Exit status 0 when \
+                some key is held by every file, 1 otherwise (or when a file cannot be read, or with \
+                --strict when an entry cannot be read or warned). An entry that cannot be read is one \
+                'keytool: error: FILE: line N: reason' line on standard error.
                 """
         )
 
@@ -23,6 +26,9 @@ extension Keytool {
         @Flag(help: "Print one JSON object per group (JSON Lines).")
         var json = false
 
+        @Flag(help: "Exit 1 when an entry cannot be read or was read with a warning.")
+        var strict = false
+
         @OptionGroup var passphrase: PassphraseOptions
 
         func validate() throws {
@@ -30,9 +36,12 @@ extension Keytool {
             if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be given once") }
         }
 
-        /// The files that hold one key.
+        /// The entries that hold one key.
         struct Group {
             var publicKey: PublicKey
+            /// The names of the entries (`FILE`, or `FILE[N]` in a file of several).
+            var entries: [String]
+            /// The files those entries are in, each once, in order.
             var files: [String]
         }
 
@@ -40,19 +49,30 @@ extension Keytool {
             var groups: [Group] = []
             var failed = false
             for file in files {
-                let publicKey: PublicKey
+                let name = KeyLoader.displayName(file)
+                let result: KeyDecodingResult
                 do {
-                    publicKey = try Self.primaryKey(file, passphrase: passphrase).publicKey()
+                    result = try KeyLoader.loadEntries(file, passphrase: passphrase).result
                 } catch {
                     printError(String(describing: error))
                     failed = true
                     continue
                 }
-                let name = KeyLoader.displayName(file)
-                if let index = groups.firstIndex(where: { $0.publicKey == publicKey }) {
-                    groups[index].files.append(name)
-                } else {
-                    groups.append(Group(publicKey: publicKey, files: [name]))
+                for failure in result.failures { printError(KeyLoader.message(failure, file: name)) }
+                if strict {
+                    let problems = EntryReport.strictProblems(result, file: name)
+                    for problem in problems.dropFirst(result.failures.count) { printError(problem) }
+                    if !problems.isEmpty { failed = true }
+                }
+                for (index, entry) in result.entries.enumerated() {
+                    let publicKey = try entry.key.publicKey()
+                    let entryName = result.entries.count > 1 ? "\(name)[\(index + 1)]" : name
+                    if let group = groups.firstIndex(where: { $0.publicKey == publicKey }) {
+                        groups[group].entries.append(entryName)
+                        if !groups[group].files.contains(name) { groups[group].files.append(name) }
+                    } else {
+                        groups.append(Group(publicKey: publicKey, entries: [entryName], files: [name]))
+                    }
                 }
             }
             for group in groups {
@@ -62,22 +82,14 @@ extension Keytool {
                     object.set("algorithm", group.publicKey.algorithm.rawValue)
                     object.set("curve", group.publicKey.curve?.rawValue)
                     object.set("files", group.files)
+                    object.set("entries", group.entries)
                     print(object.line)
                 } else {
-                    print("\(group.publicKey.spkiSHA256) \(group.publicKey.algorithmDescription): \(group.files.joined(separator: " "))")
+                    print("\(group.publicKey.spkiSHA256) \(group.publicKey.algorithmDescription): \(group.entries.joined(separator: " "))")
                 }
             }
-            if failed || groups.count != 1 { throw ExitCode(1) }
-        }
-
-        /// The key a file stands for.
-        static func primaryKey(_ file: String, passphrase: PassphraseOptions) throws -> AsymmetricKey {
-            let (_, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
-            if keys.count > 1, keys.allSatisfy({ $0.format == .pkcs12 }), let key = keys.first(where: { $0.key.isPrivate }) {
-                return key.key
-            }
-            guard let first = keys.first else { throw CommandError("\(KeyLoader.displayName(file)): holds no key") }
-            return first.key
+            let shared = groups.contains { $0.files.count == Set(files.map(KeyLoader.displayName)).count }
+            if failed || !shared { throw ExitCode(1) }
         }
     }
 }

@@ -1,0 +1,34 @@
+import AsymmetricKeys
+import KeytoolSupport
+import CofferJSON
+
+/// How the commands that list entries (inspect, fingerprint, match) report the entries of a file
+/// they could not read, and what `--strict` refuses.
+enum EntryReport {
+    /// The JSON object of an entry that could not be read: `file` and `error` with `location`,
+    /// `line`, `offset`, `code` and `reason`.
+    static func json(_ failure: KeyEntryFailure, file: String) -> JSONObject {
+        var error = JSONObject()
+        error.set("location", failure.location)
+        error.set("line", failure.line)
+        error.set("offset", failure.offset)
+        error.set("code", String(describing: failure.error.code))
+        error.set("reason", failure.error.reason)
+        var object = JSONObject()
+        object.set("file", file)
+        object.set("error", error)
+        return object
+    }
+
+    /// What `--strict` refuses in a file that was read: one message per failed entry and per
+    /// warning, each naming the file and the entry.
+    static func strictProblems(_ result: KeyDecodingResult, file: String) -> [String] {
+        var problems = result.failures.map { KeyLoader.message($0, file: file) }
+        for (index, entry) in result.entries.enumerated() {
+            for warning in entry.warnings {
+                problems.append("\(file): entry \(index + 1): \(warning) (refused by --strict)")
+            }
+        }
+        return problems
+    }
+}
