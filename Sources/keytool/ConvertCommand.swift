@@ -115,19 +115,21 @@ extension Keytool {
         /// The key with the certificates of `--certificate` (and, from a PKCS#12 input, its own: the
         /// certificates among `keys`, everything the input held) as a PKCS#12 file.
         private func pkcs12(_ decoded: DecodedKey, from keys: [DecodedKey], name inputName: String) throws -> [UInt8] {
-            var chain: [[UInt8]] = []
+            // Each certificate with its friendly name (a PKCS#12 input's CA names are kept).
+            var chain: [(der: [UInt8], name: String?)] = []
             if decoded.format == .pkcs12 {
-                chain += keys.compactMap { $0.certificate.map { Array($0.derEncoded) } }
+                chain += keys.compactMap { key in key.certificate.map { (Array($0.derEncoded), key.attributes.friendlyName) } }
             }
             for path in certificates {
                 let (input, keys) = try KeyLoader.loadAll(path, passphrase: passphrase)
-                let found = keys.compactMap { $0.certificate.map { Array($0.derEncoded) } }
+                let found = keys.compactMap { key in key.certificate.map { (der: Array($0.derEncoded), name: key.attributes.friendlyName) } }
                 guard !found.isEmpty else { throw CommandError("\(input.name): holds no X.509 certificate") }
                 chain += found
             }
             do {
-                return try PKCS12File.encode(key: decoded.key.privateKey, certificates: chain, passphrase: try newPassphrase.read(),
-                                             friendlyName: name ?? decoded.attributes.friendlyName, protection: legacy ? .legacy : .modern)
+                return try PKCS12File.encode(key: decoded.key.privateKey, certificates: chain.map(\.der), passphrase: try newPassphrase.read(),
+                                             friendlyName: name ?? decoded.attributes.friendlyName, certificateNames: chain.map(\.name),
+                                             protection: legacy ? .legacy : .modern)
             } catch let error as KeyError {
                 throw CommandError("\(inputName): \(error.reason)")
             }

@@ -21,8 +21,11 @@ extension PKCS12File {
     /// - Throws: ``KeyError`` `.invalidArgument` for nothing to write, an iteration count out of
     ///   range or a friendly name BMPString cannot hold; `.malformed` for a certificate that is not
     ///   X.509 DER.
+    ///
+    /// `certificateNames` are the certificates' own friendly names, by position (a CA
+    /// certificate's `-caname`); the key's certificate takes `friendlyName` when there is one, else its own.
     public static func encode(key: PrivateKey?, certificates: [[UInt8]], passphrase: SecureBytes, friendlyName: String? = nil,
-                              protection: Protection = .modern, iterations: Int = 2048) throws -> [UInt8] {
+                              certificateNames: [String?] = [], protection: Protection = .modern, iterations: Int = 2048) throws -> [UInt8] {
         guard key != nil || !certificates.isEmpty else {
             throw KeyError(.invalidArgument, "a PKCS#12 file needs a key or a certificate")
         }
@@ -44,7 +47,9 @@ extension PKCS12File {
                         for (index, certificate) in certificates.enumerated() {
                             _ = try X509Certificate.subjectPublicKeyInfo(in: certificate[...])
                             let isKeys = index == keyCertificate
-                            try writeBag(.pkcs12CertBag, to: &contents, friendlyName: isKeys ? friendlyName : nil, localKeyID: isKeys ? localKeyID : nil) { value in
+                            let ownName = index < certificateNames.count ? certificateNames[index] : nil
+                            try writeBag(.pkcs12CertBag, to: &contents, friendlyName: isKeys ? friendlyName ?? ownName : ownName,
+                                         localKeyID: isKeys ? localKeyID : nil) { value in
                                 value.writeSequence { bag in
                                     bag.writeObjectIdentifier(.x509CertificateType)
                                     bag.writeExplicit(0) { $0.writeOctetString(certificate) }
