@@ -27,6 +27,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzPKCS12", ["AsymmetricKeys", "CryptoOpenSSL"]),
     ("FuzzX509", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
     ("FuzzPPK", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
+    ("FuzzPKCS7", ["AsymmetricKeys", "ASN1Kit"]),
 ]
 
 let package = Package(

@@ -2,12 +2,23 @@
 //
 // Oracles: no crash; only KeyError is thrown, with an offset inside the input; every key found
 // re-encodes (`OpenSSHPublicKey.encode`) to a line that decodes to the same key, and its
-// fingerprints can be computed.
+// fingerprints can be computed; `decodeLines` (line by line) names each failed line by its
+// number and an offset inside the input, and reads the same keys as `decodeAll` when no line fails.
 import AsymmetricKeys
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOpenSSHPublicKey(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = count > 0 && start != nil ? Array(UnsafeBufferPointer(start: start, count: count)) : []
+    if let lines = try? OpenSSHPublicKey.decodeLines(bytes) {
+        for failure in lines.failures {
+            guard let line = failure.line, line >= 1, let offset = failure.offset, offset >= 0, offset <= bytes.count else {
+                fatalError("OpenSSH public key line failure without a line number or with an offset outside the input")
+            }
+        }
+        if lines.failures.isEmpty, let all = try? OpenSSHPublicKey.decodeAll(bytes), all.map(\.key) != lines.lines.map(\.key) {
+            fatalError("decodeLines and decodeAll read different keys")
+        }
+    }
     let keys: [OpenSSHPublicKey.Line]
     do {
         keys = try OpenSSHPublicKey.decodeAll(bytes)
