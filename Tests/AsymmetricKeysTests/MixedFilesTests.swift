@@ -1,4 +1,5 @@
 import CofferTestSupport
+import ASN1Kit
 import CryptoOpenSSL
 import Foundation
 import Testing
@@ -25,6 +26,10 @@ struct MixedFilesTests {
         let spkiSHA256: [String: String]
         let pkcs12FriendlyNames: [String: [String]]
         let pkcs12MACInfo: [String: Bool]
+        struct WithCRL: Decodable { let subjects: [String]; let crls: Int }
+        struct SignedBER: Decodable { let indefiniteLength: Bool; let certificates: Int }
+        let pkcs7WithCRL: WithCRL
+        let signedBER: SignedBER
         let trusted: Trusted
         let jwks: [JWK]
     }
@@ -140,6 +145,20 @@ struct MixedFilesTests {
             #expect(result.entries.allSatisfy { $0.format == .pkcs7 })
             #expect(result.entries.first?.encoding == (file.hasSuffix(".der") ? .der : .pem))
         }
+    }
+
+    @Test("PKCS#7 with a CRL, and a BER SignedData from openssl cms -sign -stream")
+    func pkcs7WithCRLAndBER() throws {
+        let facts = try Self.facts()
+        let bundle = try PKCS7CertificateBundle.decode(try PEMParser.blocks(in: try RealWorldFixtures.bytes(Self.subject, "chain-crl.p7b"))[0].bytes[...])
+        #expect(bundle.certificates.count == facts.pkcs7WithCRL.subjects.count)
+        #expect(bundle.crlCount == facts.pkcs7WithCRL.crls)
+        #expect(!bundle.isBER)
+        #expect(facts.signedBER.indefiniteLength)
+        let signed = try Self.entries("signed-ber.p7s")
+        #expect(signed.entries.count == facts.signedBER.certificates)
+        #expect(Self.certificateHex(signed.entries[0]) == facts.certificateSHA256["leaf"])
+        #expect(signed.entries.allSatisfy { $0.warnings == [PKCS7CertificateBundle.berWarning] })
     }
 
     @Test("an OpenSSL TRUSTED CERTIFICATE reads with its trusted and rejected uses and its alias")

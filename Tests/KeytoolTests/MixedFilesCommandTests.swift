@@ -72,6 +72,18 @@ struct MixedFilesCommandTests {
         #expect(nothing.stderr.contains("JWK Set key 1 of 1: the JWK is a symmetric key"))
     }
 
+    @Test("a PKCS#12 file without encryption opens with no passphrase option; one without a MAC shows its warning")
+    func pkcs12WithoutProtection() throws {
+        let plain = try CLIRunner.run(["inspect", Self.file("plain.p12")], stdin: [])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stdout.contains("format:           pkcs12 (der)"))
+        #expect(plain.stdout.contains("warning:          no MAC: the file's integrity is not protected"))
+        let nomac = try CLIRunner.run(["inspect", "--strict"] + Self.passphrase + [Self.file("nomac.p12")])
+        #expect(nomac.status == 1)
+        #expect(nomac.stdout.contains("pkcs8ShroudedKeyBag"), "--strict still prints every entry")
+        #expect(nomac.stderr.contains("no MAC: the file's integrity is not protected (refused by --strict)"))
+    }
+
     @Test("match compares with every certificate of a chain, naming the entry")
     func matchEveryEntry() throws {
         let facts = try #require(try Self.facts()["spkiSHA256"] as? [String: String])

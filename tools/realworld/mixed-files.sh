@@ -97,6 +97,16 @@ openssl pkcs12 -info -nokeys -in "$out/plain.p12" -passin pass: > "$work/plain.i
 openssl crl2pkcs7 -nocrl -certfile "$out/chain.pem" -out "$out/chain.p7b"
 openssl crl2pkcs7 -nocrl -certfile "$out/chain.pem" -outform DER -out "$out/chain.p7b.der"
 openssl pkcs7 -print_certs -in "$out/chain.p7b" -noout > "$work/p7-print.txt"
+# With a CRL from the root (openssl ca -gencrl), and a signed message in BER (cms -stream).
+printf '[ca]\ndefault_ca=d\n[d]\ndatabase=%s/index.txt\ncrlnumber=%s/crlnumber\ndefault_md=sha256\ndefault_crl_days=30\n' "$work" "$work" > "$work/ca.cnf"
+: > "$work/index.txt"; echo 01 > "$work/crlnumber"
+openssl ca -gencrl -config "$work/ca.cnf" -keyfile "$work/root.key" -cert "$out/root.crt" -out "$work/root.crl" 2>/dev/null
+openssl crl2pkcs7 -in "$work/root.crl" -certfile "$out/chain.pem" -out "$out/chain-crl.p7b"
+openssl pkcs7 -in "$out/chain-crl.p7b" -print_certs -noout > "$work/p7crl-print.txt"
+echo "signed" > "$work/message.txt"
+openssl cms -sign -in "$work/message.txt" -signer "$out/leaf.crt" -inkey "$out/leaf.key" -certfile "$out/inter.crt" \
+    -outform DER -stream -out "$out/signed-ber.p7s"
+openssl cms -cmsout -print -inform DER -in "$out/signed-ber.p7s" > "$work/cms-print.txt"
 openssl x509 -in "$out/root.crt" -trustout -addtrust serverAuth -addtrust emailProtection -addreject clientAuth \
     -setalias "Mixed Root" -out "$out/trusted.pem"
 openssl x509 -in "$out/trusted.pem" -noout -text > "$work/trusted.txt"
@@ -164,6 +174,9 @@ facts = {
     "certificateSHA256": {"leaf": os.environ["FP_LEAF"], "inter": os.environ["FP_INTER"], "root": os.environ["FP_ROOT"], "dsa": os.environ["FP_DSA"]},
     "spkiSHA256": {"leaf": os.environ["PIN_LEAF"], "inter": os.environ["PIN_INTER"], "root": os.environ["PIN_ROOT"]},
     "pkcs7PrintCertsSubjects": subjects(read("p7-print.txt")),
+    "pkcs7WithCRL": {"subjects": subjects(read("p7crl-print.txt")), "crls": read("p7crl-print.txt").count("Certificate Revocation List (CRL):")},
+    "signedBER": {"indefiniteLength": open(os.path.join(os.path.dirname(sys.argv[2]), "signed-ber.p7s"), "rb").read()[1] == 0x80,
+                  "certificates": read("cms-print.txt").count("cert_info:")},
     "pkcs12FriendlyNames": {f: friendly(read(f + ".info")) for f in ["dsa-bag", "named-cas", "nomac", "plain"]},
     "pkcs12MACInfo": {f: ("MAC:" in read(f + ".info")) for f in ["dsa-bag", "named-cas", "nomac", "plain"]},
     "trusted": {

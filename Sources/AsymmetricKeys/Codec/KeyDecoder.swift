@@ -245,7 +245,9 @@ public enum KeyDecoder {
         for (index, certificate) in bundle.certificates.enumerated() {
             do {
                 let info = try CertificateInfo(derEncoded: certificate.der[...])
-                result.entries.append(DecodedKey(format: .pkcs7, encoding: encoding, key: .publicKey(info.publicKey), certificate: info))
+                var decoded = DecodedKey(format: .pkcs7, encoding: encoding, key: .publicKey(info.publicKey), certificate: info)
+                if bundle.isBER { decoded.warnings.append(PKCS7CertificateBundle.berWarning) }
+                result.entries.append(decoded)
             } catch let error as KeyError {
                 result.failures.append(KeyEntryFailure(location: "PKCS#7 certificate \(index + 1) of \(bundle.certificates.count) at offset \(certificate.offset)",
                                                        offset: certificate.offset, error: error))

@@ -137,6 +137,8 @@ enum DERShape: Equatable, Sendable {
 
     /// Classifies `bytes`, which should start with a SEQUENCE.
     static func classify(_ bytes: ArraySlice<UInt8>) -> DERShape {
+        // A BER SignedData of indefinite length (`openssl cms -sign -stream`, Windows' .p7b).
+        if bytes.starts(with: [0x30, 0x80, 0x06, 0x09] + signedDataArcs) { return .pkcs7 }
         guard let top = header(bytes, at: bytes.startIndex), top.tag == 0x30 else { return .unknown }
         let kids = outline(bytes, of: top, limit: 12)
         guard let first = kids.first else { return .unknown }

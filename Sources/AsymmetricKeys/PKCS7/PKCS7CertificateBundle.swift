@@ -32,7 +32,12 @@ public enum PKCS7CertificateBundle {
     public struct Contents: Sendable {
         public var certificates: [Certificate]
         public var crlCount: Int
+        /// Whether the SignedData was read as BER (indefinite lengths and the like), not DER.
+        public var isBER = false
     }
+
+    /// The warning on every certificate of a bundle read as BER.
+    public static let berWarning = "the PKCS#7 SignedData is BER, not DER (read leniently)"
 
     /// Reads the certificates of a PKCS#7 SignedData; the certificates themselves are not parsed.
     ///
@@ -44,7 +49,9 @@ public enum PKCS7CertificateBundle {
         } catch let strict as KeyError where strict.code == .malformed {
             // Windows and Java write BER; read it leniently rather than not at all.
             do {
-                return try read(der, options: .lenientBER)
+                var contents = try read(der, options: .lenientBER)
+                contents.isBER = true
+                return contents
             } catch {
                 throw strict
             }
