@@ -37,7 +37,8 @@ public enum KeyDecoder {
             text.replaceSubrange(0..<3, with: [0x20, 0x20, 0x20])
             fileWarnings.append(byteOrderMarkWarning)
         }
-        var result = try decodeContainer(text, context: Context(source: source, provider: passphrase))
+        var result = try decodeContainer(text, markLength: fileWarnings.isEmpty ? 0 : byteOrderMark.count,
+                                         context: Context(source: source, provider: passphrase))
         if !fileWarnings.isEmpty {
             for index in result.entries.indices { result.entries[index].warnings.insert(contentsOf: fileWarnings, at: 0) }
         }
@@ -84,7 +85,8 @@ public enum KeyDecoder {
     }
 
     /// Every entry of the container `bytes` hold; single-entry containers throw their error.
-    private static func decodeContainer(_ bytes: [UInt8], context: Context) throws -> KeyDecodingResult {
+    /// `markLength` is the length of the byte-order mark replaced by spaces at the start.
+    private static func decodeContainer(_ bytes: [UInt8], markLength: Int, context: Context) throws -> KeyDecodingResult {
         let passphrase = context.provider
         let source = context.source
         guard let firstNonSpace = bytes.firstIndex(where: { !isSpace($0) }) else {
@@ -95,7 +97,7 @@ public enum KeyDecoder {
             return KeyDecodingResult(entries: [DecodedKey(format: .opensshPrivate, encoding: .der, key: .privateKey(decoded.key),
                                                           encryption: decoded.encryption, comment: decoded.comment)])
         }
-        let ppkText = firstNonSpace == bytes.startIndex ? bytes : Array(bytes[firstNonSpace...])
+        let ppkText = markLength == 0 ? bytes : Array(bytes.dropFirst(markLength))
         if PPKPrivateKey.isPPK(ppkText) {
             let decoded = try PPKPrivateKey.decode(ppkText, passphrase: passphrase.map { provider in { @Sendable what in try provider("\(what) in \(source)") } })
             return KeyDecodingResult(entries: [DecodedKey(format: .ppk, encoding: .text, key: .privateKey(decoded.key),
