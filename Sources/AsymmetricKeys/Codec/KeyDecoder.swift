@@ -13,7 +13,8 @@ public enum KeyDecoder {
     /// a PEM bundle per block, an `authorized_keys` file per line, a JWK Set per key, a PKCS#12
     /// file per bag, a PKCS#7 bundle per certificate. An entry that cannot be read is a
     /// ``KeyEntryFailure`` and never hides the others; a file with one entry reports its error
-    /// as before.
+    /// as before. A missing or wrong passphrase and a KDF cost above ``KDFLimits`` stop the whole
+    /// file: they concern every encrypted entry, and a caller asks the user again.
     ///
     /// A UTF-8 byte-order mark before text (PEM, OpenSSH lines, RFC 4716, JWK, PPK) is read with
     /// the warning "a UTF-8 byte-order mark precedes the text" on every entry; offsets still count
