@@ -6,7 +6,10 @@ import AsymmetricKeys
 package enum KeyLoader {
     /// Every key in FILE or `-`.
     package static func loadAll(_ path: String, passphrase: PassphraseOptions) throws -> (input: InputFile, keys: [DecodedKey]) {
-        let input = try InputFile.read(path)
+        try loadAll(path, passphrase: passphrase, input: InputFile.read(path))
+    }
+
+    private static func loadAll(_ path: String, passphrase: PassphraseOptions, input: InputFile) throws -> (input: InputFile, keys: [DecodedKey]) {
         do {
             let keys = try KDFLimits.$current.withValue(passphrase.kdfLimits) {
                 try KeyDecoder.decodeAll(input.bytes, source: input.name, passphrase: passphrase.provider)
@@ -15,6 +18,57 @@ package enum KeyLoader {
         } catch let error as KeyError {
             throw CommandError(message(error, file: input.name))
         }
+    }
+
+    /// Every key in FILE or `-`, for commands that need only public keys (`fingerprint`, `match`):
+    /// an encrypted OpenSSH private key and an encrypted PuTTY key file give the public key they
+    /// store in clear, without asking for the passphrase, as `ssh-keygen -l` and `puttygen -l` do.
+    /// Every other file is read as ``loadAll(_:passphrase:)`` reads it.
+    package static func loadPublicParts(_ path: String, passphrase: PassphraseOptions) throws -> (input: InputFile, keys: [DecodedKey]) {
+        let input = try InputFile.read(path)
+        do {
+            if let decoded = try KDFLimits.$current.withValue(passphrase.kdfLimits, operation: { try encryptedPublicPart(input.bytes) }) {
+                return (input, [decoded])
+            }
+        } catch let error as KeyError {
+            throw CommandError(message(error, file: input.name))
+        }
+        return try loadAll(path, passphrase: passphrase, input: input)
+    }
+
+    /// The public part of an encrypted OpenSSH private key (the only key of the file) or of an
+    /// encrypted PuTTY key file; `nil` for every other input. An OpenSSH key's comment is inside
+    /// the encrypted part, so it has none (ssh-keygen prints `no comment` too); a PuTTY file's
+    /// comment is in clear.
+    static func encryptedPublicPart(_ bytes: [UInt8]) throws -> DecodedKey? {
+        if PPKPrivateKey.isPPK(bytes) {
+            let part = try PPKPrivateKey.publicKey(bytes)
+            guard part.encryption != nil else { return nil }
+            return DecodedKey(format: .ppk, encoding: .text, key: .publicKey(part.key), encryption: part.encryption, comment: part.comment)
+        }
+        let isBlob = bytes.starts(with: OpenSSHPrivateKey.magic)
+        guard isBlob || (count(pemBegin, in: bytes) == 1 && count(opensshBegin, in: bytes) == 1) else { return nil }
+        let part = try OpenSSHPrivateKey.publicKey(bytes)
+        guard part.encryption != nil else { return nil }
+        return DecodedKey(format: .opensshPrivate, encoding: isBlob ? .der : .text, key: .publicKey(part.key), encryption: part.encryption)
+    }
+
+    private static let pemBegin = Array("-----BEGIN ".utf8)
+    private static let opensshBegin = Array("-----BEGIN \(OpenSSHPrivateKey.label)-----".utf8)
+
+    /// How often `needle` occurs in `haystack` (no overlaps).
+    private static func count(_ needle: [UInt8], in haystack: [UInt8]) -> Int {
+        var found = 0
+        var index = haystack.startIndex
+        while index + needle.count <= haystack.endIndex {
+            if haystack[index..<(index + needle.count)].elementsEqual(needle) {
+                found += 1
+                index += needle.count
+            } else {
+                index += 1
+            }
+        }
+        return found
     }
 
     /// The single key in FILE or `-`.

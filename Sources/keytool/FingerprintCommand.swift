@@ -22,15 +22,24 @@ extension Keytool {
 
         @OptionGroup var passphrase: PassphraseOptions
 
+        /// What stands after the fingerprint: the comment, or ssh-keygen's "no comment"; for a
+        /// known_hosts line the comment or else the hosts, as ssh-keygen prints them (hashed ones
+        /// hashed), and for a marked line, which ssh-keygen skips, the marker and the hosts.
+        static func label(_ decoded: DecodedKey) -> String {
+            guard let entry = decoded.knownHosts else { return decoded.comment ?? "no comment" }
+            if let marker = entry.marker { return "\(marker.rawValue) \(entry.hostsText)" }
+            return decoded.comment ?? entry.hostsText
+        }
+
         func run() throws {
-            let (_, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
+            // Encrypted OpenSSH and PuTTY keys store the public key in clear: no passphrase asked.
+            let (_, keys) = try KeyLoader.loadPublicParts(file, passphrase: passphrase)
             for decoded in keys {
                 let key = try decoded.key.publicKey()
                 guard let print_ = hash == .sha256 ? key.fingerprintSHA256 : key.fingerprintMD5 else {
                     throw CommandError("\(KeyLoader.displayName(file)): \(key.algorithm.displayName) keys have no SSH fingerprint (SSH keys never hold them); see keytool inspect for the public key")
                 }
-                // ssh-keygen prints "no comment" when the key has none.
-                print("\(key.bits) \(print_) \(decoded.comment ?? "no comment") (\(key.sshLabel))")
+                print("\(key.bits) \(print_) \(Self.label(decoded)) (\(key.sshLabel))")
             }
         }
     }

@@ -58,15 +58,18 @@ extension Keytool {
                 if let kdf = encryption.kdf { fields.append(("kdf", kdf)) }
             }
             fields.append(("bits", String(publicKey.bits)))
-            if case .rsa(let rsa) = publicKey {
-                fields += [("publicExponent", rsa.publicExponentHex), ("modulus", rsa.modulusHex)]
-            } else {
-                fields.append(("publicKey", Hex.encode(publicKey.rawBytes)))
-            }
+            fields += Self.publicNumberFields(publicKey)
             if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
                 fields += [("fingerprintSHA256", sha256), ("fingerprintMD5", md5)]
             }
-            fields += [("spkiSHA256", publicKey.spkiSHA256), ("jwkThumbprint", publicKey.jwkThumbprint)]
+            // A security key has no SubjectPublicKeyInfo and no JWK; DSA has no JWK key type.
+            if case .securityKey = publicKey {} else { fields.append(("spkiSHA256", publicKey.spkiSHA256)) }
+            if ![.dsa, .skEd25519, .skECDSA].contains(publicKey.algorithm) { fields.append(("jwkThumbprint", publicKey.jwkThumbprint)) }
+            fields += Self.securityKeyFields(decoded.key)
+            if let entry = decoded.knownHosts {
+                if let marker = entry.marker { fields.append(("marker", marker.rawValue)) }
+                fields += [("hosts", entry.hostsText), ("line", String(entry.line))]
+            }
             if let comment = decoded.comment { fields.append(("comment", comment)) }
             if let options = decoded.options { fields.append(("options", options)) }
             fields += Self.attributeFields(decoded.attributes)
@@ -74,6 +77,30 @@ extension Keytool {
                 fields += Self.privateFields(key)
             }
             return fields
+        }
+
+        /// RSA's exponent and modulus, DSA's p, q, g and y, the raw public key of the others.
+        private static func publicNumberFields(_ publicKey: PublicKey) -> [(String, String)] {
+            switch publicKey {
+            case .rsa(let rsa):
+                [("publicExponent", rsa.publicExponentHex), ("modulus", rsa.modulusHex)]
+            case .dsa(let dsa):
+                [("p", Hex.encodeMagnitude(dsa.p)), ("q", Hex.encodeMagnitude(dsa.q)), ("g", Hex.encodeMagnitude(dsa.g)), ("y", Hex.encodeMagnitude(dsa.y))]
+            default:
+                [("publicKey", Hex.encode(publicKey.rawBytes))]
+            }
+        }
+
+        /// A security key's application and, for its private key file, the flags.
+        private static func securityKeyFields(_ key: AsymmetricKey) -> [(String, String)] {
+            switch key {
+            case .publicKey(.securityKey(let sk)):
+                return [("application", sk.applicationText)]
+            case .privateKey(.securityKey(let sk)):
+                return [("application", sk.publicKey.applicationText), ("flags", sk.flagNames.isEmpty ? "none" : sk.flagNames.joined(separator: ","))]
+            default:
+                return []
+            }
         }
 
         /// What the container said about the key (JWK kid/use/alg/key_ops, PKCS#12 bag attributes).
@@ -109,6 +136,10 @@ extension Keytool {
                 return [("privateKey", key.scalar.withUnsafeBytes { Hex.encode($0) })]
             case .octet(let key):
                 return [("privateKey", key.bytes.withUnsafeBytes { Hex.encode($0) })]
+            case .dsa(let key):
+                return [("privateKey", key.x.withUnsafeBytes { Hex.encodeMagnitude($0) })]
+            case .securityKey:
+                return []   // the private key is in the authenticator
             }
         }
 
@@ -123,7 +154,7 @@ extension Keytool {
             for (name, value) in try fields(decoded) {
                 switch name {
                 case "private", "encrypted": object.set(name, value == "true")
-                case "bits": object.set(name, Int(value))
+                case "bits", "line": object.set(name, Int(value))
                 default: object.set(name, value)
                 }
             }
@@ -151,14 +182,22 @@ extension Keytool {
                 add("public exponent:", Self.exponentText(rsa.publicExponent))
                 add("modulus:", rsa.modulusHex)
             } else {
-                add("public key:", Hex.encode(publicKey.rawBytes))
+                for (label, value) in Self.publicNumberFields(publicKey) {
+                    add((label == "publicKey" ? "public key" : label) + ":", value)
+                }
             }
             if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
                 add("fingerprint:", "\(publicKey.bits) \(sha256)")
                 add("", "\(publicKey.bits) \(md5)")
             }
-            add("spki sha256:", publicKey.spkiSHA256)
-            add("jwk thumbprint:", publicKey.jwkThumbprint)
+            if case .securityKey = publicKey {} else { add("spki sha256:", publicKey.spkiSHA256) }
+            if ![.dsa, .skEd25519, .skECDSA].contains(publicKey.algorithm) { add("jwk thumbprint:", publicKey.jwkThumbprint) }
+            for (label, value) in Self.securityKeyFields(decoded.key) { add(label + ":", value) }
+            if let entry = decoded.knownHosts {
+                if let marker = entry.marker { add("marker:", marker.rawValue) }
+                add("hosts:", entry.hostsText)
+                add("line:", String(entry.line))
+            }
             if let comment = decoded.comment { add("comment:", comment) }
             if let options = decoded.options { add("options:", options) }
             for (label, value) in Self.attributeFields(decoded.attributes) {

@@ -72,7 +72,7 @@ extension Keytool {
 
         /// The key a file stands for.
         static func primaryKey(_ file: String, passphrase: PassphraseOptions) throws -> AsymmetricKey {
-            let (_, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
+            let (_, keys) = try KeyLoader.loadPublicParts(file, passphrase: passphrase)
             if keys.count > 1, keys.allSatisfy({ $0.format == .pkcs12 }), let key = keys.first(where: { $0.key.isPrivate }) {
                 return key.key
             }
