@@ -6,10 +6,11 @@ import AsymmetricKeys
 package enum KeyLoader {
     /// Every key in FILE or `-`.
     package static func loadAll(_ path: String, passphrase: PassphraseOptions) throws -> (input: InputFile, keys: [DecodedKey]) {
-        try loadAll(path, passphrase: passphrase, input: InputFile.read(path))
+        try loadAll(InputFile.read(path), passphrase: passphrase)
     }
 
-    private static func loadAll(_ path: String, passphrase: PassphraseOptions, input: InputFile) throws -> (input: InputFile, keys: [DecodedKey]) {
+    /// Every key in an input already read.
+    package static func loadAll(_ input: InputFile, passphrase: PassphraseOptions) throws -> (input: InputFile, keys: [DecodedKey]) {
         do {
             let keys = try KDFLimits.$current.withValue(passphrase.kdfLimits) {
                 try KeyDecoder.decodeAll(input.bytes, source: input.name, passphrase: passphrase.provider)
@@ -25,7 +26,11 @@ package enum KeyLoader {
     /// store in clear, without asking for the passphrase, as `ssh-keygen -l` and `puttygen -l` do.
     /// Every other file is read as ``loadAll(_:passphrase:)`` reads it.
     package static func loadPublicParts(_ path: String, passphrase: PassphraseOptions) throws -> (input: InputFile, keys: [DecodedKey]) {
-        let input = try InputFile.read(path)
+        try loadPublicParts(InputFile.read(path), passphrase: passphrase)
+    }
+
+    /// ``loadPublicParts(_:passphrase:)`` of an input already read.
+    package static func loadPublicParts(_ input: InputFile, passphrase: PassphraseOptions) throws -> (input: InputFile, keys: [DecodedKey]) {
         do {
             if let decoded = try KDFLimits.$current.withValue(passphrase.kdfLimits, operation: { try encryptedPublicPart(input.bytes) }) {
                 return (input, [decoded])
@@ -33,7 +38,7 @@ package enum KeyLoader {
         } catch let error as KeyError {
             throw CommandError(message(error, file: input.name))
         }
-        return try loadAll(path, passphrase: passphrase, input: input)
+        return try loadAll(input, passphrase: passphrase)
     }
 
     /// The public part of an encrypted OpenSSH private key (the only key of the file) or of an
@@ -69,6 +74,23 @@ package enum KeyLoader {
             }
         }
         return found
+    }
+
+    /// The lines of a known_hosts file: every entry read, and every line that could not be read
+    /// written to standard error as `keytool: error: FILE: line N: reason`; `nil` when the input
+    /// is no known_hosts file. `failed` says whether a line was reported (the command then exits 1
+    /// after printing the others).
+    package static func knownHostsLines(_ input: InputFile) -> (keys: [DecodedKey], failed: Bool)? {
+        guard KnownHostsFile.looksLikeKnownHosts(input.bytes) else { return nil }
+        let result = KnownHostsFile.decode(input.bytes)
+        for failure in result.failures {
+            printError(message(failure.error, file: input.name))
+        }
+        if result.entries.isEmpty && result.failures.isEmpty {
+            printError("\(input.name): the known_hosts file holds no key line")
+            return ([], true)
+        }
+        return (result.entries, !result.failures.isEmpty)
     }
 
     /// The single key in FILE or `-`.

@@ -32,8 +32,19 @@ extension Keytool {
         }
 
         func run() throws {
+            // A known_hosts file prints every line it can read, then fails for the others.
+            let input = try InputFile.read(file)
+            if let (keys, failed) = KeyLoader.knownHostsLines(input) {
+                try printFingerprints(keys)
+                if failed { throw ExitCode(1) }
+                return
+            }
             // Encrypted OpenSSH and PuTTY keys store the public key in clear: no passphrase asked.
-            let (_, keys) = try KeyLoader.loadPublicParts(file, passphrase: passphrase)
+            let (_, keys) = try KeyLoader.loadPublicParts(input, passphrase: passphrase)
+            try printFingerprints(keys)
+        }
+
+        private func printFingerprints(_ keys: [DecodedKey]) throws {
             for decoded in keys {
                 let key = try decoded.key.publicKey()
                 guard let print_ = hash == .sha256 ? key.fingerprintSHA256 : key.fingerprintMD5 else {

@@ -30,13 +30,23 @@ extension Keytool {
         @OptionGroup var passphrase: PassphraseOptions
 
         func run() throws {
-            let (input, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
+            let input = try InputFile.read(file)
+            if let (keys, failed) = KeyLoader.knownHostsLines(input) {
+                try printKeys(keys, name: input.name)
+                if failed { throw ExitCode(1) }
+                return
+            }
+            let (_, keys) = try KeyLoader.loadAll(input, passphrase: passphrase)
+            try printKeys(keys, name: input.name)
+        }
+
+        private func printKeys(_ keys: [DecodedKey], name inputName: String) throws {
             for (index, key) in keys.enumerated() {
                 if json {
                     print(try jsonLine(key))
                 } else {
                     if index > 0 { print("") }
-                    print(try text(key, name: keys.count > 1 ? "\(input.name) [key \(index + 1) of \(keys.count)]" : input.name))
+                    print(try text(key, name: keys.count > 1 ? "\(inputName) [key \(index + 1) of \(keys.count)]" : inputName))
                 }
             }
         }

@@ -44,6 +44,9 @@ struct KnownHostsTests {
         #expect(!KnownHostsFile.looksLikeKnownHosts(Array(("no-pty,command=\"ls\" " + line).utf8)))
         #expect(!KnownHostsFile.looksLikeKnownHosts(Array(("restrict " + line).utf8)))
         #expect(KnownHostsFile.looksLikeKnownHosts(Array(("host.example.com " + line).utf8)))
+        // A PuTTY file's first line also puts a word before a key type.
+        #expect(!KnownHostsFile.looksLikeKnownHosts(try RealWorldFixtures.bytes("dsa", "dsa1024-encrypted.ppk")))
+        #expect(!KnownHostsFile.looksLikeKnownHosts(Array("Header: ssh-rsa\n".utf8)))
     }
 
     @Test("the plain file: every key line an entry, the two odd lines failures naming their line")

@@ -14,6 +14,9 @@ public enum KnownHostsFile {
     /// hashed host (`|1|`), or a hosts field followed by a key type, where the hosts field is not
     /// a list of authorized_keys options.
     public static func looksLikeKnownHosts(_ bytes: [UInt8]) -> Bool {
+        // PuTTY files (`PuTTY-User-Key-File-3: ssh-rsa`) and RFC 4716 headers also put a word
+        // before a key type; their first word ends in a colon, which no host pattern does.
+        if PPKPrivateKey.isPPK(bytes) || bytes.starts(with: OpenSSHPrivateKey.magic) { return false }
         var lineStart = bytes.startIndex
         var examined = 0
         while lineStart < bytes.endIndex, examined < 64 {
@@ -24,7 +27,7 @@ public enum KnownHostsFile {
             examined += 1
             let head = OpenSSHPublicKey.token(content)
             if head.first == UInt8(ascii: "@") || head.starts(with: hashMagic) { return true }
-            if OpenSSHKeyType.isKnown(head) { return false }
+            if OpenSSHKeyType.isKnown(head) || head.last == UInt8(ascii: ":") || head.starts(with: Array("-----".utf8)) { return false }
             let second = OpenSSHPublicKey.token(content[head.endIndex...].drop(while: OpenSSHPublicKey.isSpace))
             return looksLikeKeyType(second) && !isAuthorizedKeysOptions(head)
         }
