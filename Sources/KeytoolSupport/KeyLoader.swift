@@ -41,6 +41,24 @@ package enum KeyLoader {
         return try loadAll(input, passphrase: passphrase)
     }
 
+    /// The public part of an encrypted OpenSSH or PuTTY private key when no passphrase can be had
+    /// (no `--passphrase-file`/`--passphrase-env`, no terminal): what `inspect` shows then instead
+    /// of failing; `nil` when a passphrase can be had or the input is no such key.
+    package static func publicPartWithoutPassphrase(_ input: InputFile, passphrase: PassphraseOptions) throws -> DecodedKey? {
+        guard !passphrase.canProvide else { return nil }
+        do {
+            return try KDFLimits.$current.withValue(passphrase.kdfLimits) { try encryptedPublicPart(input.bytes) }
+        } catch let error as KeyError {
+            throw CommandError(message(error, file: input.name))
+        }
+    }
+
+    /// Whether `decoded` is only the public part of an encrypted private key file
+    /// (``publicPartWithoutPassphrase(_:passphrase:)``, ``loadPublicParts(_:passphrase:)``).
+    package static func isPublicPartOfPrivateFile(_ decoded: DecodedKey) -> Bool {
+        !decoded.key.isPrivate && (decoded.format == .opensshPrivate || decoded.format == .ppk)
+    }
+
     /// The public part of an encrypted OpenSSH private key (the only key of the file) or of an
     /// encrypted PuTTY key file; `nil` for every other input. An OpenSSH key's comment is inside
     /// the encrypted part, so it has none (ssh-keygen prints `no comment` too); a PuTTY file's

@@ -36,6 +36,12 @@ extension Keytool {
                 if failed { throw ExitCode(1) }
                 return
             }
+            // Without a passphrase to be had, an encrypted OpenSSH or PuTTY key shows the public
+            // part it stores in clear.
+            if let publicPart = try KeyLoader.publicPartWithoutPassphrase(input, passphrase: passphrase) {
+                try printKeys([publicPart], name: input.name)
+                return
+            }
             let (_, keys) = try KeyLoader.loadAll(input, passphrase: passphrase)
             try printKeys(keys, name: input.name)
         }
@@ -59,10 +65,12 @@ extension Keytool {
                 ("algorithm", publicKey.algorithm.rawValue),
             ]
             if let curve = publicKey.curve { fields.append(("curve", curve.rawValue)) }
+            let publicPartOnly = KeyLoader.isPublicPartOfPrivateFile(decoded)
             fields += [
-                ("private", decoded.key.isPrivate ? "true" : "false"),
+                ("private", decoded.key.isPrivate || publicPartOnly ? "true" : "false"),
                 ("encrypted", decoded.encryption != nil ? "true" : "false"),
             ]
+            if publicPartOnly { fields.append(("publicPartOnly", "true")) }
             if let encryption = decoded.encryption {
                 fields.append(("cipher", encryption.cipher))
                 if let kdf = encryption.kdf { fields.append(("kdf", kdf)) }
@@ -163,7 +171,7 @@ extension Keytool {
             }
             for (name, value) in try fields(decoded) {
                 switch name {
-                case "private", "encrypted": object.set(name, value == "true")
+                case "private", "encrypted", "publicPartOnly": object.set(name, value == "true")
                 case "bits", "line": object.set(name, Int(value))
                 default: object.set(name, value)
                 }
@@ -184,7 +192,11 @@ extension Keytool {
                 for (label, value) in CertificateDescription().text(request) { add(label, value) }
             }
             add("format:", "\(decoded.format.rawValue) (\(decoded.encoding.rawValue))")
-            add("key:", "\(CheckCommand.describe(publicKey)) \(decoded.key.isPrivate ? "private" : "public") key")
+            if KeyLoader.isPublicPartOfPrivateFile(decoded) {
+                add("key:", "\(CheckCommand.describe(publicKey)) private key (encrypted: public part only; give --passphrase-file or --passphrase-env for the rest)")
+            } else {
+                add("key:", "\(CheckCommand.describe(publicKey)) \(decoded.key.isPrivate ? "private" : "public") key")
+            }
             if let encryption = decoded.encryption {
                 add("encryption:", [encryption.cipher, encryption.kdf].compactMap { $0 }.joined(separator: ", "))
             }

@@ -42,11 +42,22 @@ struct RealWorldSSHCommandTests {
         #expect(mine.stdout.split(separator: " ").dropFirst().first == hash)
     }
 
-    @Test("inspect of an encrypted key still needs the passphrase (only fingerprint and match go without)")
-    func inspectStillAsks() throws {
-        let result = try CLIRunner.run(["inspect", CLIRunner.fixture("keys/ec-p256.openssh-aes256-ctr")], stdin: [])
-        #expect(result.status == 1)
-        #expect(result.stderr.contains("--passphrase-file"))
+    @Test("inspect of an encrypted key without a passphrase shows the public part; with one, all of it",
+          arguments: ["keys/ec-p256.openssh-aes256-ctr", "keys/ppk/ec-p256.v3-argon2id.ppk"])
+    func inspectPublicPart(file: String) throws {
+        let path = CLIRunner.fixture(file)
+        let result = try CLIRunner.run(["inspect", "--json", path], stdin: [])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+        #expect(object["publicPartOnly"] as? Bool == true)
+        #expect(object["private"] as? Bool == true)
+        #expect(object["encrypted"] as? Bool == true)
+        let full = try CLIRunner.run(["inspect", "--json", "--passphrase-file", CLIRunner.fixture("keys/passphrase.txt"), path])
+        #expect(full.status == 0, "\(full.stderr)")
+        let whole = try #require(try JSONSerialization.jsonObject(with: Data(full.stdoutBytes)) as? [String: Any])
+        #expect(whole["publicPartOnly"] == nil)
+        #expect(whole["fingerprintSHA256"] as? String == object["fingerprintSHA256"] as? String)
+        #expect(whole["publicKey"] as? String == object["publicKey"] as? String)
     }
 
     @Test("DSA: fingerprint is ssh-keygen -l's, inspect names it, conversions are ssh-keygen's and openssl's")
