@@ -32,7 +32,7 @@ package enum KeyLoader {
     /// ``loadPublicParts(_:passphrase:)`` of an input already read.
     package static func loadPublicParts(_ input: InputFile, passphrase: PassphraseOptions) throws -> (input: InputFile, keys: [DecodedKey]) {
         do {
-            if let decoded = try KDFLimits.$current.withValue(passphrase.kdfLimits, operation: { try encryptedPublicPart(input.bytes) }) {
+            if let decoded = try encryptedPublicPart(input.bytes) {
                 return (input, [decoded])
             }
         } catch let error as KeyError {
@@ -47,7 +47,7 @@ package enum KeyLoader {
     package static func publicPartWithoutPassphrase(_ input: InputFile, passphrase: PassphraseOptions) throws -> DecodedKey? {
         guard !passphrase.canProvide else { return nil }
         do {
-            return try KDFLimits.$current.withValue(passphrase.kdfLimits) { try encryptedPublicPart(input.bytes) }
+            return try encryptedPublicPart(input.bytes)
         } catch let error as KeyError {
             throw CommandError(message(error, file: input.name))
         }
@@ -63,7 +63,16 @@ package enum KeyLoader {
     /// encrypted PuTTY key file; `nil` for every other input. An OpenSSH key's comment is inside
     /// the encrypted part, so it has none (ssh-keygen prints `no comment` too); a PuTTY file's
     /// comment is in clear.
+    ///
+    /// Nothing is derived or decrypted, so the file's KDF cost is not held against the caps (as
+    /// `ssh-keygen -l` does not): the caps guard the work a passphrase would start.
     static func encryptedPublicPart(_ bytes: [UInt8]) throws -> DecodedKey? {
+        try KDFLimits.$current.withValue(uncapped) { try readEncryptedPublicPart(bytes) }
+    }
+
+    private static let uncapped = KDFLimits(maximumIterations: .max, maximumMemory: .max, maximumPasses: .max, maximumRounds: .max)
+
+    private static func readEncryptedPublicPart(_ bytes: [UInt8]) throws -> DecodedKey? {
         if PPKPrivateKey.isPPK(bytes) {
             let part = try PPKPrivateKey.publicKey(bytes)
             guard part.encryption != nil else { return nil }

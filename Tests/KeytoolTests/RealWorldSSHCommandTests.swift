@@ -29,6 +29,39 @@ struct RealWorldSSHCommandTests {
         }
     }
 
+    @Test("fingerprint reads no KDF, so a round count above the cap does not stop it (as ssh-keygen -l)")
+    func fingerprintIgnoresRounds() throws {
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: CLIRunner.fixture("keys/ec-p256.openssh-aes256-ctr"))), as: UTF8.self)
+        let body = text.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        var blob = [UInt8](try #require(Data(base64Encoded: body)))
+        func length(at offset: Int) -> Int { blob[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        var offset = 15                      // "openssh-key-v1\0"
+        offset += 4 + length(at: offset)     // cipher
+        offset += 4 + length(at: offset)     // kdf
+        offset += 4                          // kdf options' length
+        offset += 4 + length(at: offset)     // salt
+        blob.replaceSubrange(offset..<(offset + 4), with: [0x00, 0x0F, 0x42, 0x40])  // 1,000,000 rounds
+        let base64 = Data(blob).base64EncodedString()
+        let lines = stride(from: 0, to: base64.count, by: 70).map { start -> String in
+            let from = base64.index(base64.startIndex, offsetBy: start)
+            return String(base64[from..<(base64.index(from, offsetBy: 70, limitedBy: base64.endIndex) ?? base64.endIndex)])
+        }
+        let dir = try TestScratch.directory("keytool-rounds")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("costly").path
+        try Data(("-----BEGIN OPENSSH PRIVATE KEY-----\n" + lines.joined(separator: "\n") + "\n-----END OPENSSH PRIVATE KEY-----\n").utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let theirs = try ToolProcess.run(tool: "ssh-keygen", ["-l", "-f", path], stdin: [])
+        try #require(theirs.status == 0, "\(theirs.stderr)")
+        let mine = try CLIRunner.run(["fingerprint", path], stdin: [])
+        #expect(mine.status == 0, "\(mine.stderr)")
+        #expect(mine.stdout == theirs.text)
+        // Decrypting it would start the work: that is still capped.
+        let check = try CLIRunner.run(["check", "--passphrase-file", CLIRunner.fixture("keys/passphrase.txt"), path])
+        #expect(check.status == 1)
+        #expect(check.stderr.contains("--max-kdf-rounds"))
+    }
+
     @Test("fingerprint of an encrypted PuTTY key asks nothing and agrees with puttygen -l",
           arguments: ["ec-p256.v3-argon2id.ppk", "ec-p384.v2-aes.ppk"])
     func encryptedPPKFingerprint(file: String) throws {
