@@ -48,7 +48,9 @@ enum PPKPrivateBlob {
             guard derived.publicValueMatches else { throw reader.mismatch(at: xOffset) }
             key = .dsa(derived)
         case .securityKey:
-            throw SecurityKeyPrivateKey.needsAuthenticator("read PuTTY files of")
+            var error = KeyError(.unsupportedAlgorithm, "\(context): PuTTY key files hold no FIDO security keys (sk-…@openssh.com); Coffer reads them from OpenSSH files")
+            error.algorithm = "sk"
+            throw error
         }
         let padding = reader.remainingCount
         guard padding == 0 || (encrypted && padding < 16) else {
