@@ -150,5 +150,8 @@ struct DSARealWorldTests {
         #expect(throws: KeyError.self) { try DSAPublicKey(p: [0x0F], q: [0x0F], g: [0x02], y: [0x03]) }   // q ≥ p
         #expect(throws: KeyError.self) { try DSAPublicKey(p: [UInt8](repeating: 0xFF, count: 1300), q: [3], g: [2], y: [3]) }
         #expect(throws: KeyError.self) { try DSAPrivateKey(p: [0x17], q: [0x0B], g: [0x02], x: [0x0B]) }  // x ≥ q
+        // q (and so x, and the cost of g^x mod p) is capped before any arithmetic.
+        let p = [UInt8](repeating: 0xFF, count: 1024)
+        #expect(throws: KeyError.self) { try DSAPublicKey(p: p, q: [0x7F] + [UInt8](repeating: 0xFF, count: 1000), g: [2], y: [3]) }
     }
 }

@@ -23,10 +23,15 @@ public struct DSAPublicKey: Sendable, Hashable {
     /// file can ask for.
     public static let maximumBits = 10_000
 
+    /// The largest q read, in bits: FIPS 186-4 uses 160, 224 and 256; the cap bounds the private
+    /// value x < q and so the cost of checking y = g^x mod p.
+    public static let maximumSubgroupBits = 512
+
     /// Creates a key from its numbers (big-endian magnitudes; leading zeros are dropped).
     ///
     /// - Throws: ``KeyError`` `.malformed` when a number is zero, p is even or above
-    ///   ``maximumBits``, q is not below p, or g or y is not between 2 and p − 1.
+    ///   ``maximumBits``, q is above ``maximumSubgroupBits`` or not below p, or g or y is not
+    ///   between 2 and p − 1.
     public init(p: some Collection<UInt8>, q: some Collection<UInt8>, g: some Collection<UInt8>, y: some Collection<UInt8>) throws {
         let p = Array(p.drop(while: { $0 == 0 }))
         let q = Array(q.drop(while: { $0 == 0 }))
@@ -37,6 +42,9 @@ public struct DSAPublicKey: Sendable, Hashable {
         }
         guard p.count * 8 <= Self.maximumBits + 7, Self.bitCount(p) <= Self.maximumBits else {
             throw KeyError(.malformed, "the DSA key's p has \(Self.bitCount(p)) bits; at most \(Self.maximumBits) are read")
+        }
+        guard Self.bitCount(q) <= Self.maximumSubgroupBits else {
+            throw KeyError(.malformed, "the DSA key's q has \(Self.bitCount(q)) bits; at most \(Self.maximumSubgroupBits) are read (FIPS 186-4 uses 160, 224 and 256)")
         }
         guard p.last! & 1 == 1 else { throw KeyError(.malformed, "the DSA key's p is even, so not a prime") }
         let bigP = BigNumber(bigEndian: p)
