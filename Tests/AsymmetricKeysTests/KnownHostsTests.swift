@@ -107,6 +107,18 @@ struct KnownHostsTests {
         #expect(result.failures.allSatisfy { $0.error.code == .malformed })
     }
 
+    @Test("KeyDecoder detects known_hosts: every entry of a readable file, the first bad line of another")
+    func throughKeyDecoder() throws {
+        let hashed = try KeyDecoder.decodeAll(RealWorldFixtures.bytes(Self.subject, "known_hosts.hashed"), source: "known_hosts.hashed", passphrase: nil)
+        #expect(hashed.count == 6)
+        #expect(hashed.allSatisfy { $0.format == .knownHosts && $0.knownHosts != nil })
+        // Until decodeAll returns per-entry results, an unreadable line fails the file, naming it.
+        let error = try #require(throws: KeyError.self) {
+            try KeyDecoder.decodeAll(RealWorldFixtures.bytes(Self.subject, "known_hosts"), source: "known_hosts", passphrase: nil)
+        }
+        #expect(error.reason.hasPrefix("line 10: "))
+    }
+
     @Test("globs: * and ? match, and a long pattern costs no more than pattern × text")
     func globs() {
         #expect(KnownHostsEntry.glob(Array("*.example.org".utf8)[...], Array("a.b.example.org".utf8)[...]))
