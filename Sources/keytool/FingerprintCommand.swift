@@ -26,6 +26,9 @@ extension Keytool {
         /// known_hosts line the comment or else the hosts, as ssh-keygen prints them (hashed ones
         /// hashed), and for a marked line, which ssh-keygen skips, the marker and the hosts.
         static func label(_ decoded: DecodedKey) -> String {
+            // An OpenSSH private key always stores a comment, and ssh-keygen prints an empty one
+            // as nothing (its "no comment" is for keys that have no comment field).
+            if decoded.format == .opensshPrivate, decoded.key.isPrivate, decoded.comment == nil { return "" }
             guard let entry = decoded.knownHosts else { return decoded.comment ?? "no comment" }
             if let marker = entry.marker { return "\(marker.rawValue) \(entry.hostsText)" }
             return decoded.comment ?? entry.hostsText
