@@ -14,6 +14,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzPKCS8", ["AsymmetricKeys"]),
     ("FuzzPKCS8Encrypted", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
     ("FuzzOpenSSHPublicKey", ["AsymmetricKeys"]),
+    ("FuzzKnownHosts", ["AsymmetricKeys"]),
     ("FuzzOpenSSHPrivateKey", ["AsymmetricKeys", "CryptoOpenSSL"]),
     ("FuzzRFC4716", ["AsymmetricKeys"]),
     ("FuzzSEC1", ["AsymmetricKeys"]),

@@ -46,6 +46,12 @@ package struct PassphraseOptions: ParsableArguments {
         return limits
     }
 
+    /// Whether a passphrase can be had: from a file, an environment variable, or a prompt on the
+    /// terminal standard input is.
+    package var canProvide: Bool {
+        file != nil || environment != nil || SystemIO.standardInputIsTerminal
+    }
+
     /// A provider that asks for the passphrase only when a key turns out to be encrypted.
     package var provider: PassphraseProvider {
         let file = file

@@ -45,6 +45,8 @@ extension Keytool {
             case .rsa(let rsa): "RSA \(rsa.bits)-bit"
             case .ec(let ec): "EC \(ec.curve.rawValue)"
             case .octet: key.algorithm.displayName
+            case .dsa(let dsa): "DSA \(dsa.bits)-bit"
+            case .securityKey: key.algorithmDescription
             }
         }
     }

@@ -26,8 +26,21 @@ extension Keytool {
 
         @OptionGroup var passphrase: PassphraseOptions
 
+        /// What stands after the fingerprint: the comment, or ssh-keygen's "no comment"; for a
+        /// known_hosts line the comment or else the hosts, as ssh-keygen prints them (hashed ones
+        /// hashed), and for a marked line, which ssh-keygen skips, the marker and the hosts.
+        static func label(_ decoded: DecodedKey) -> String {
+            // An OpenSSH private key always stores a comment, and ssh-keygen prints an empty one
+            // as nothing (its "no comment" is for keys that have no comment field).
+            if decoded.format == .opensshPrivate, decoded.key.isPrivate, decoded.comment == nil { return "" }
+            guard let entry = decoded.knownHosts else { return decoded.comment ?? "no comment" }
+            if let marker = entry.marker { return "\(marker.rawValue) \(entry.hostsText)" }
+            return decoded.comment ?? entry.hostsText
+        }
+
         func run() throws {
-            let (input, result) = try KeyLoader.loadEntries(file, passphrase: passphrase)
+            // Encrypted OpenSSH and PuTTY keys store the public key in clear: no passphrase asked.
+            let (input, result) = try KeyLoader.loadPublicParts(file, passphrase: passphrase)
             var printed = 0
             for (index, decoded) in result.entries.enumerated() {
                 let key = try decoded.key.publicKey()
@@ -36,8 +49,7 @@ extension Keytool {
                     printError("\(input.name)\(entry): \(key.algorithm.displayName) keys have no SSH fingerprint (SSH keys never hold them); see keytool inspect for the public key")
                     continue
                 }
-                // ssh-keygen prints "no comment" when the key has none.
-                print("\(key.bits) \(print_) \(decoded.comment ?? "no comment") (\(key.sshLabel))")
+                print("\(key.bits) \(print_) \(Self.label(decoded)) (\(key.sshLabel))")
                 printed += 1
             }
             for failure in result.failures { printError(KeyLoader.message(failure, file: input.name)) }

@@ -53,6 +53,12 @@ extension Keytool {
         @OptionGroup var newPassphrase: NewPassphraseOptions
 
         func validate() throws {
+            if type == .dsa {
+                throw ValidationError("DSA keys are obsolete (OpenSSH disabled ssh-dss in 7.0, FIPS 186-5 no longer approves DSA signatures); keytool reads them but does not generate them: use --type ed25519, ec or rsa")
+            }
+            if type == .skEd25519 || type == .skECDSA {
+                throw ValidationError("security keys are made by the authenticator: use ssh-keygen -t \(type == .skEd25519 ? "ed25519-sk" : "ecdsa-sk") with it attached")
+            }
             guard to.isPrivate else { throw ValidationError("--to must be a private key format: pkcs1, pkcs8, sec1 or openssh") }
             if der && to == .openssh { throw ValidationError("--der applies to pkcs1, pkcs8 and sec1 only") }
             if newPassphrase.isGiven && encrypt == nil { throw ValidationError("--new-passphrase-file/--new-passphrase-env need --encrypt CIPHER") }

@@ -34,7 +34,15 @@ extension Keytool {
         @OptionGroup var passphrase: PassphraseOptions
 
         func run() throws {
-            let (input, result) = try KeyLoader.loadEntries(file, passphrase: passphrase)
+            let input = try InputFile.read(file)
+            // Without a passphrase to be had, an encrypted OpenSSH or PuTTY key shows the public
+            // part it stores in clear.
+            let result: KeyDecodingResult
+            if let publicPart = try KeyLoader.publicPartWithoutPassphrase(input, passphrase: passphrase) {
+                result = KeyDecodingResult(entries: [publicPart])
+            } else {
+                result = try KeyLoader.loadEntries(input, passphrase: passphrase).result
+            }
             let keys = result.entries
             for (index, key) in keys.enumerated() {
                 if json {
@@ -69,24 +77,29 @@ extension Keytool {
                 ("algorithm", publicKey.algorithm.rawValue),
             ]
             if let curve = publicKey.curve { fields.append(("curve", curve.rawValue)) }
+            let publicPartOnly = KeyLoader.isPublicPartOfPrivateFile(decoded)
             fields += [
-                ("private", decoded.key.isPrivate ? "true" : "false"),
+                ("private", decoded.key.isPrivate || publicPartOnly ? "true" : "false"),
                 ("encrypted", decoded.encryption != nil ? "true" : "false"),
             ]
+            if publicPartOnly { fields.append(("publicPartOnly", "true")) }
             if let encryption = decoded.encryption {
                 fields.append(("cipher", encryption.cipher))
                 if let kdf = encryption.kdf { fields.append(("kdf", kdf)) }
             }
             fields.append(("bits", String(publicKey.bits)))
-            if case .rsa(let rsa) = publicKey {
-                fields += [("publicExponent", rsa.publicExponentHex), ("modulus", rsa.modulusHex)]
-            } else {
-                fields.append(("publicKey", Hex.encode(publicKey.rawBytes)))
-            }
+            fields += Self.publicNumberFields(publicKey)
             if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
                 fields += [("fingerprintSHA256", sha256), ("fingerprintMD5", md5)]
             }
-            fields += [("spkiSHA256", publicKey.spkiSHA256), ("jwkThumbprint", publicKey.jwkThumbprint)]
+            // A security key has no SubjectPublicKeyInfo and no JWK; DSA has no JWK key type.
+            if case .securityKey = publicKey {} else { fields.append(("spkiSHA256", publicKey.spkiSHA256)) }
+            if ![.dsa, .skEd25519, .skECDSA].contains(publicKey.algorithm) { fields.append(("jwkThumbprint", publicKey.jwkThumbprint)) }
+            fields += Self.securityKeyFields(decoded.key)
+            if let entry = decoded.knownHosts {
+                if let marker = entry.marker { fields.append(("marker", marker.rawValue)) }
+                fields += [("hosts", entry.hostsText), ("line", String(entry.line))]
+            }
             if let comment = decoded.comment { fields.append(("comment", comment)) }
             if let options = decoded.options { fields.append(("options", options)) }
             fields += Self.attributeFields(decoded.attributes)
@@ -94,6 +107,30 @@ extension Keytool {
                 fields += Self.privateFields(key)
             }
             return fields
+        }
+
+        /// RSA's exponent and modulus, DSA's p, q, g and y, the raw public key of the others.
+        private static func publicNumberFields(_ publicKey: PublicKey) -> [(String, String)] {
+            switch publicKey {
+            case .rsa(let rsa):
+                [("publicExponent", rsa.publicExponentHex), ("modulus", rsa.modulusHex)]
+            case .dsa(let dsa):
+                [("p", Hex.encodeMagnitude(dsa.p)), ("q", Hex.encodeMagnitude(dsa.q)), ("g", Hex.encodeMagnitude(dsa.g)), ("y", Hex.encodeMagnitude(dsa.y))]
+            default:
+                [("publicKey", Hex.encode(publicKey.rawBytes))]
+            }
+        }
+
+        /// A security key's application and, for its private key file, the flags.
+        private static func securityKeyFields(_ key: AsymmetricKey) -> [(String, String)] {
+            switch key {
+            case .publicKey(.securityKey(let sk)):
+                return [("application", sk.applicationText)]
+            case .privateKey(.securityKey(let sk)):
+                return [("application", sk.publicKey.applicationText), ("flags", sk.flagNames.isEmpty ? "none" : sk.flagNames.joined(separator: ","))]
+            default:
+                return []
+            }
         }
 
         /// What the container said about the key (JWK kid/use/alg/key_ops, PKCS#12 bag attributes).
@@ -131,6 +168,10 @@ extension Keytool {
                 return [("privateKey", key.scalar.withUnsafeBytes { Hex.encode($0) })]
             case .octet(let key):
                 return [("privateKey", key.bytes.withUnsafeBytes { Hex.encode($0) })]
+            case .dsa(let key):
+                return [("privateKey", key.x.withUnsafeBytes { Hex.encodeMagnitude($0) })]
+            case .securityKey:
+                return []   // the private key is in the authenticator
             }
         }
 
@@ -144,8 +185,8 @@ extension Keytool {
             }
             for (name, value) in try fields(decoded) {
                 switch name {
-                case "private", "encrypted": object.set(name, value == "true")
-                case "bits": object.set(name, Int(value))
+                case "private", "encrypted", "publicPartOnly": object.set(name, value == "true")
+                case "bits", "line": object.set(name, Int(value))
                 // Lists stay JSON arrays (key_ops is one in the JWK itself).
                 case "keyOps": object.set(name, decoded.attributes.keyOperations)
                 case "trustedUses": object.set(name, decoded.attributes.trustedUses)
@@ -170,7 +211,11 @@ extension Keytool {
                 for (label, value) in CertificateDescription().text(request) { add(label, value) }
             }
             add("format:", "\(decoded.format.rawValue) (\(decoded.encoding.rawValue))")
-            add("key:", "\(CheckCommand.describe(publicKey)) \(decoded.key.isPrivate ? "private" : "public") key")
+            if KeyLoader.isPublicPartOfPrivateFile(decoded) {
+                add("key:", "\(CheckCommand.describe(publicKey)) private key (encrypted: public part only; give --passphrase-file or --passphrase-env for the rest)")
+            } else {
+                add("key:", "\(CheckCommand.describe(publicKey)) \(decoded.key.isPrivate ? "private" : "public") key")
+            }
             if let encryption = decoded.encryption {
                 add("encryption:", [encryption.cipher, encryption.kdf].compactMap { $0 }.joined(separator: ", "))
             }
@@ -178,14 +223,22 @@ extension Keytool {
                 add("public exponent:", Self.exponentText(rsa.publicExponent))
                 add("modulus:", rsa.modulusHex)
             } else {
-                add("public key:", Hex.encode(publicKey.rawBytes))
+                for (label, value) in Self.publicNumberFields(publicKey) {
+                    add((label == "publicKey" ? "public key" : label) + ":", value)
+                }
             }
             if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
                 add("fingerprint:", "\(publicKey.bits) \(sha256)")
                 add("", "\(publicKey.bits) \(md5)")
             }
-            add("spki sha256:", publicKey.spkiSHA256)
-            add("jwk thumbprint:", publicKey.jwkThumbprint)
+            if case .securityKey = publicKey {} else { add("spki sha256:", publicKey.spkiSHA256) }
+            if ![.dsa, .skEd25519, .skECDSA].contains(publicKey.algorithm) { add("jwk thumbprint:", publicKey.jwkThumbprint) }
+            for (label, value) in Self.securityKeyFields(decoded.key) { add(label + ":", value) }
+            if let entry = decoded.knownHosts {
+                if let marker = entry.marker { add("marker:", marker.rawValue) }
+                add("hosts:", entry.hostsText)
+                add("line:", String(entry.line))
+            }
             for warning in decoded.warnings { add("warning:", warning) }
             if let comment = decoded.comment { add("comment:", comment) }
             if let options = decoded.options { add("options:", options) }

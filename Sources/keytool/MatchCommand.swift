@@ -52,7 +52,7 @@ extension Keytool {
                 let name = KeyLoader.displayName(file)
                 let result: KeyDecodingResult
                 do {
-                    result = try KeyLoader.loadEntries(file, passphrase: passphrase).result
+                    result = try KeyLoader.loadPublicParts(file, passphrase: passphrase).result
                 } catch {
                     printError(String(describing: error))
                     failed = true

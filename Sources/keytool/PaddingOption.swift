@@ -73,6 +73,10 @@ struct SignatureOptions: ParsableArguments {
             return .eddsa
         case .x25519, .x448:
             throw CommandError("\(name): \(algorithm.displayName) keys agree on secrets and cannot sign; use keytool derive")
+        case .dsa:
+            throw CommandError("\(name): DSA keys are read-only: obsolete since OpenSSH 7.0 and no longer approved for signatures by FIPS 186-5, keytool does not sign or verify with them")
+        case .skEd25519, .skECDSA:
+            throw CommandError("\(name): a FIDO security key keeps its private key in the authenticator; keytool does not sign or verify with it (use ssh-keygen -Y sign with the authenticator attached)")
         }
     }
 }

@@ -67,7 +67,7 @@ struct JWKTests {
         let source = try Self.source(fact)
         let key = try #require(decoded.key.privateKey)
         let expected = try #require(source.key.privateKey)
-        #expect(PKCS8PrivateKey.encode(key) == PKCS8PrivateKey.encode(expected))
+        #expect(try PKCS8PrivateKey.encode(key) == PKCS8PrivateKey.encode(expected))
         #expect(try key.consistencyProblems().isEmpty)
     }
 

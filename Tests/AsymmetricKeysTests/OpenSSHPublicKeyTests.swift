@@ -81,7 +81,7 @@ struct OpenSSHPublicKeyTests {
         #expect(error?.reason.contains("Ed25519") == true)
     }
 
-    @Test("ECDSA and DSA keys from ssh-keygen are named", arguments: [("ecdsa", "ecdsa-sha2-nistp256", "ec"), ("dsa", "ssh-dss", "dsa")])
+    @Test("ECDSA and DSA keys from ssh-keygen are read", arguments: [("ecdsa", "ecdsa-sha2-nistp256", "ec"), ("dsa", "ssh-dss", "dsa")])
     func nonRSAGenerated(_ type: String, _ name: String, _ identifier: String) throws {
         let path: String
         do {
@@ -93,11 +93,12 @@ struct OpenSSHPublicKeyTests {
         }
         let text = Array(try Data(contentsOf: URL(fileURLWithPath: path + ".pub")))
         if type == "dsa" {
-            // Coffer does not read DSA keys: decoding names the type.
-            let error = #expect(throws: KeyError.self) { try OpenSSHPublicKey.decode(text) }
-            #expect(error?.code == .unsupportedAlgorithm)
-            #expect(error?.algorithm == identifier)
-            #expect(error?.reason.contains(name) == true)
+            // DSA keys are read (read only); an operation that needs RSA names the algorithm.
+            let key = try OpenSSHPublicKey.decode(text).key
+            #expect(key.algorithm.rawValue == identifier)
+            #expect(try OpenSSHPublicKey.encode(key, comment: "test@coffer") == String(decoding: text, as: UTF8.self))
+            let error = #expect(throws: KeyError.self) { try key.requireRSA(for: "RSA encryption") }
+            #expect(error?.reason.contains("DSA") == true)
         } else {
             // ECDSA reads as an EC key; an operation that needs RSA names it.
             let key = try OpenSSHPublicKey.decode(text).key
@@ -142,8 +143,9 @@ struct OpenSSHPublicKeyTests {
         let rsaBlob = Self.blob { $0.writeString("ssh-rsa"); $0.writeMPInt(magnitude: [1, 0, 1]); $0.writeMPInt(magnitude: [0xC5]) }
         // The line says Ed25519 and the blob RSA: malformed, at the blob.
         Self.expectMalformed("ssh-ed25519 \(rsaBlob)\n", offset: 0)
-        // A line of a type Coffer does not handle is named, whatever the blob holds.
-        Self.expectMalformed("ssh-dss \(rsaBlob)\n", code: .unsupportedAlgorithm)
+        // A DSA line with an RSA blob is as malformed as any other pair (DSA was refused unread
+        // before it was read).
+        Self.expectMalformed("ssh-dss \(rsaBlob)\n", offset: 0)
     }
 
     @Test("length overruns, truncation, trailing bytes and bad mpints inside the blob")

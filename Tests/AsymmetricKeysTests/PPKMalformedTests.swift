@@ -130,7 +130,8 @@ struct PPKMalformedTests {
         error = try Self.error(PPKFixtures.replacingLine(1, in: plain, with: "PuTTY-User-Key-File-1: ecdsa-sha2-nistp256"))
         #expect(error.code == .unsupportedEncryption)
         error = try Self.error(PPKFixtures.replacingLine(1, in: plain, with: "PuTTY-User-Key-File-3: ssh-dss"))
-        #expect(error.code == .unsupportedAlgorithm)
+        #expect(error.code == .malformed)
+        #expect(error.reason.contains("line 1 says 'ssh-dss'"))
         error = try Self.error(PPKFixtures.replacingLine(1, in: plain, with: "PuTTY-User-Key-File-3: ssh-ed25519"))
         #expect(error.code == .malformed)
         #expect(error.reason.contains("line 1 says 'ssh-ed25519'"))
@@ -198,10 +199,11 @@ struct PPKMalformedTests {
             case .ec(let ec): .ec(try ECPrivateKey.generate(curve: ec.curve))
             case .octet(let octet): .octet(try OctetPrivateKey.generate(octet.algorithm))
             case .rsa: try #require(try KeyDecoder.decode(try SSHFixtures.bytes("rsa2048-e3.pkcs8.pem"), source: "", passphrase: nil).key.privateKey)
+            case .dsa, .securityKey: throw KeyError(.invalidArgument, "no PPK fixture of this kind is listed")
             }
             let publicBlob = try OpenSSHPublicKey.wireBlob(try key.publicKey())
             let text = try Self.plainFile(algorithm: try OpenSSHKeyType.name(for: key.publicKey()), publicBlob: publicBlob,
-                                          privateBlob: PPKPrivateBlob.encode(stranger))
+                                          privateBlob: try PPKPrivateBlob.encode(stranger))
             let error = try Self.error(text)
             #expect(error.code == .malformed, "\(one)")
             #expect(error.reason.contains("does not match the public key"), "\(one): \(error.reason)")
@@ -212,9 +214,9 @@ struct PPKMalformedTests {
     func trailing() throws {
         let key = try PPKFixtures.decode(try PPKFixtures.text(Self.plain)).key
         let publicBlob = try OpenSSHPublicKey.wireBlob(try key.publicKey())
-        let text = try Self.plainFile(algorithm: "ecdsa-sha2-nistp256", publicBlob: publicBlob, privateBlob: PPKPrivateBlob.encode(key) + [0])
+        let text = try Self.plainFile(algorithm: "ecdsa-sha2-nistp256", publicBlob: publicBlob, privateBlob: try PPKPrivateBlob.encode(key) + [0])
         #expect(try Self.error(text).code == .malformed)
-        let valid = try Self.plainFile(algorithm: "ecdsa-sha2-nistp256", publicBlob: publicBlob, privateBlob: PPKPrivateBlob.encode(key))
+        let valid = try Self.plainFile(algorithm: "ecdsa-sha2-nistp256", publicBlob: publicBlob, privateBlob: try PPKPrivateBlob.encode(key))
         #expect(try PPKFixtures.decode(valid + "\n\n").comment == nil)
         let error = try Self.error(valid + "Extra: line\n")
         #expect(error.reason.contains("follows the Private-MAC line"))
@@ -244,6 +246,6 @@ struct PPKMalformedTests {
 extension PrivateKey {
     /// Whether two private keys are the same key (their PKCS#8 encodings agree).
     func isPrivateKeyOf(_ other: PrivateKey) -> Bool {
-        PPKFixtures.pkcs8(self) == PPKFixtures.pkcs8(other)
+        (try? PPKFixtures.pkcs8(self)) == (try? PPKFixtures.pkcs8(other))
     }
 }

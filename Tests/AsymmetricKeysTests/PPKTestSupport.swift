@@ -28,8 +28,8 @@ enum PPKFixtures {
     }
 
     /// PKCS#8 DER of a private key, to compare keys.
-    static func pkcs8(_ key: PrivateKey) -> [UInt8] {
-        PKCS8PrivateKey.encode(key).bytes
+    static func pkcs8(_ key: PrivateKey) throws -> [UInt8] {
+        try PKCS8PrivateKey.encode(key).bytes
     }
 
     /// One plain v3 fixture per key type.

@@ -105,7 +105,8 @@ struct PPKCommandTests {
     @Test("an encrypted PPK without a passphrase, and a wrong one, fail clearly")
     func passphraseErrors() throws {
         let path = PPKFact.directory.appendingPathComponent("ed448.v2-aes.ppk").path
-        let missing = try CLIRunner.run(["inspect", path])
+        // check needs the private key (inspect would show the public part).
+        let missing = try CLIRunner.run(["check", path])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("--passphrase-file"))
         let wrong = try CLIRunner.run(["inspect", "--passphrase-env", "PPK_WRONG", path], environment: ["PPK_WRONG": "nope"])

@@ -15,9 +15,10 @@ public func fuzzCurvePKCS8(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
 
     check("PKCS8PrivateKey.decode") {
         let key = try PKCS8PrivateKey.decode(bytes[...])
-        let der = PKCS8PrivateKey.encode(key).withUnsafeBytes { Array($0) }
+        if case .dsa = key { return }  // read only: FuzzPKCS8 checks DSA keys
+        let der = try PKCS8PrivateKey.encode(key).withUnsafeBytes { Array($0) }
         guard let again = try? PKCS8PrivateKey.decode(der[...]) else { fatalError("PKCS#8 output does not decode") }
-        guard PKCS8PrivateKey.encode(again).withUnsafeBytes({ Array($0) }) == der else { fatalError("PKCS#8 encoding is not canonical") }
+        guard (try? PKCS8PrivateKey.encode(again).withUnsafeBytes({ Array($0) })) == der else { fatalError("PKCS#8 encoding is not canonical") }
         if case .octet = key { return }  // deriving an octet key's public key would only measure OpenSSL
         guard try again.publicKey() == key.publicKey() else { fatalError("PKCS#8 key does not round-trip") }
     }

@@ -4,7 +4,8 @@ extension PrivateKey {
     /// Checks that the private key and its public key belong together: for RSA the relations of
     /// ``RSAPrivateKey/consistencyProblems()``; for EC that 1 ≤ d < n, the point lies on the curve
     /// and equals d·G; for Ed25519, Ed448, X25519 and X448 that a stored public key equals the one
-    /// derived from the private key. OpenSSL's own check (`EVP_PKEY_check`) runs as well.
+    /// derived from the private key; for DSA that y = g^x mod p. OpenSSL's own check
+    /// (`EVP_PKEY_check`) runs as well. A security key file has nothing to check (one problem says so).
     ///
     /// - Returns: one sentence per problem found; empty when the key is consistent. Messages name
     ///   the failing relation, never key bytes.
@@ -31,6 +32,10 @@ extension PrivateKey {
                 return ["the stored public key is not the one derived from the private key (\(key.algorithm.displayName))"]
             }
             return []
+        case .dsa(let key):
+            return key.publicValueMatches ? [] : ["the public value y is not g^x mod p: it does not belong to this private key"]
+        case .securityKey:
+            return ["a security key's private key is in its authenticator; there is nothing to check here"]
         }
     }
 }

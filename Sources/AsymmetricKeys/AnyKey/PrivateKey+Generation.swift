@@ -15,6 +15,10 @@ extension PrivateKey {
         case .ed448: return .octet(try OctetPrivateKey.generate(.ed448))
         case .x25519: return .octet(try OctetPrivateKey.generate(.x25519))
         case .x448: return .octet(try OctetPrivateKey.generate(.x448))
+        case .dsa:
+            throw DSAPrivateKey.readOnly("generate")
+        case .skEd25519, .skECDSA:
+            throw SecurityKeyPrivateKey.needsAuthenticator("generate keys")
         }
     }
 }

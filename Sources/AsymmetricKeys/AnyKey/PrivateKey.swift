@@ -6,6 +6,11 @@ public enum PrivateKey: Sendable {
     case ec(ECPrivateKey)
     /// Ed25519, Ed448, X25519 or X448.
     case octet(OctetPrivateKey)
+    /// DSA, read only (``DSAPrivateKey``): no signing, no writing.
+    case dsa(DSAPrivateKey)
+    /// An OpenSSH security key file (``SecurityKeyPrivateKey``): the private key is in the
+    /// authenticator, so it cannot sign here.
+    case securityKey(SecurityKeyPrivateKey)
 
     /// The algorithm.
     public var algorithm: KeyAlgorithmName {
@@ -13,6 +18,8 @@ public enum PrivateKey: Sendable {
         case .rsa: .rsa
         case .ec: .ec
         case .octet(let key): KeyAlgorithmName(key.algorithm)
+        case .dsa: .dsa
+        case .securityKey(let key): key.publicKey.algorithmName
         }
     }
 
@@ -20,6 +27,7 @@ public enum PrivateKey: Sendable {
     /// (``KeyAlgorithmName/description(curve:)``).
     public var algorithmDescription: String {
         if case .ec(let key) = self { return algorithm.description(curve: key.curve) }
+        if case .securityKey(let key) = self { return algorithm.description(curve: key.publicKey.innerKey.curve) }
         return algorithm.description(curve: nil)
     }
 
@@ -30,6 +38,8 @@ public enum PrivateKey: Sendable {
         case .rsa(let key): .rsa(key.publicKey)
         case .ec(let key): .ec(key.publicKey)
         case .octet(let key): .octet(try key.publicKey())
+        case .dsa(let key): .dsa(key.publicKey)
+        case .securityKey(let key): .securityKey(key.publicKey)
         }
     }
 

@@ -27,9 +27,11 @@ extension PublicKey {
 
     /// The base64 of SHA-256 over the SubjectPublicKeyInfo DER: the `pin-sha256` of HPKP
     /// (RFC 7469 §2.4), as `openssl pkey -pubout -outform DER | openssl dgst -sha256 -binary |
-    /// base64` prints it. Defined for every algorithm.
+    /// base64` prints it. Defined for every algorithm; a security key, which has no
+    /// SubjectPublicKeyInfo, gives its authenticator key's.
     public var spkiSHA256: String {
-        Base64.encode(Digest.hash(.sha256, SubjectPublicKeyInfo.encode(self)))
+        if case .securityKey(let key) = self { return key.innerKey.spkiSHA256 }
+        return Base64.encode(Digest.hash(.sha256, SubjectPublicKeyInfo.encode(self)))
     }
 
     /// The RFC 7638 JWK thumbprint (SHA-256, base64url).
@@ -37,7 +39,8 @@ extension PublicKey {
         JSONWebKey.thumbprint(self)
     }
 
-    /// The key type `ssh-keygen -l` prints in parentheses: `RSA`, `ECDSA`, `ED25519`, `ED448`;
+    /// The key type `ssh-keygen -l` prints in parentheses: `RSA`, `ECDSA`, `ED25519`, `ED448`,
+    /// `DSA`, `ED25519-SK`, `ECDSA-SK`;
     /// for X25519 and X448 their names.
     public var sshLabel: String {
         switch algorithm {
@@ -47,6 +50,9 @@ extension PublicKey {
         case .ed448: "ED448"
         case .x25519: "X25519"
         case .x448: "X448"
+        case .dsa: "DSA"
+        case .skEd25519: "ED25519-SK"
+        case .skECDSA: "ECDSA-SK"
         }
     }
 }

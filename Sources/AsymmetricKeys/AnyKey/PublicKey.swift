@@ -6,6 +6,10 @@ public enum PublicKey: Sendable, Hashable {
     case ec(ECPublicKey)
     /// Ed25519, Ed448, X25519 or X448.
     case octet(OctetPublicKey)
+    /// DSA, read only (``DSAPublicKey``).
+    case dsa(DSAPublicKey)
+    /// A FIDO/U2F security key as OpenSSH stores it (``SecurityKeyPublicKey``).
+    case securityKey(SecurityKeyPublicKey)
 
     /// The algorithm.
     public var algorithm: KeyAlgorithmName {
@@ -13,16 +17,20 @@ public enum PublicKey: Sendable, Hashable {
         case .rsa: .rsa
         case .ec: .ec
         case .octet(let key): KeyAlgorithmName(key.algorithm)
+        case .dsa: .dsa
+        case .securityKey(let key): key.algorithmName
         }
     }
 
     /// The key size in bits, as `ssh-keygen -l` prints it (the modulus for RSA, the field for EC,
-    /// 256 for Ed25519/X25519, 456 for Ed448, 448 for X448).
+    /// 256 for Ed25519/X25519, 456 for Ed448, 448 for X448, p for DSA, 256 for security keys).
     public var bits: Int {
         switch self {
         case .rsa(let key): key.bits
         case .ec(let key): key.curve.bits
         case .octet(let key): key.algorithm.bits
+        case .dsa(let key): key.bits
+        case .securityKey(let key): key.innerKey.bits
         }
     }
 
@@ -32,19 +40,23 @@ public enum PublicKey: Sendable, Hashable {
         algorithm.description(curve: curve)
     }
 
-    /// The curve of an EC key.
+    /// The curve of an EC key (P-256 for an ECDSA security key).
     public var curve: ECCurve? {
         if case .ec(let key) = self { return key.curve }
+        if case .securityKey(let key) = self { return key.innerKey.curve }
         return nil
     }
 
     /// The raw public key: the uncompressed EC point, the 32/57/32/56 bytes of the octet keys, or
-    /// for RSA the PKCS#1 `RSAPublicKey` DER.
+    /// for RSA the PKCS#1 `RSAPublicKey` DER, for DSA the DER `INTEGER y` (the SubjectPublicKeyInfo's
+    /// BIT STRING, RFC 3279 §2.3.2), for a security key its authenticator's key.
     public var rawBytes: [UInt8] {
         switch self {
         case .rsa(let key): key.pkcs1DER
         case .ec(let key): key.point
         case .octet(let key): key.bytes
+        case .dsa(let key): key.integerDER
+        case .securityKey(let key): key.innerKey.rawBytes
         }
     }
 
@@ -68,6 +80,12 @@ public enum PublicKey: Sendable, Hashable {
 /// `ed25519`, …), the same ``KeyError/algorithm`` uses.
 public enum KeyAlgorithmName: String, Sendable, Hashable, CaseIterable {
     case rsa, ec, ed25519, ed448, x25519, x448
+    /// DSA (read only).
+    case dsa
+    /// An Ed25519 FIDO security key (`sk-ssh-ed25519@openssh.com`).
+    case skEd25519 = "sk-ed25519"
+    /// An ECDSA P-256 FIDO security key (`sk-ecdsa-sha2-nistp256@openssh.com`).
+    case skECDSA = "sk-ecdsa"
 
     init(_ algorithm: OctetKeyAlgorithm) {
         switch algorithm {
@@ -81,7 +99,7 @@ public enum KeyAlgorithmName: String, Sendable, Hashable, CaseIterable {
     /// The one description of a key's algorithm for people: the ``displayName``, and for EC the
     /// curve in parentheses (`EC (P-256)`).
     public func description(curve: ECCurve?) -> String {
-        guard self == .ec, let curve else { return displayName }
+        guard self == .ec || self == .skECDSA, let curve else { return displayName }
         return "\(displayName) (\(curve.rawValue))"
     }
 
@@ -94,6 +112,9 @@ public enum KeyAlgorithmName: String, Sendable, Hashable, CaseIterable {
         case .ed448: "Ed448"
         case .x25519: "X25519"
         case .x448: "X448"
+        case .dsa: "DSA"
+        case .skEd25519: "Ed25519-SK"
+        case .skECDSA: "ECDSA-SK"
         }
     }
 }

@@ -18,6 +18,8 @@ public struct DecodedKey: Sendable {
     public var certificate: CertificateInfo?
     /// For a PKCS#10 request: everything in it (``key`` is the requested public key).
     public var request: CertificationRequest?
+    /// For a `known_hosts` line: its marker, host patterns and line (``KnownHostsFile``).
+    public var knownHosts: KnownHostsEntry?
     /// What was read although it is not what the format's rules require (an explicit DEFAULT in
     /// DER, a byte-order mark, a PKCS#12 file without a MAC, …), one sentence each; empty for a
     /// file that keeps every rule. A strict reading refuses an entry that has any.

@@ -7,7 +7,7 @@ import CryptoOpenSSL
 /// The container is detected from the bytes alone: a PEM label (and, for DER inside PEM, the
 /// structure, which must agree with the label), the outline of raw DER, the `openssh-key-v1\0`
 /// magic, an OpenSSH private key armor, `ssh-rsa …` lines, an RFC 4716 `---- BEGIN SSH2 PUBLIC
-/// KEY ----` block, or a PuTTY key file (`PuTTY-User-Key-File-`).
+/// KEY ----` block, a `known_hosts` file, or a PuTTY key file (`PuTTY-User-Key-File-`).
 public enum KeyDecoder {
     /// Detects the container from the bytes alone and decodes every entry in it, entry by entry:
     /// a PEM bundle per block, an `authorized_keys` file per line, a JWK Set per key, a PKCS#12
@@ -122,7 +122,9 @@ public enum KeyDecoder {
             let decoded = try RFC4716PublicKey.decode(bytes)
             return KeyDecodingResult(entries: [DecodedKey(format: .rfc4716Public, encoding: .text, key: .publicKey(decoded.key), comment: decoded.comment)])
         }
-        // known_hosts files (KnownHostsFile, issue 25) are detected here, before authorized_keys lines.
+        if KnownHostsFile.looksLikeKnownHosts(bytes) {
+            return KnownHostsFile.decode(bytes)
+        }
         if looksLikeOpenSSHPublicKey(bytes) {
             let lines = try OpenSSHPublicKey.decodeLines(bytes)
             return KeyDecodingResult(entries: lines.lines.map {
@@ -316,7 +318,7 @@ public enum KeyDecoder {
         case .ecPrivate:
             return DecodedKey(format: .sec1Private, encoding: encoding, key: .privateKey(.ec(try SEC1PrivateKey.decode(der))))
         case .dsaPrivate:
-            throw KeyAlgorithm.other("DSA").unsupportedError(in: "DSA private key", offset: nil)
+            return DecodedKey(format: .dsaPrivate, encoding: encoding, key: .privateKey(.dsa(try DSAPrivateKey(openSSLDER: der))))
         case .pkcs12:
             let keys = try decodePKCS12(der, context: context)
             if let failure = keys.failures.first { throw failure.located }
@@ -437,9 +439,7 @@ public enum KeyDecoder {
     /// `Proc-Type: 4,ENCRYPTED` blocks: decrypt, then decode as the label says.
     private static func decodeLegacyEncrypted(_ block: PEMBlock, expected: DERShape, context: Context) throws -> DecodedKey {
         switch expected {
-        case .dsaPrivate:
-            throw KeyAlgorithm.other("DSA").unsupportedError(in: "the encrypted PEM block", offset: nil)
-        case .pkcs1Private, .pkcs8, .ecPrivate:
+        case .pkcs1Private, .pkcs8, .ecPrivate, .dsaPrivate:
             break
         default:
             throw KeyError(.malformed, "a '\(block.label)' block cannot be Proc-Type encrypted")
@@ -455,6 +455,7 @@ public enum KeyDecoder {
                 switch expected {
                 case .pkcs1Private: return .rsa(try RSAPrivateKey(pkcs1DER: der[...]))
                 case .ecPrivate: return .ec(try SEC1PrivateKey.decode(der[...]))
+                case .dsaPrivate: return .dsa(try DSAPrivateKey(openSSLDER: der[...]))
                 default: return try PKCS8PrivateKey.decode(der[...])
                 }
             }
@@ -464,6 +465,7 @@ public enum KeyDecoder {
         let format: KeyFormat = switch expected {
         case .pkcs1Private: .pkcs1PrivateEncrypted
         case .ecPrivate: .sec1PrivateEncrypted
+        case .dsaPrivate: .dsaPrivateEncrypted
         default: .pkcs8Encrypted
         }
         return DecodedKey(format: format, encoding: .pem, key: .privateKey(key), encryption: info)

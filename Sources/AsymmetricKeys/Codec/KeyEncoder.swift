@@ -58,6 +58,10 @@ public enum KeyEncoder {
         if encryption != nil && format == .jwk {
             throw KeyError(.invalidArgument, "a JWK is plain JSON; Coffer does not write encrypted (JWE) keys")
         }
+        if format.isPrivate, let privateKey = key.privateKey {
+            if case .dsa = privateKey { throw DSAPrivateKey.readOnly("write private keys") }
+            if case .securityKey = privateKey { throw SecurityKeyPrivateKey.needsAuthenticator("write private key files") }
+        }
         try requireHoldable(key.algorithm, in: format)
         let publicKey = try key.publicKey()
         switch format {
@@ -101,7 +105,8 @@ public enum KeyEncoder {
         case .opensshPublic, .rfc4716: algorithm != .x25519 && algorithm != .x448
         case .openssh: [.rsa, .ec, .ed25519].contains(algorithm)
         case .ppk: [.rsa, .ec, .ed25519, .ed448].contains(algorithm)
-        case .pkcs8, .spki, .jwk, .jwkPublic, .pkcs12: true
+        case .spki: algorithm != .skEd25519 && algorithm != .skECDSA
+        case .jwk, .jwkPublic, .pkcs8, .pkcs12: ![.dsa, .skEd25519, .skECDSA].contains(algorithm)
         }
         if !holds { throw cannotHold(algorithm, format) }
     }
@@ -110,12 +115,14 @@ public enum KeyEncoder {
         let holds: String = switch format {
         case .pkcs1, .pkcs1Public: "RSA keys only"
         case .sec1: "EC keys only"
-        case .opensshPublic, .rfc4716: "SSH key types (RSA, EC, Ed25519, Ed448), not key-agreement keys"
+        case .opensshPublic, .rfc4716: "SSH key types (RSA, EC, Ed25519, Ed448, DSA, security keys), not key-agreement keys"
         case .openssh: "RSA, EC and Ed25519 keys"
         case .ppk: "RSA, EC (P-256, P-384, P-521), Ed25519 and Ed448 keys"
-        case .pkcs8, .spki, .jwk, .jwkPublic, .pkcs12: "every key"
+        case .spki: "every key but FIDO security keys, which only SSH formats hold"
+        case .jwk, .jwkPublic: "RSA, EC and OKP keys (no JWK key type holds DSA or FIDO security keys)"
+        case .pkcs8, .pkcs12: "every private key Coffer writes"
         }
-        var error = KeyError(.cannotConvert, "\(format.rawValue) cannot hold an \(algorithm.displayName) key: it holds \(holds); pkcs8 and spki hold every algorithm")
+        var error = KeyError(.cannotConvert, "\(format.rawValue) cannot hold an \(algorithm.displayName) key: it holds \(holds)\(algorithm == .skEd25519 || algorithm == .skECDSA ? "; use openssh-public or rfc4716" : "; pkcs8 and spki hold every other algorithm")")
         error.algorithm = algorithm.rawValue
         return error
     }
@@ -128,7 +135,7 @@ public enum KeyEncoder {
         case (.sec1, .ec(let ec)):
             return try legacyOrPlain(SEC1PrivateKey.encode(ec), label: SEC1PrivateKey.label, der: der, encryption: encryption)
         case (.pkcs8, _):
-            guard let encryption else { return output(PKCS8PrivateKey.encode(key), label: "PRIVATE KEY", der: der) }
+            guard let encryption else { return output(try PKCS8PrivateKey.encode(key), label: "PRIVATE KEY", der: der) }
             let cipher = try openSSLCipher(encryption.cipher, allowingDES: false)
             let encrypted = try EncryptedPrivateKeyInfo.encode(key, passphrase: encryption.passphrase, cipher: cipher)
             return der ? encrypted : Array(PEMBlock(label: "ENCRYPTED PRIVATE KEY", bytes: encrypted).pemText.utf8)

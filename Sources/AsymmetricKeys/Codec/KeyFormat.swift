@@ -12,8 +12,14 @@ public enum KeyFormat: String, Sendable, Hashable, CaseIterable {
     case sec1Private = "sec1-private"
     /// SEC 1 with legacy OpenSSL PEM encryption.
     case sec1PrivateEncrypted = "sec1-private-encrypted"
+    /// OpenSSL's traditional `DSA PRIVATE KEY`.
+    case dsaPrivate = "dsa-private"
+    /// OpenSSL's traditional `DSA PRIVATE KEY` with legacy OpenSSL PEM encryption.
+    case dsaPrivateEncrypted = "dsa-private-encrypted"
     case opensshPrivate = "openssh-private"
     case opensshPublic = "openssh-public"
+    /// One line of an OpenSSH `known_hosts` file (``DecodedKey/knownHosts`` holds its hosts).
+    case knownHosts = "known-hosts"
     case rfc4716Public = "rfc4716-public"
     case x509Certificate = "x509-certificate"
     /// A JSON Web Key (RFC 7517).

@@ -43,6 +43,12 @@ extension JSONWebKey {
             return [.init("kty", .string("EC")), .init("crv", .string(ec.curve.rawValue)), .init("x", b64(ec.x)), .init("y", b64(ec.y))]
         case .octet(let octet):
             return [.init("kty", .string("OKP")), .init("crv", .string(octet.algorithm.displayName)), .init("x", b64(octet.bytes))]
+        case .dsa(let dsa):
+            // No JWK key type holds DSA (RFC 7518 §6.1); these members serve the thumbprint only,
+            // and JWK output refuses DSA keys before it gets here.
+            return [.init("kty", .string("DSA")), .init("p", b64(dsa.p)), .init("q", b64(dsa.q)), .init("g", b64(dsa.g)), .init("y", b64(dsa.y))]
+        case .securityKey(let key):
+            return publicMembers(key.innerKey)
         }
     }
 
@@ -66,6 +72,9 @@ extension JSONWebKey {
             return [.init("d", ec.scalar.withUnsafeBytes { b64($0) })]
         case .octet(let octet):
             return [.init("d", octet.bytes.withUnsafeBytes { b64($0) })]
+        case .dsa, .securityKey:
+            // JWK output refuses these keys before it gets here.
+            return []
         }
     }
 }

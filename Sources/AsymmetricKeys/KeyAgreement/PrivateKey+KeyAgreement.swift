@@ -17,6 +17,10 @@ extension PrivateKey {
         default:
             if case .octet(let key) = self, key.algorithm.isSignature { throw KeyError.unsupported(algorithm, "key agreement (EC, X25519, X448)") }
             if case .rsa = self { throw KeyError.unsupported(algorithm, "key agreement (EC, X25519, X448)") }
+            switch self {
+            case .dsa, .securityKey: throw KeyError.unsupported(algorithm, "key agreement (EC, X25519, X448)")
+            default: break
+            }
             throw KeyError(.invalidArgument, "the peer key is \(peer.algorithm.displayName)\(peer.curve.map { " \($0.rawValue)" } ?? ""); it must be the same algorithm and curve as the private key")
         }
         return try KeyError.fromOpenSSL("deriving the shared secret") { try ours.derive(peer: theirs) }

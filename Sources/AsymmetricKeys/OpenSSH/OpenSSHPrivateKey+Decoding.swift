@@ -156,6 +156,11 @@ extension OpenSSHPrivateKey {
             key = .ec(try decodeECFields(&reader, publicKey: ec))
         case (.octet(let algorithm), .octet(let octet)) where octet.algorithm == algorithm:
             key = .octet(try decodeOctetFields(&reader, publicKey: octet))
+        case (.dsa, .dsa(let dsa)):
+            key = .dsa(try decodeDSAFields(&reader, publicKey: dsa))
+        case (.skEd25519, .securityKey(let sk)) where sk.algorithmName == .skEd25519,
+             (.skECDSA, .securityKey(let sk)) where sk.algorithmName == .skECDSA:
+            key = .securityKey(try decodeSecurityKeyFields(&reader, publicKey: sk, ecdsa: kind == .skECDSA))
         default:
             throw KeyError(.malformed, "OpenSSH private section's key type '\(SSHWireReader.printable(type))' at offset \(typeOffset) differs from the public key's",
                            offset: typeOffset)
@@ -172,6 +177,40 @@ extension OpenSSHPrivateKey {
                            offset: paddingOffset)
         }
         return (key, commentBytes.isEmpty ? nil : String(decoding: commentBytes, as: UTF8.self))
+    }
+
+    /// `mpint p, q, g, y, x` of a DSA key (OpenSSH's sshkey.c layout).
+    private static func decodeDSAFields(_ reader: inout SSHWireReader, publicKey: DSAPublicKey) throws -> DSAPrivateKey {
+        let publicOffset = reader.offset
+        let stored = try OpenSSHPublicKey.decodeDSABody(&reader)
+        guard stored == publicKey else {
+            throw KeyError(.malformed, "OpenSSH private section's DSA key at offset \(publicOffset) does not match the public key stored with it", offset: publicOffset)
+        }
+        let xOffset = reader.offset
+        let x = try reader.readPositiveMPInt("x")
+        let key = try reader.keyValue(at: xOffset) { try DSAPrivateKey(publicKey: publicKey, x: x) }
+        guard key.publicValueMatches else {
+            throw KeyError(.malformed, "OpenSSH private section's DSA x at offset \(xOffset) does not belong to the public key (y is not g^x mod p)", offset: xOffset)
+        }
+        return key
+    }
+
+    /// A security key's fields (PROTOCOL.u2f): the public fields, `uint8 flags`, `string key
+    /// handle`, `string reserved`.
+    private static func decodeSecurityKeyFields(_ reader: inout SSHWireReader, publicKey: SecurityKeyPublicKey, ecdsa: Bool) throws -> SecurityKeyPrivateKey {
+        let publicOffset = reader.offset
+        let stored = try OpenSSHPublicKey.decodeSecurityKeyBody(&reader, ecdsa: ecdsa)
+        guard stored == publicKey else {
+            throw KeyError(.malformed, "OpenSSH private section's security key at offset \(publicOffset) does not match the public key stored with it", offset: publicOffset)
+        }
+        let flags = try reader.readBytes(1)
+        let handleOffset = reader.offset
+        let handle = try reader.readString()
+        guard !handle.isEmpty else {
+            throw KeyError(.malformed, "OpenSSH security key's key handle at offset \(handleOffset) is empty", offset: handleOffset)
+        }
+        let reserved = try reader.readString()
+        return SecurityKeyPrivateKey(publicKey: publicKey, flags: flags[flags.startIndex], keyHandle: handle, reserved: reserved)
     }
 
     /// `mpint n, e, d, iqmp, p, q` of an RSA key.

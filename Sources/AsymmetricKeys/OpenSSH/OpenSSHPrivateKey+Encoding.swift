@@ -10,6 +10,8 @@ extension OpenSSHPrivateKey {
         if case .rsa(let rsa) = key, !rsa.otherPrimes.isEmpty {
             throw KeyError(.cannotConvert, "an OpenSSH private key holds two primes; this key has \(2 + rsa.otherPrimes.count)")
         }
+        if case .dsa = key { throw DSAPrivateKey.readOnly("write private keys") }
+        if case .securityKey = key { throw SecurityKeyPrivateKey.needsAuthenticator("write private key files") }
         if case .octet(let octet) = key, octet.algorithm != .ed25519 {
             throw KeyError(.cannotConvert, "OpenSSH private keys hold Ed25519 but not \(octet.algorithm.displayName) keys")
         }
@@ -85,6 +87,10 @@ extension OpenSSHPrivateKey {
                 writer.writeBytes(seed)
                 writer.writeBytes(publicKey)
             }
+        case .dsa:
+            throw DSAPrivateKey.readOnly("write private keys")
+        case .securityKey:
+            throw SecurityKeyPrivateKey.needsAuthenticator("write private key files")
         }
         writer.writeString(comment ?? "")
         var pad: UInt8 = 1

@@ -9,6 +9,10 @@ import CofferErrors
 /// blob = string "ssh-rsa", mpint e, mpint n                          (RFC 4253 §6.6)
 ///      | string "ecdsa-sha2-nistp256", string "nistp256", string Q   (RFC 5656 §3.1)
 ///      | string "ssh-ed25519", string key                            (RFC 8709 §4)
+///      | string "ssh-dss", mpint p, mpint q, mpint g, mpint y        (RFC 4253 §6.6)
+///      | string "sk-ssh-ed25519@openssh.com", string key, string application
+///      | string "sk-ecdsa-sha2-nistp256@openssh.com", string "nistp256", string Q,
+///        string application                                         (OpenSSH PROTOCOL.u2f)
 /// ```
 ///
 /// Options (authorized_keys only) are comma-separated and may contain double-quoted strings with
@@ -19,10 +23,10 @@ public enum OpenSSHPublicKey {
     ///
     /// - Returns: the key and its comment (`nil` when there is none).
     /// Every key type Coffer handles is read: `ssh-rsa`, `ssh-ed25519`, `ssh-ed448`,
-    /// `ecdsa-sha2-nistp256/384/521`.
+    /// `ecdsa-sha2-nistp256/384/521`, `ssh-dss` and the security keys `sk-ssh-ed25519@openssh.com`
+    /// and `sk-ecdsa-sha2-nistp256@openssh.com`.
     ///
-    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` naming the key type for `ssh-dss`, security
-    ///   keys and certificates; `.malformed` naming the offset for bad base64,
+    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` naming the key type for certificates; `.malformed` naming the offset for bad base64,
     ///   a blob whose type differs from the text's, overruns, trailing bytes, or a second key line;
     ///   `.unrecognizedFormat` when no key line is found.
     public static func decode(_ text: [UInt8]) throws -> (key: PublicKey, comment: String?) {
@@ -133,20 +137,41 @@ public enum OpenSSHPublicKey {
             writer.writeString(type)
             writer.writeString(octet.bytes)
             return writer.bytes
+        case .dsa(let dsa):
+            var writer = SSHWireWriter(capacity: dsa.p.count * 2 + dsa.q.count + dsa.y.count + 32)
+            writer.writeString(type)
+            writer.writeMPInt(magnitude: dsa.p)
+            writer.writeMPInt(magnitude: dsa.q)
+            writer.writeMPInt(magnitude: dsa.g)
+            writer.writeMPInt(magnitude: dsa.y)
+            return writer.bytes
+        case .securityKey(let sk):
+            var writer = SSHWireWriter(capacity: sk.application.count + 128)
+            writer.writeString(type)
+            switch sk.key {
+            case .ed25519(let key):
+                writer.writeString(key.bytes)
+            case .ecdsaP256(let key):
+                writer.writeString(key.curve.sshIdentifier)
+                writer.writeString(key.point)
+            }
+            writer.writeString(sk.application)
+            return writer.bytes
         }
     }
 
     /// Decodes a key blob of any key type Coffer handles, with nothing after it.
     ///
-    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` for DSA, security keys and certificates,
-    ///   `.malformed` with the offset for overruns, a wrong curve name, a point not on the curve,
-    ///   a wrong key length.
+    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` for certificates, `.malformed` with the
+    ///   offset for overruns, a wrong curve name, a point not on the curve, a wrong key length,
+    ///   DSA numbers out of range, an empty security key application.
     static func decodeBlob(_ blob: ArraySlice<UInt8>, baseOffset: Int = 0, context: String = "OpenSSH public key blob") throws -> PublicKey {
         var reader = SSHWireReader(blob, baseOffset: baseOffset, context: context)
         let typeOffset = reader.offset
         let type = try reader.readString()
         let key: PublicKey
-        switch try OpenSSHKeyType.require(type, in: context, offset: typeOffset) {
+        let kind = try OpenSSHKeyType.require(type, in: context, offset: typeOffset)
+        switch kind {
         case .rsa:
             key = .rsa(try decodeRSABody(&reader, typeOffset: typeOffset))
         case .ec(let curve):
@@ -163,9 +188,48 @@ public enum OpenSSHPublicKey {
             let keyOffset = reader.offset
             let bytes = try reader.readString()
             key = .octet(try reader.keyValue(at: keyOffset) { try OctetPublicKey(algorithm: algorithm, bytes: bytes) })
+        case .dsa:
+            key = .dsa(try decodeDSABody(&reader))
+        case .skEd25519, .skECDSA:
+            key = .securityKey(try decodeSecurityKeyBody(&reader, ecdsa: kind == .skECDSA))
         }
         try reader.finish()
         return key
+    }
+
+    /// The DSA fields after the type: `mpint p`, `mpint q`, `mpint g`, `mpint y` (RFC 4253 §6.6).
+    static func decodeDSABody(_ reader: inout SSHWireReader) throws -> DSAPublicKey {
+        let start = reader.offset
+        let p = try reader.readPositiveMPInt("p")
+        let q = try reader.readPositiveMPInt("q")
+        let g = try reader.readPositiveMPInt("g")
+        let y = try reader.readPositiveMPInt("y")
+        return try reader.keyValue(at: start) { try DSAPublicKey(p: p, q: q, g: g, y: y) }
+    }
+
+    /// The security key fields after the type (PROTOCOL.u2f): `string key` (Ed25519) or `string
+    /// "nistp256"`, `string Q` (ECDSA), then `string application`.
+    static func decodeSecurityKeyBody(_ reader: inout SSHWireReader, ecdsa: Bool) throws -> SecurityKeyPublicKey {
+        let context = reader.context
+        let inner: SecurityKeyPublicKey.Key
+        if ecdsa {
+            let curveOffset = reader.offset
+            let name = try reader.readString()
+            guard name.elementsEqual(ECCurve.p256.sshIdentifier.utf8) else {
+                throw KeyError(.malformed, "\(context) is \(SecurityKeyPublicKey.ecdsaType) but names the curve '\(SSHWireReader.printable(name))' at offset \(curveOffset)",
+                               offset: curveOffset)
+            }
+            let pointOffset = reader.offset
+            let point = try reader.readString()
+            inner = .ecdsaP256(try reader.keyValue(at: pointOffset) { try ECPublicKey(curve: .p256, point: point) })
+        } else {
+            let keyOffset = reader.offset
+            let bytes = try reader.readString()
+            inner = .ed25519(try reader.keyValue(at: keyOffset) { try OctetPublicKey(algorithm: .ed25519, bytes: bytes) })
+        }
+        let applicationOffset = reader.offset
+        let application = try reader.readString()
+        return try reader.keyValue(at: applicationOffset) { try SecurityKeyPublicKey(key: inner, application: application) }
     }
 
     /// The RSA fields after the type: `mpint e`, `mpint n`.
@@ -181,10 +245,10 @@ public enum OpenSSHPublicKey {
 
     // MARK: Line parsing
 
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
     /// The first whitespace-delimited token of `text`.
-    private static func token(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    static func token(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         text.prefix(while: { !isSpace($0) })
     }
 
@@ -203,6 +267,15 @@ public enum OpenSSHPublicKey {
                                   offset: line.startIndex)
             }
         }
+        let (key, comment) = try decodeKeyFields(rest)
+        return Line(key: key, comment: comment, options: options)
+    }
+
+    /// Reads `keytype SP base64(blob) [SP comment]` (what follows the options of an
+    /// authorized_keys line and the host patterns of a known_hosts line); indices are offsets into
+    /// the whole text.
+    static func decodeKeyFields(_ fields: ArraySlice<UInt8>) throws -> (key: PublicKey, comment: String?) {
+        var rest = fields
         let type = token(rest)
         let typeOffset = type.startIndex
         rest = rest[type.endIndex...].drop(while: isSpace)
@@ -228,7 +301,7 @@ public enum OpenSSHPublicKey {
         let commentText = rest[base64.endIndex...].drop(while: isSpace)
         var trimmed = commentText
         while let last = trimmed.last, isSpace(last) { trimmed = trimmed.dropLast() }
-        return Line(key: key, comment: trimmed.isEmpty ? nil : String(decoding: trimmed, as: UTF8.self), options: options)
+        return (key, trimmed.isEmpty ? nil : String(decoding: trimmed, as: UTF8.self))
     }
 
     /// Skips authorized_keys options (`from="a,b",no-pty command="x y"`…) and the whitespace after

@@ -20,7 +20,8 @@ import CryptoOpenSSL
 public enum PKCS8PrivateKey {
     /// Decodes a PKCS#8 DER holding a key of any algorithm Coffer handles: RSA (PKCS#1 inside),
     /// EC (SEC 1 `ECPrivateKey` inside, the curve named outside), Ed25519, Ed448, X25519, X448
-    /// (`CurvePrivateKey ::= OCTET STRING` inside; RFC 8410 §7). A v2 `publicKey` must match.
+    /// (`CurvePrivateKey ::= OCTET STRING` inside; RFC 8410 §7), DSA (`INTEGER x` inside, p, q, g
+    /// outside; read only). A v2 `publicKey` must match.
     ///
     /// - Throws: ``KeyError`` `.malformed` with the byte offset, `.unsupportedAlgorithm` naming
     ///   DSA, other curves and the like.
@@ -68,6 +69,19 @@ public enum PKCS8PrivateKey {
             } catch let error as KeyError where error.code == .malformed && error.offset == nil {
                 throw KeyError(.malformed, "\(context()): \(error.reason)", offset: parts.keyOffset, cause: error)
             }
+        case .dsa(let p, let q, let g):
+            // The OCTET STRING holds the private value as `INTEGER x` (RFC 5958 and OpenSSL's
+            // layout); y is computed.
+            do {
+                var reader = DERReader(parts.key)
+                let x = try reader.readUnsignedInteger()
+                try reader.finish()
+                key = .dsa(try DSAPrivateKey(p: p, q: q, g: g, x: x))
+            } catch let error as ASN1Error {
+                throw KeyError.malformed("PKCS#8 DSA private key", error).nested(at: innerStart, context())
+            } catch let error as KeyError where error.code == .malformed && error.offset == nil {
+                throw KeyError(.malformed, "\(context()): \(error.reason)", offset: parts.keyOffset, cause: error)
+            }
         case .other:
             throw parts.algorithm.unsupportedError(in: "PKCS#8 PrivateKeyInfo", offset: 0)
         }
@@ -76,6 +90,8 @@ public enum PKCS8PrivateKey {
             case .rsa(let rsa): bits.unusedBits == 0 && (try? RSAPublicKey(pkcs1DER: bits.bytes)) == rsa.publicKey
             case .ec(let ec): bits.unusedBits == 0 && (try? ECPublicKey(curve: ec.curve, point: bits.bytes)) == ec.publicKey
             case .octet: true   // kept as the stored public key; check() compares it with the derived one
+            case .dsa(let dsa): bits.unusedBits == 0 && bits.bytes.elementsEqual(dsa.publicKey.integerDER)
+            case .securityKey: false
             }
             guard matches else {
                 throw KeyError(.malformed, "PKCS#8 v2 publicKey at offset \(offset) does not match the private key", offset: offset)
@@ -183,7 +199,10 @@ public enum PKCS8PrivateKey {
 
     /// Encodes a key of any algorithm as PKCS#8 v1 `PrivateKeyInfo` DER, byte-identical to what
     /// `openssl pkey` / `openssl pkcs8 -topk8 -nocrypt` write. The result is in wiped storage.
-    public static func encode(_ key: PrivateKey) -> SecureBytes {
+    ///
+    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` for DSA keys (read only) and security keys
+    ///   (their private key is in the authenticator).
+    public static func encode(_ key: PrivateKey) throws -> SecureBytes {
         switch key {
         case .rsa(let rsa):
             return wrap(rsa.pkcs1DER) { KeyAlgorithm.writeRSAEncryption(to: &$0) }
@@ -198,6 +217,10 @@ public enum PKCS8PrivateKey {
                 return SecureBytes(der)
             }
             return wrap(inner) { KeyAlgorithm.writeOctet(octet.algorithm, to: &$0) }
+        case .dsa:
+            throw DSAPrivateKey.readOnly("write private keys")
+        case .securityKey:
+            throw SecurityKeyPrivateKey.needsAuthenticator("write a PKCS#8 key")
         }
     }
 

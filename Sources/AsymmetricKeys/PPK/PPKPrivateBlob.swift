@@ -8,6 +8,7 @@ import CryptoOpenSSL
 /// ssh-rsa:              mpint d, mpint p, mpint q, mpint iqmp
 /// ecdsa-sha2-nistp*:    mpint d
 /// ssh-ed25519/ed448:    string private key (32 / 57 bytes)
+/// ssh-dss:              mpint x (read only)
 /// ```
 enum PPKPrivateBlob {
     /// Reads the private blob (after the MAC was checked) and checks it against `publicKey`: for
@@ -40,6 +41,16 @@ enum PPKPrivateBlob {
                 throw reader.mismatch(at: keyOffset)
             }
             key = .octet(try OctetPrivateKey(algorithm: octet.algorithm, bytes: bytes, storedPublicKey: octet))
+        case .dsa(let dsa):
+            let xOffset = reader.offset
+            let x = try reader.readPositiveMPInt("x")
+            let derived = try reader.keyValue(at: xOffset) { try DSAPrivateKey(publicKey: dsa, x: x) }
+            guard derived.publicValueMatches else { throw reader.mismatch(at: xOffset) }
+            key = .dsa(derived)
+        case .securityKey:
+            var error = KeyError(.unsupportedAlgorithm, "\(context): PuTTY key files hold no FIDO security keys (sk-…@openssh.com); Coffer reads them from OpenSSH files")
+            error.algorithm = "sk"
+            throw error
         }
         let padding = reader.remainingCount
         guard padding == 0 || (encrypted && padding < 16) else {
@@ -78,7 +89,7 @@ enum PPKPrivateBlob {
     }
 
     /// Writes the private blob of `key` (without padding).
-    static func encode(_ key: PrivateKey) -> [UInt8] {
+    static func encode(_ key: PrivateKey) throws -> [UInt8] {
         var writer = SSHWireWriter(capacity: 1200)
         switch key {
         case .rsa(let rsa):
@@ -89,6 +100,10 @@ enum PPKPrivateBlob {
             ec.scalar.withUnsafeBytes { writer.writeMPInt(magnitude: $0) }
         case .octet(let octet):
             octet.bytes.withUnsafeBytes { writer.writeString($0) }
+        case .dsa:
+            throw DSAPrivateKey.readOnly("write private keys")
+        case .securityKey:
+            throw SecurityKeyPrivateKey.needsAuthenticator("write PuTTY files")
         }
         return writer.bytes
     }

@@ -30,7 +30,7 @@ extension PPKPrivateKey {
         let encrypting = passphrase.map { !$0.isEmpty } ?? false
         let encryption = Array((encrypting ? "aes256-cbc" : "none").utf8)
 
-        var plaintext = PPKPrivateBlob.encode(key)
+        var plaintext = try PPKPrivateBlob.encode(key)
         defer { SecureMemory.zero(&plaintext) }
         var keyDerivationLines = ""
         let keys: PPKKeyDerivation

@@ -28,6 +28,8 @@ enum KeyAlgorithm: Sendable, Hashable {
     case ec(ECCurve)
     /// Ed25519, Ed448, X25519 or X448.
     case octet(OctetKeyAlgorithm)
+    /// `id-dsa` with its `Dss-Parms` (RFC 3279 §2.3.2), as big-endian magnitudes.
+    case dsa(p: [UInt8], q: [UInt8], g: [UInt8])
     /// A key of another algorithm, by its human name (`EC (secp256k1)`, `DSA`, …).
     case other(String)
 
@@ -37,6 +39,7 @@ enum KeyAlgorithm: Sendable, Hashable {
         case .rsa, .rsaPSS: "RSA"
         case .ec(let curve): KeyAlgorithmName.ec.description(curve: curve)
         case .octet(let algorithm): algorithm.displayName
+        case .dsa: "DSA"
         case .other(let name): name
         }
     }
@@ -80,6 +83,17 @@ enum KeyAlgorithm: Sendable, Hashable {
                     curve = "no curve parameters"
                 }
                 return .other("EC (\(curve))")
+            case .dsa:
+                // Dss-Parms ::= SEQUENCE { p INTEGER, q INTEGER, g INTEGER } (RFC 3279 §2.3.2); a key
+                // without them inherits them from its issuer's certificate, which a key file lacks.
+                guard try seq.peekTag() == .sequence else {
+                    if !seq.isAtEnd { _ = try seq.readElement() }
+                    return .other("DSA without domain parameters (p, q, g)")
+                }
+                let parameters = try seq.readSequence { params in
+                    (Array(try params.readUnsignedInteger()), Array(try params.readUnsignedInteger()), Array(try params.readUnsignedInteger()))
+                }
+                return .dsa(p: parameters.0, q: parameters.1, g: parameters.2)
             case .ed25519, .ed448, .x25519, .x448:
                 // RFC 8410 §3: the parameters MUST be absent.
                 if !seq.isAtEnd {
@@ -104,7 +118,7 @@ enum KeyAlgorithm: Sendable, Hashable {
     private static let rsaEncryptionContent = ASN1ObjectIdentifier.rsaEncryption.encoded
 
     /// What Coffer handles, for error messages.
-    static let supported = "Coffer handles RSA, EC (P-256, P-384, P-521), Ed25519, Ed448, X25519 and X448 keys"
+    static let supported = "Coffer handles RSA, EC (P-256, P-384, P-521), Ed25519, Ed448, X25519 and X448 keys (and reads DSA keys)"
 
     /// Writes the AlgorithmIdentifier of a key, as OpenSSL does: `rsaEncryption` with NULL,
     /// `id-ecPublicKey` with the named curve, the RFC 8410 OIDs without parameters.
@@ -113,6 +127,20 @@ enum KeyAlgorithm: Sendable, Hashable {
         case .rsa: writeRSAEncryption(to: &writer)
         case .ec(let key): writeEC(key.curve, to: &writer)
         case .octet(let key): writeOctet(key.algorithm, to: &writer)
+        case .dsa(let key): writeDSA(key, to: &writer)
+        case .securityKey(let key): write(key.innerKey, to: &writer)
+        }
+    }
+
+    /// `id-dsa` with `Dss-Parms`, as OpenSSL writes it.
+    static func writeDSA(_ key: DSAPublicKey, to writer: inout DERWriter) {
+        writer.writeSequence { seq in
+            seq.writeObjectIdentifier(.dsa)
+            seq.writeSequence { params in
+                params.writeUnsignedInteger(key.p)
+                params.writeUnsignedInteger(key.q)
+                params.writeUnsignedInteger(key.g)
+            }
         }
     }
 

@@ -10,7 +10,8 @@ import CofferErrors
 /// }
 /// ```
 /// The BIT STRING holds the PKCS#1 `RSAPublicKey` DER of an RSA key (RFC 3279 §2.3.1), the SEC 1
-/// point of an EC key (RFC 5480 §2.2), the raw key of Ed25519, Ed448, X25519 and X448 (RFC 8410 §4).
+/// point of an EC key (RFC 5480 §2.2), the raw key of Ed25519, Ed448, X25519 and X448 (RFC 8410 §4),
+/// the `INTEGER y` of a DSA key, whose p, q and g are the AlgorithmIdentifier's parameters (RFC 3279 §2.3.2).
 public enum SubjectPublicKeyInfo {
     /// Decodes a SubjectPublicKeyInfo DER holding a key of any algorithm Coffer handles.
     ///
@@ -49,6 +50,12 @@ public enum SubjectPublicKeyInfo {
                 return .ec(try ECPublicKey(curve: curve, point: bytes))
             case .octet(let octet):
                 return .octet(try OctetPublicKey(algorithm: octet, bytes: bytes))
+            case .dsa(let p, let q, let g):
+                // The BIT STRING holds DSAPublicKey ::= INTEGER (RFC 3279 §2.3.2).
+                var reader = DERReader(bytes)
+                let y = try reader.readUnsignedInteger()
+                try reader.finish()
+                return .dsa(try DSAPublicKey(p: p, q: q, g: g, y: y))
             case .other:
                 throw algorithm.unsupportedError(in: what, offset: 0)
             }
@@ -56,6 +63,8 @@ public enum SubjectPublicKeyInfo {
             error.reason = "\(what): the public key in the BIT STRING at offset \(offset): \(error.reason)"
             error.offset = offset
             throw error
+        } catch let error as ASN1Error {
+            throw KeyError(.malformed, "\(what): the DSA public key INTEGER in the BIT STRING at offset \(offset) is malformed: \(error.reason)", offset: offset, cause: error)
         }
     }
 

@@ -28,6 +28,8 @@ public enum SignatureScheme: Sendable, Hashable {
         guard algorithm != .x25519 && algorithm != .x448 else {
             return KeyError.unsupported(algorithm, "signing (RSA, EC, Ed25519, Ed448)")
         }
+        if algorithm == .dsa { return DSAPrivateKey.readOnly("sign or verify") }
+        if algorithm == .skEd25519 || algorithm == .skECDSA { return SecurityKeyPrivateKey.needsAuthenticator("sign or verify") }
         var error = KeyError(.invalidArgument, "\(name) does not apply to an \(description) key")
         error.algorithm = algorithm.rawValue
         return error
