@@ -30,7 +30,7 @@ extension Keytool {
                     throw CommandError("\(KeyLoader.displayName(file)): \(key.algorithm.displayName) keys have no SSH fingerprint (SSH keys never hold them); see keytool inspect for the public key")
                 }
                 // ssh-keygen prints "no comment" when the key has none.
-                print("\(key.bits) \(print_) \(decoded.comment ?? "no comment") (\(key.sshLabel))")
+                print("\(key.bits) \(print_) \(decoded.comment ?? "no comment") (\(decoded.sshCertificate?.sshLabel ?? key.sshLabel))")
             }
         }
     }

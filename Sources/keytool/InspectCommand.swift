@@ -27,16 +27,31 @@ extension Keytool {
         @Flag(help: "Also print the private numbers (RSA d, p, q, dP, dQ, qInv; the EC scalar; the raw EdDSA/X key).")
         var showPrivate = false
 
+        @Option(help: "For OpenSSH certificates: the CA's public key file; exit 1 unless that CA signed every certificate.")
+        var ca: String?
+
         @OptionGroup var passphrase: PassphraseOptions
 
         func run() throws {
             let (input, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
+            var sshCertificates = SSHCertificateDescription()
+            if let ca {
+                sshCertificates.expectedCA = try KeyLoader.load(ca, passphrase: passphrase).key.publicKey()
+            }
             for (index, key) in keys.enumerated() {
                 if json {
-                    print(try jsonLine(key))
+                    print(try jsonLine(key, sshCertificates: sshCertificates))
                 } else {
                     if index > 0 { print("") }
-                    print(try text(key, name: keys.count > 1 ? "\(input.name) [key \(index + 1) of \(keys.count)]" : input.name))
+                    print(try text(key, name: keys.count > 1 ? "\(input.name) [key \(index + 1) of \(keys.count)]" : input.name,
+                                   sshCertificates: sshCertificates))
+                }
+            }
+            if let ca, let expected = sshCertificates.expectedCA {
+                let certificates = keys.compactMap(\.sshCertificate)
+                if certificates.isEmpty { throw CommandError("\(input.name): holds no OpenSSH certificate for --ca to check") }
+                if certificates.contains(where: { (try? $0.isSigned(by: expected)) != true }) {
+                    throw CommandError("\(input.name): the certificate is not signed by the CA in \(KeyLoader.displayName(ca))")
                 }
             }
         }
@@ -112,8 +127,11 @@ extension Keytool {
             }
         }
 
-        private func jsonLine(_ decoded: DecodedKey) throws -> String {
+        private func jsonLine(_ decoded: DecodedKey, sshCertificates: SSHCertificateDescription) throws -> String {
             var object = JSONObject()
+            if let certificate = decoded.sshCertificate {
+                object.set("sshCertificate", sshCertificates.json(certificate))
+            }
             if let certificate = decoded.certificate {
                 CertificateDescription().json(certificate, into: &object)
             }
@@ -130,7 +148,7 @@ extension Keytool {
             return object.line
         }
 
-        private func text(_ decoded: DecodedKey, name: String) throws -> String {
+        private func text(_ decoded: DecodedKey, name: String, sshCertificates: SSHCertificateDescription) throws -> String {
             let publicKey = try decoded.key.publicKey()
             var lines = ["\(name):"]
             func add(_ label: String, _ value: String) {
@@ -141,6 +159,11 @@ extension Keytool {
             }
             if let request = decoded.request {
                 for (label, value) in CertificateDescription().text(request) { add(label, value) }
+            }
+            if let certificate = decoded.sshCertificate {
+                add("certificate:", "OpenSSH \(certificate.kind.name) certificate, as ssh-keygen -L shows it:")
+                lines += sshCertificates.sshKeygenLines(certificate)
+                for (label, value) in sshCertificates.text(certificate) { add(label, value) }
             }
             add("format:", "\(decoded.format.rawValue) (\(decoded.encoding.rawValue))")
             add("key:", "\(CheckCommand.describe(publicKey)) \(decoded.key.isPrivate ? "private" : "public") key")

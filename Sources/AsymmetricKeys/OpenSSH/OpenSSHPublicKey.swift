@@ -38,6 +38,8 @@ public enum OpenSSHPublicKey {
         public var key: PublicKey
         public var comment: String?
         public var options: String?
+        /// For a `*-cert-v01@openssh.com` line: the certificate (``key`` is its certified key).
+        public var certificate: SSHCertificate?
     }
 
     /// Parses every key line of `text` (an `authorized_keys` file, say), in order, keeping
@@ -194,6 +196,10 @@ public enum OpenSSHPublicKey {
                               offset: base64.startIndex)
         }
         let blob = try SSHBase64.decode(base64, baseOffset: base64.startIndex, what: "OpenSSH public key at offset \(typeOffset)")
+        if SSHCertificate.certifiedKeyType(type) != nil {
+            let certificate = try SSHCertificate.decodeLine(type: type, blob: blob, base64Offset: base64.startIndex)
+            return Line(key: certificate.key, comment: comment(after: rest[base64.endIndex...]), options: options, certificate: certificate)
+        }
         _ = try OpenSSHKeyType.require(type, in: "OpenSSH public key", offset: typeOffset)
         let context = "OpenSSH public key blob (base64 at offset \(base64.startIndex))"
         var reader = SSHWireReader(blob[...], context: context)
@@ -207,10 +213,14 @@ public enum OpenSSHPublicKey {
             throw KeyError(.malformed, "\(context) has key type '\(SSHWireReader.printable(blobType))' where '\(SSHWireReader.printable(type))' was expected", offset: 0)
         }
         let key = try decodeBlob(blob[...], context: context)
-        let commentText = rest[base64.endIndex...].drop(while: isSpace)
-        var trimmed = commentText
+        return Line(key: key, comment: comment(after: rest[base64.endIndex...]), options: options)
+    }
+
+    /// The comment: what follows the base64 field, trimmed; `nil` when nothing does.
+    private static func comment(after text: ArraySlice<UInt8>) -> String? {
+        var trimmed = text.drop(while: isSpace)
         while let last = trimmed.last, isSpace(last) { trimmed = trimmed.dropLast() }
-        return Line(key: key, comment: trimmed.isEmpty ? nil : String(decoding: trimmed, as: UTF8.self), options: options)
+        return trimmed.isEmpty ? nil : String(decoding: trimmed, as: UTF8.self)
     }
 
     /// Skips authorized_keys options (`from="a,b",no-pty command="x y"`…) and the whitespace after
