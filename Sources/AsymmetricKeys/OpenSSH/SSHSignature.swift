@@ -127,7 +127,9 @@ public struct SSHSignature: Sendable, Hashable {
 
     /// The armored text, byte-identical in layout to `ssh-keygen -Y sign`'s.
     public var armored: String {
-        "-----BEGIN SSH SIGNATURE-----\n" + Base64.encode(encoded, lineWidth: 70) + "\n-----END SSH SIGNATURE-----\n"
+        var base64 = Base64.encode(encoded, lineWidth: 70)
+        while base64.hasSuffix("\n") { base64.removeLast() }
+        return "-----BEGIN SSH SIGNATURE-----\n" + base64 + "\n-----END SSH SIGNATURE-----\n"
     }
 
     /// The bytes the signature covers for `message`.
