@@ -25,13 +25,6 @@ struct SSHCertificateDescription {
         "\(label ?? key.sshLabel) \(key.fingerprintSHA256 ?? "?")"
     }
 
-    /// An option as `ssh-keygen -L` lists it.
-    static func optionText(_ option: SSHCertificate.Option) -> String {
-        if option.data.isEmpty { return option.name }
-        if let value = option.value { return "\(option.name) \(value)" }
-        return "\(option.name) (\(option.data.count) bytes of data)"
-    }
-
     /// The `ssh-keygen -L` lines after the file name, with its indentation (8 spaces, 16 for
     /// list items).
     func sshKeygenLines(_ certificate: SSHCertificate) -> [String] {
@@ -53,8 +46,8 @@ struct SSHCertificateDescription {
             }
         }
         list("Principals", certificate.principals)
-        list("Critical Options", certificate.criticalOptions.map(Self.optionText))
-        list("Extensions", certificate.extensions.map(Self.optionText))
+        list("Critical Options", certificate.criticalOptions.map { $0.listing(critical: true) })
+        list("Extensions", certificate.extensions.map { $0.listing(critical: false) })
         return lines
     }
 
@@ -84,8 +77,8 @@ struct SSHCertificateDescription {
         object.set("valid", certificate.validityDescription)
         object.set("validNow", certificate.isValid(at: now))
         object.set("principals", certificate.principals)
-        object.set("criticalOptions", certificate.criticalOptions.map(Self.optionText))
-        object.set("extensions", certificate.extensions.map(Self.optionText))
+        object.set("criticalOptions", certificate.criticalOptions.map { $0.listing(critical: true) })
+        object.set("extensions", certificate.extensions.map { $0.listing(critical: false) })
         object.set("signingCAAlgorithm", certificate.signatureKey.algorithm.rawValue)
         object.set("signingCAFingerprintSHA256", certificate.signatureKey.fingerprintSHA256)
         object.set("signatureAlgorithm", certificate.signature.algorithm)

@@ -37,6 +37,20 @@ public struct SSHCertificate: Sendable, Hashable {
         public var name: String
         public var data: [UInt8]
         public var value: String?
+
+        static let flagExtensions: Set = ["permit-X11-forwarding", "permit-agent-forwarding", "permit-port-forwarding",
+                                          "permit-pty", "permit-user-rc", "no-touch-required"]
+
+        /// The option as `ssh-keygen -L` lists it: the known flags by name, `force-command` and
+        /// `source-address` with their value, anything else as `UNKNOWN FLAG OPTION` or
+        /// `UNKNOWN OPTION: hex (len N)`.
+        public func listing(critical: Bool) -> String {
+            if !critical && Self.flagExtensions.contains(name) { return name }
+            if critical && (name == "force-command" || name == "source-address"), let value { return "\(name) \(value)" }
+            if critical && name == "verify-required" { return name }
+            if !data.isEmpty { return "\(name) UNKNOWN OPTION: \(Hex.encode(data)) (len \(data.count))" }
+            return "\(name) UNKNOWN FLAG OPTION"
+        }
     }
 
     /// The certificate type (`ssh-ed25519-cert-v01@openssh.com`).
