@@ -27,6 +27,8 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzPKCS12", ["AsymmetricKeys", "CryptoOpenSSL"]),
     ("FuzzX509", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
     ("FuzzPPK", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
+    ("FuzzSSHCertificate", ["AsymmetricKeys"]),
+    ("FuzzSSHSignature", ["AsymmetricKeys"]),
 ]
 
 let package = Package(

@@ -103,6 +103,23 @@ struct SSHCertificateTests {
         #expect(throws: KeyError.self) { try SSHCertificate.decode(blob + [0]) }
     }
 
+    @Test("every single-byte change of a certificate: a KeyError or a certificate whose signature fails, never a crash")
+    func mutated() throws {
+        let blob = try Self.blob("user-rsa-cert.pub")
+        for index in blob.indices {
+            var changed = blob
+            changed[index] ^= 0x41
+            do {
+                let certificate = try SSHCertificate.decode(changed)
+                #expect(try !certificate.verifySignature(), "byte \(index)")
+            } catch let error as KeyError {
+                #expect(error.offset.map { $0 >= 0 && $0 <= changed.count } ?? true)
+            } catch {
+                Issue.record("byte \(index): \(type(of: error))")
+            }
+        }
+    }
+
     /// A certificate blob with `principals` and a bogus signature, for the caps.
     static func synthetic(principals: Int, kind: UInt32 = 1) throws -> [UInt8] {
         let key = try Self.decode("ed25519.pub").key.publicKey()

@@ -108,6 +108,22 @@ struct SSHSignatureTests {
         #expect { try SSHSignature.decode(Array("hello".utf8)) } throws: { ($0 as? KeyError)?.code == .unrecognizedFormat }
     }
 
+    @Test("every single-byte change of a signature: it reads and fails, or a KeyError, never a crash")
+    func mutated() throws {
+        let binary = try SSHSignature.decode(try Self.bytes("ecdsa-256.sig")).encoded
+        let message = try Self.bytes("data.txt")
+        for index in binary.indices {
+            var changed = binary
+            changed[index] ^= 0x41
+            do {
+                let signature = try SSHSignature.decode(binary: changed)
+                #expect((try? signature.verify(message, namespace: "file")) != true, "byte \(index)")
+            } catch {
+                #expect(error is KeyError, "byte \(index): \(type(of: error))")
+            }
+        }
+    }
+
     @Test("patterns: * and ? wildcards, ! negation wins", arguments: [
         ("alice", "alice", 1), ("alice", "al*", 1), ("alice", "a?ice", 1), ("alice", "bob,alice", 1),
         ("alice", "*,!alice", -1), ("alice", "!alice,*", -1), ("alice", "bob", 0), ("alice", "!bob", 0),
