@@ -19,10 +19,11 @@ public enum OpenSSHPublicKey {
     ///
     /// - Returns: the key and its comment (`nil` when there is none).
     /// Every key type Coffer handles is read: `ssh-rsa`, `ssh-ed25519`, `ssh-ed448`,
-    /// `ecdsa-sha2-nistp256/384/521`.
+    /// `ecdsa-sha2-nistp256/384/521`, and certificates of them (`*-cert-v01@openssh.com`, whose
+    /// key is the certified key; ``Line/certificate`` has the rest).
     ///
-    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` naming the key type for `ssh-dss`, security
-    ///   keys and certificates; `.malformed` naming the offset for bad base64,
+    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` naming the key type for `ssh-dss` and security
+    ///   keys; `.malformed` naming the offset for bad base64,
     ///   a blob whose type differs from the text's, overruns, trailing bytes, or a second key line;
     ///   `.unrecognizedFormat` when no key line is found.
     public static func decode(_ text: [UInt8]) throws -> (key: PublicKey, comment: String?) {
