@@ -19,6 +19,12 @@ struct SSHSignatureOptions: ParsableArguments {
     var asksForSSHSIG: Bool { format == .sshsig || namespace != nil }
 }
 
+/// What only `sign` takes for SSHSIG.
+struct SSHSigningOptions: ParsableArguments {
+    @Option(help: "SSHSIG: sign with this OpenSSH certificate of the key (a -cert.pub file), as ssh-keygen -Y sign does with a certificate.")
+    var certificate: String?
+}
+
 /// What only `verify` takes for SSHSIG: who may sign (ssh-keygen -Y verify -f -I).
 struct AllowedSignersOptions: ParsableArguments {
     @Option(help: "SSHSIG: an allowed_signers file saying who may sign (instead of --key).")

@@ -26,6 +26,8 @@ extension Keytool {
 
         @OptionGroup var sshSignature: SSHSignatureOptions
 
+        @OptionGroup var sshSigning: SSHSigningOptions
+
         @Option(name: .shortAndLong, help: "Signature file (default: standard output).")
         var out: String?
 

@@ -29,9 +29,17 @@ struct SSHSignatureTests {
         var testDescription: String { "\(signature) \(namespace)" }
     }
 
+    struct FindFact: Decodable, Sendable, CustomTestStringConvertible {
+        var signature: String
+        var status: Int
+        var principals: [String]
+        var testDescription: String { signature }
+    }
+
     struct Facts: Decodable, Sendable {
         var verify: [VerifyFact]
         var checkNovalidate: [NovalidateFact]
+        var findPrincipals: [FindFact]
     }
 
     static let subject = "sshsig"
@@ -67,6 +75,14 @@ struct SSHSignatureTests {
             let label = signature.certificate?.sshLabel ?? signature.publicKey.sshLabel
             #expect(fact.stdout == "Good \"\(fact.namespace)\" signature with \(label) key \(signature.publicKey.fingerprintSHA256!)")
         }
+    }
+
+    @Test("find-principals names what ssh-keygen -Y find-principals printed", arguments: try facts.findPrincipals)
+    func findPrincipals(_ fact: FindFact) throws {
+        let signers = try AllowedSigners.parse(try Self.bytes("allowed_signers"))
+        let signature = try SSHSignature.decode(try Self.bytes(fact.signature))
+        #expect(signers.principals(for: signature, at: Int64(Date().timeIntervalSince1970)) == fact.principals)
+        #expect(fact.principals.isEmpty == (fact.status != 0))
     }
 
     @Test("every signature re-encodes to ssh-keygen's bytes", arguments: ["rsa.sig", "ecdsa-256.sig", "ecdsa-384.sig", "ecdsa-521.sig", "ed25519.sig", "ed25519-sha256-git.sig", "certuser.sig"])

@@ -93,6 +93,33 @@ struct SSHSignatureCommandTests {
         #expect(ours.stdoutBytes == Array(try Data(contentsOf: URL(fileURLWithPath: setup.data + ".sig"))))
     }
 
+    @Test("signing with a certificate: ssh-keygen accepts it under a cert-authority line, for a listed principal only")
+    func certificateSigning() throws {
+        let setup = try Self.setup("ecdsa", "384")
+        let ca = setup.path("ca")
+        try ToolProcess.output(tool: "ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "ca", "-f", ca])
+        try ToolProcess.output(tool: "ssh-keygen", ["-q", "-s", ca, "-I", "signer", "-n", "alice@example.com,bob", setup.publicKey])
+        let caLine = try String(contentsOfFile: ca + ".pub", encoding: .utf8)
+        try "alice@example.com,bob,carol cert-authority \(caLine)".write(toFile: setup.allowedSigners, atomically: true, encoding: .utf8)
+        let signature = setup.path("cert.sig")
+        let signed = try CLIRunner.run(["sign", "--format", "sshsig", "--namespace", "file", "--key", setup.key,
+                                        "--certificate", setup.key + "-cert.pub", "-o", signature, setup.data])
+        #expect(signed.status == 0, "\(signed.stderr)")
+        let accepted = try Self.sshKeygenVerify(setup, signature: signature, data: setup.data)
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+        #expect(accepted.text.contains("ECDSA-CERT key"))
+        // carol matches the line but is not in the certificate: both refuse.
+        #expect(try Self.sshKeygenVerify(setup, signature: signature, data: setup.data, identity: "carol").status != 0)
+        let carol = try CLIRunner.run(["verify", "--signature", signature, "--allowed-signers", setup.allowedSigners,
+                                       "--identity", "carol", "--namespace", "file", setup.data])
+        #expect(carol.status == 1)
+        #expect(carol.stderr.contains("does not list 'carol'"))
+        let ours = try CLIRunner.run(["verify", "--signature", signature, "--allowed-signers", setup.allowedSigners,
+                                      "--identity", "bob", "--namespace", "file", setup.data])
+        #expect(ours.status == 0, "\(ours.stderr)")
+        #expect(ours.stdout == (try Self.sshKeygenVerify(setup, signature: signature, data: setup.data, identity: "bob")).text)
+    }
+
     // MARK: Verdicts: 2 for a signature that cannot be read, 1 for one that does not verify
 
     /// An RSA and a P-256 key by openssl, data, and good signatures of both.

@@ -5,7 +5,7 @@
 # every feature (patterns with * ? and !, quoting, namespaces=, valid-after=/valid-before=,
 # cert-authority, comments). facts.json holds ssh-keygen -Y verify's exit status and output for
 # each (signature, allowed signers file, identity, namespace) case, and -Y check-novalidate's for
-# each signature. Run by tools/make-fixtures realworld.
+# each signature, and -Y find-principals' for six. Run by tools/make-fixtures realworld.
 set -euo pipefail
 export TZ=UTC
 out=Fixtures/realworld/sshsig
@@ -90,7 +90,11 @@ for sig, namespace in [("rsa.sig", "file"), ("ecdsa-256.sig", "file"), ("ecdsa-3
                        ("ed25519.sig", "file"), ("ed25519-sha256-git.sig", "git"), ("certuser.sig", "file"), ("ed25519.sig", "git")]:
     status, stdout, stderr = run(["check-novalidate", "-n", namespace, "-s", sig], "data.txt")
     novalidate.append({"signature": sig, "namespace": namespace, "status": status, "stdout": stdout})
-json.dump({"verify": cases, "checkNovalidate": novalidate}, open(os.path.join(out, "facts.json"), "w"), indent=2)
+findPrincipals = []
+for sig in ["rsa.sig", "ecdsa-256.sig", "ecdsa-384.sig", "ecdsa-521.sig", "ed25519.sig", "certuser.sig"]:
+    status, stdout, stderr = run(["find-principals", "-f", "allowed_signers", "-s", sig], "data.txt")
+    findPrincipals.append({"signature": sig, "status": status, "principals": stdout.split("\n") if status == 0 else []})
+json.dump({"verify": cases, "checkNovalidate": novalidate, "findPrincipals": findPrincipals}, open(os.path.join(out, "facts.json"), "w"), indent=2)
 PY
 # The tests sign only with ed25519 (deterministic, so comparable byte for byte); drop the others' private halves.
 rm -f "$out/rsa" "$out/ecdsa-256" "$out/ecdsa-384" "$out/ecdsa-521" "$out/ca" "$out/certuser"

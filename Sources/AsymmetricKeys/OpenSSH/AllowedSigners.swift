@@ -97,17 +97,25 @@ public struct AllowedSigners: Sendable {
         throw KeyError(.notAllowed, "'\(who)' is not allowed to make this signature: \(reasons.joined(separator: "; "))\(unread)")
     }
 
-    /// The principals of every line that allows `signature`'s key at `time` in its namespace
-    /// (`ssh-keygen -Y find-principals`).
+    /// The principals `ssh-keygen -Y find-principals` prints for `signature`: those of the first
+    /// line that holds its key (or, for a `cert-authority` line, its certificate's CA) and whose
+    /// validity includes `time` — the line's patterns one by one, or the certificate's principals
+    /// that the line's patterns match. The namespace is not consulted, as ssh-keygen does not.
+    /// Empty when no line does.
     public func principals(for signature: SSHSignature, at time: Int64) -> [String] {
-        entries.compactMap { entry in
+        for entry in entries {
+            if let after = entry.validAfter, time < after { continue }
+            if let before = entry.validBefore, time > before { continue }
             if entry.isCertificateAuthority {
-                guard let certificate = signature.certificate, certificate.signatureKey == entry.key else { return nil }
-            } else {
-                guard signature.certificate == nil, entry.key == signature.publicKey else { return nil }
+                guard let certificate = signature.certificate, certificate.signatureKey == entry.key, certificate.kind == .user,
+                      certificate.isValid(at: time), (try? certificate.verifySignature()) == true else { continue }
+                let matching = certificate.principals.filter { Self.matchPatternList($0, entry.principals) == 1 }
+                if !matching.isEmpty { return matching }
+            } else if signature.certificate == nil, entry.key == signature.publicKey {
+                return entry.principals.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             }
-            return refusal(entry, signature: signature, identity: nil, namespace: signature.namespace, time: time) == nil ? entry.principals : nil
         }
+        return []
     }
 
     /// Why `entry` does not allow the signature, or `nil` when it does.
