@@ -14,9 +14,6 @@ struct SSHSignatureOptions: ParsableArguments {
 
     @Option(help: "SSHSIG: the namespace the signature is for (ssh-keygen -n: file, git, email, …).")
     var namespace: String?
-
-    /// Whether the options ask for anything SSHSIG-specific.
-    var asksForSSHSIG: Bool { format == .sshsig || namespace != nil }
 }
 
 /// What only `sign` takes for SSHSIG.
