@@ -29,6 +29,8 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzX509", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
     ("FuzzPPK", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
     ("FuzzPKCS7", ["AsymmetricKeys", "ASN1Kit"]),
+    ("FuzzSSHCertificate", ["AsymmetricKeys"]),
+    ("FuzzSSHSignature", ["AsymmetricKeys"]),
 ]
 
 let package = Package(

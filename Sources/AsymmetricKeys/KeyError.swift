@@ -76,6 +76,9 @@ extension ErrorCode where Domain == KeyError {
     public static var wrongKey: Self { Self() }
     /// Decrypted content failed its integrity check (a GCM tag or CBC padding): altered, or the key is wrong.
     public static var tampered: Self { Self() }
+    /// A well-formed signature whose signer is not allowed: no `allowed_signers` line admits its
+    /// key for the identity, the namespace and the time.
+    public static var notAllowed: Self { Self() }
 }
 
 extension KeyError {

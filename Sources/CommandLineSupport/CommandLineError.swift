@@ -5,7 +5,8 @@ import ArgumentParser
 /// a crypt key, a stored value).
 package protocol CommandLineError: Error, CustomStringConvertible {
     /// How the process ends: ``ExitCode/failure`` (1) for a failure with valid usage,
-    /// ``ExitCode/validationFailure`` (64) for a usage error.
+    /// ``ExitCode/validationFailure`` (64) for a usage error, or a status of the command's own
+    /// contract (`keytool verify`: 2 for a signature that cannot be read).
     var exitCode: ExitCode { get }
 }
 

@@ -5,7 +5,8 @@ import ArgumentParser
 ///
 /// Exit status: 0 on success (and for `--help`, whose text goes to standard output); 1 for a
 /// failure with valid usage; 64 for a usage error, which adds ArgumentParser's usage lines after
-/// the first; the status a command throws as an ``ExitCode`` after printing its own report.
+/// the first; the status a ``CommandLineError`` names (`keytool verify`'s 2 for an unreadable
+/// signature); the status a command throws as an ``ExitCode`` after printing its own report.
 package enum CommandLineTool {
     /// Runs the command `arguments` (default: the process's) name under `root` and exits.
     ///

@@ -49,7 +49,7 @@ extension Keytool {
                     printError("\(input.name)\(entry): \(key.algorithm.displayName) keys have no SSH fingerprint (SSH keys never hold them); see keytool inspect for the public key")
                     continue
                 }
-                print("\(key.bits) \(print_) \(Self.label(decoded)) (\(key.sshLabel))")
+                print("\(key.bits) \(print_) \(Self.label(decoded)) (\(decoded.sshCertificate?.sshLabel ?? key.sshLabel))")
                 printed += 1
             }
             for failure in result.failures { printError(KeyLoader.message(failure, file: input.name)) }

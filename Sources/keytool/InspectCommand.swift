@@ -31,6 +31,9 @@ extension Keytool {
         @Flag(help: "Exit 1 when an entry cannot be read or was read with a warning.")
         var strict = false
 
+        @Option(help: "For OpenSSH certificates: the CA's public key file; exit 1 unless that CA signed every certificate.")
+        var ca: String?
+
         @OptionGroup var passphrase: PassphraseOptions
 
         func run() throws {
@@ -44,12 +47,24 @@ extension Keytool {
                 result = try KeyLoader.loadEntries(input, passphrase: passphrase).result
             }
             let keys = result.entries
+            var sshCertificates = SSHCertificateDescription()
+            if let ca {
+                sshCertificates.expectedCA = try KeyLoader.load(ca, passphrase: passphrase).key.publicKey()
+            }
             for (index, key) in keys.enumerated() {
                 if json {
-                    print(try jsonLine(key))
+                    print(try jsonLine(key, sshCertificates: sshCertificates))
                 } else {
                     if index > 0 { print("") }
-                    print(try text(key, name: keys.count > 1 ? "\(input.name) [key \(index + 1) of \(keys.count)]" : input.name))
+                    print(try text(key, name: keys.count > 1 ? "\(input.name) [key \(index + 1) of \(keys.count)]" : input.name,
+                                   sshCertificates: sshCertificates))
+                }
+            }
+            if let ca, let expected = sshCertificates.expectedCA {
+                let certificates = keys.compactMap(\.sshCertificate)
+                if certificates.isEmpty { throw CommandError("\(input.name): holds no OpenSSH certificate for --ca to check") }
+                if certificates.contains(where: { (try? $0.isSigned(by: expected)) != true }) {
+                    throw CommandError("\(input.name): the certificate is not signed by the CA in \(KeyLoader.displayName(ca))")
                 }
             }
             for failure in result.failures {
@@ -175,8 +190,11 @@ extension Keytool {
             }
         }
 
-        private func jsonLine(_ decoded: DecodedKey) throws -> String {
+        private func jsonLine(_ decoded: DecodedKey, sshCertificates: SSHCertificateDescription) throws -> String {
             var object = JSONObject()
+            if let certificate = decoded.sshCertificate {
+                object.set("sshCertificate", sshCertificates.json(certificate))
+            }
             if let certificate = decoded.certificate {
                 CertificateDescription().json(certificate, into: &object)
             }
@@ -198,7 +216,7 @@ extension Keytool {
             return object.line
         }
 
-        private func text(_ decoded: DecodedKey, name: String) throws -> String {
+        private func text(_ decoded: DecodedKey, name: String, sshCertificates: SSHCertificateDescription) throws -> String {
             let publicKey = try decoded.key.publicKey()
             var lines = ["\(name):"]
             func add(_ label: String, _ value: String) {
@@ -209,6 +227,11 @@ extension Keytool {
             }
             if let request = decoded.request {
                 for (label, value) in CertificateDescription().text(request) { add(label, value) }
+            }
+            if let certificate = decoded.sshCertificate {
+                add("certificate:", "OpenSSH \(certificate.kind.name) certificate, as ssh-keygen -L shows it:")
+                lines += sshCertificates.sshKeygenLines(certificate)
+                for (label, value) in sshCertificates.text(certificate) { add(label, value) }
             }
             add("format:", "\(decoded.format.rawValue) (\(decoded.encoding.rawValue))")
             if KeyLoader.isPublicPartOfPrivateFile(decoded) {

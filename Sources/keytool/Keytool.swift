@@ -10,7 +10,7 @@ struct Keytool: AsyncParsableCommand {
         discussion: """
             Every command reads FILE or - (stdin); the input format is detected. Passphrases come from \
             --passphrase-file, --passphrase-env or a no-echo prompt, never from the command line.
-            Exit status: 0 success, 1 failure with valid usage, 64 usage error.
+            Exit status: 0 success, 1 failure with valid usage, 2 a signature verify cannot read, 64 usage error.
             """,
         subcommands: [
             InspectCommand.self, ConvertCommand.self, FingerprintCommand.self, CheckCommand.self,

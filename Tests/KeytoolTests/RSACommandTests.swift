@@ -121,9 +121,11 @@ struct RSACommandTests {
         let result = try CLIRunner.run(["verify", "--key", Self.publicPEM, "--signature", flipped, message])
         #expect(result.status == 1)
         #expect(result.stderr.hasSuffix("signature does not verify\n"))
+        // A key of another size cannot have made a signature of this length: that is "cannot read
+        // the signature" (exit 2), not a signature that fails to verify (issue 25).
         let wrongKey = try CLIRunner.run(["verify", "--key", Self.otherKey, "--signature", scratch.path("sig"), message])
-        #expect(wrongKey.status == 1)
-        #expect(wrongKey.stderr.contains("signature does not verify"))
+        #expect(wrongKey.status == 2)
+        #expect(wrongKey.stderr.contains("cannot read the signature: it has 256 bytes; a signature by this 3072-bit RSA key has 384"))
         #expect(try CLIRunner.run(["sign", "--key", Self.privatePEM, "--hash", "sha1", message]).status == 64)
     }
 

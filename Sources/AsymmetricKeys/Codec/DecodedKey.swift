@@ -20,6 +20,9 @@ public struct DecodedKey: Sendable {
     public var request: CertificationRequest?
     /// For a `known_hosts` line: its marker, host patterns and line (``KnownHostsFile``).
     public var knownHosts: KnownHostsEntry?
+    /// For an OpenSSH certificate (`*-cert.pub`): everything in it (``key`` is the certified
+    /// public key).
+    public var sshCertificate: SSHCertificate?
     /// What was read although it is not what the format's rules require (an explicit DEFAULT in
     /// DER, a byte-order mark, a PKCS#12 file without a MAC, …), one sentence each; empty for a
     /// file that keeps every rule. A strict reading refuses an entry that has any.

@@ -128,7 +128,9 @@ public enum KeyDecoder {
         if looksLikeOpenSSHPublicKey(bytes) {
             let lines = try OpenSSHPublicKey.decodeLines(bytes)
             return KeyDecodingResult(entries: lines.lines.map {
-                DecodedKey(format: .opensshPublic, encoding: .text, key: .publicKey($0.key), comment: $0.comment, options: $0.options)
+                var decoded = DecodedKey(format: .opensshPublic, encoding: .text, key: .publicKey($0.key), comment: $0.comment, options: $0.options)
+                decoded.sshCertificate = $0.certificate
+                return decoded
             }, failures: lines.failures)
         }
         if bytes[firstNonSpace] == 0x30 {
@@ -478,7 +480,7 @@ public enum KeyDecoder {
     static let pemBegin = Array("-----BEGIN ".utf8)
     /// Key types that start an OpenSSH public key (after optional authorized_keys options).
     static let opensshKeyTypes = ["ssh-rsa ", "ssh-ed25519 ", "ssh-dss ", "ecdsa-sha2-", "sk-ssh-ed25519@openssh.com ",
-                                  "sk-ecdsa-sha2-", "ssh-ed448 ", "rsa-sha2-256 ", "rsa-sha2-512 ", "ssh-rsa-cert-v01@openssh.com "]
+                                  "sk-ecdsa-sha2-", "ssh-ed448 ", "rsa-sha2-256 ", "rsa-sha2-512 ", "-cert-v01@openssh.com "]
         .map { Array($0.utf8) }
 
     static func isSpace(_ byte: UInt8) -> Bool {

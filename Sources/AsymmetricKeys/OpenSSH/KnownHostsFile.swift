@@ -100,7 +100,7 @@ public enum KnownHostsFile {
         guard !rest.isEmpty else {
             throw KeyError(.malformed, "no key after the hosts at offset \(hostsField.startIndex)", offset: hostsField.startIndex)
         }
-        let (key, comment) = try OpenSSHPublicKey.decodeKeyFields(rest)
+        let (key, comment, _) = try OpenSSHPublicKey.decodeKeyFields(rest)
         var decoded = DecodedKey(format: .knownHosts, encoding: .text, key: .publicKey(key), comment: comment)
         decoded.knownHosts = KnownHostsEntry(marker: marker, hosts: hosts, line: number)
         return decoded

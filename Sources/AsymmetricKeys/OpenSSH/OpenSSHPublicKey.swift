@@ -23,10 +23,11 @@ public enum OpenSSHPublicKey {
     ///
     /// - Returns: the key and its comment (`nil` when there is none).
     /// Every key type Coffer handles is read: `ssh-rsa`, `ssh-ed25519`, `ssh-ed448`,
-    /// `ecdsa-sha2-nistp256/384/521`, `ssh-dss` and the security keys `sk-ssh-ed25519@openssh.com`
-    /// and `sk-ecdsa-sha2-nistp256@openssh.com`.
+    /// `ecdsa-sha2-nistp256/384/521`, `ssh-dss`, the security keys `sk-ssh-ed25519@openssh.com`
+    /// and `sk-ecdsa-sha2-nistp256@openssh.com`, and certificates of them
+    /// (`*-cert-v01@openssh.com`, whose key is the certified key; ``Line/certificate`` has the rest).
     ///
-    /// - Throws: ``KeyError`` `.unsupportedAlgorithm` naming the key type for certificates; `.malformed` naming the offset for bad base64,
+    /// - Throws: ``KeyError`` `.malformed` naming the offset for bad base64,
     ///   a blob whose type differs from the text's, overruns, trailing bytes, or a second key line;
     ///   `.unrecognizedFormat` when no key line is found.
     public static func decode(_ text: [UInt8]) throws -> (key: PublicKey, comment: String?) {
@@ -42,6 +43,8 @@ public enum OpenSSHPublicKey {
         public var key: PublicKey
         public var comment: String?
         public var options: String?
+        /// For a `*-cert-v01@openssh.com` line: the certificate (``key`` is its certified key).
+        public var certificate: SSHCertificate?
     }
 
     /// Parses every key line of `text` (an `authorized_keys` file, say), in order, keeping
@@ -267,14 +270,14 @@ public enum OpenSSHPublicKey {
                                   offset: line.startIndex)
             }
         }
-        let (key, comment) = try decodeKeyFields(rest)
-        return Line(key: key, comment: comment, options: options)
+        let (key, comment, certificate) = try decodeKeyFields(rest)
+        return Line(key: key, comment: comment, options: options, certificate: certificate)
     }
 
     /// Reads `keytype SP base64(blob) [SP comment]` (what follows the options of an
     /// authorized_keys line and the host patterns of a known_hosts line); indices are offsets into
     /// the whole text.
-    static func decodeKeyFields(_ fields: ArraySlice<UInt8>) throws -> (key: PublicKey, comment: String?) {
+    static func decodeKeyFields(_ fields: ArraySlice<UInt8>) throws -> (key: PublicKey, comment: String?, certificate: SSHCertificate?) {
         var rest = fields
         let type = token(rest)
         let typeOffset = type.startIndex
@@ -285,6 +288,10 @@ public enum OpenSSHPublicKey {
                               offset: base64.startIndex)
         }
         let blob = try SSHBase64.decode(base64, baseOffset: base64.startIndex, what: "OpenSSH public key at offset \(typeOffset)")
+        if SSHCertificate.certifiedKeyType(type) != nil {
+            let certificate = try SSHCertificate.decodeLine(type: type, blob: blob, base64Offset: base64.startIndex)
+            return (certificate.key, comment(after: rest[base64.endIndex...]), certificate)
+        }
         _ = try OpenSSHKeyType.require(type, in: "OpenSSH public key", offset: typeOffset)
         let context = "OpenSSH public key blob (base64 at offset \(base64.startIndex))"
         var reader = SSHWireReader(blob[...], context: context)
@@ -298,10 +305,14 @@ public enum OpenSSHPublicKey {
             throw KeyError(.malformed, "\(context) has key type '\(SSHWireReader.printable(blobType))' where '\(SSHWireReader.printable(type))' was expected", offset: 0)
         }
         let key = try decodeBlob(blob[...], context: context)
-        let commentText = rest[base64.endIndex...].drop(while: isSpace)
-        var trimmed = commentText
+        return (key, comment(after: rest[base64.endIndex...]), nil)
+    }
+
+    /// The comment: what follows the base64 field, trimmed; `nil` when nothing does.
+    private static func comment(after text: ArraySlice<UInt8>) -> String? {
+        var trimmed = text.drop(while: isSpace)
         while let last = trimmed.last, isSpace(last) { trimmed = trimmed.dropLast() }
-        return (key, trimmed.isEmpty ? nil : String(decoding: trimmed, as: UTF8.self))
+        return trimmed.isEmpty ? nil : String(decoding: trimmed, as: UTF8.self)
     }
 
     /// Skips authorized_keys options (`from="a,b",no-pty command="x y"`…) and the whitespace after

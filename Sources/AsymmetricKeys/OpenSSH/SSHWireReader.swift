@@ -55,6 +55,17 @@ struct SSHWireReader {
         return value
     }
 
+    /// Reads a big-endian `uint64`.
+    mutating func readUInt64() throws -> UInt64 {
+        guard remainingCount >= 8 else {
+            throw malformed("needs an 8-byte uint64 at offset \(offset) but only \(remainingCount) bytes remain")
+        }
+        var value: UInt64 = 0
+        for index in position..<(position + 8) { value = value << 8 | UInt64(bytes[index]) }
+        position += 8
+        return value
+    }
+
     /// Reads `count` raw bytes.
     mutating func readBytes(_ count: Int) throws -> ArraySlice<UInt8> {
         guard count >= 0, remainingCount >= count else {

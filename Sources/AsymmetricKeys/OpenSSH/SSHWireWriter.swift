@@ -18,6 +18,12 @@ struct SSHWireWriter {
         bytes.append(UInt8(truncatingIfNeeded: value))
     }
 
+    /// Appends a big-endian `uint64`.
+    mutating func writeUInt64(_ value: UInt64) {
+        writeUInt32(UInt32(truncatingIfNeeded: value >> 32))
+        writeUInt32(UInt32(truncatingIfNeeded: value))
+    }
+
     /// Appends raw bytes without a length.
     mutating func writeBytes<C: Collection<UInt8>>(_ data: C) {
         bytes.append(contentsOf: data)
