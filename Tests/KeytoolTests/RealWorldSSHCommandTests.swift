@@ -223,4 +223,28 @@ struct RealWorldSSHCommandTests {
         #expect(objects.compactMap { $0["line"] as? Int } == [2, 3, 4, 5, 6, 7])
         #expect(objects.allSatisfy { $0["format"] as? String == "known-hosts" })
     }
+
+    @Test("certificates of DSA and security keys: ssh-keygen -s signs them now, fingerprint is ssh-keygen -l's, the CA signature verifies",
+          arguments: ["dsa", "sk-ed25519", "sk-ecdsa"])
+    func certificatesOfReadOnlyKeys(kind: String) throws {
+        let directory = try TestScratch.directory("cert-\(kind)")
+        let ca = directory.appendingPathComponent("ca").path
+        try ToolProcess.output(tool: "ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "ca", "-f", ca])
+        let publicKey = directory.appendingPathComponent("key.pub").path
+        if kind == "dsa" {
+            try ToolProcess.output(tool: "ssh-keygen", ["-q", "-t", "dsa", "-N", "", "-C", "dsa", "-f", directory.appendingPathComponent("key").path])
+        } else {
+            try Data(RealWorldFixtures.bytes("sk-keys", "\(kind).pub")).write(to: URL(fileURLWithPath: publicKey))
+        }
+        try ToolProcess.output(tool: "ssh-keygen", ["-q", "-s", ca, "-I", "id-\(kind)", "-n", "alice", "-z", "7", publicKey])
+        let certificate = directory.appendingPathComponent("key-cert.pub").path
+        let expected = String(decoding: try ToolProcess.output(tool: "ssh-keygen", ["-l", "-f", certificate]), as: UTF8.self)
+        let fingerprint = try CLIRunner.run(["fingerprint", certificate])
+        #expect(fingerprint.status == 0, "\(fingerprint.stderr)")
+        #expect(fingerprint.stdout == expected)
+        let inspect = try CLIRunner.run(["inspect", "--ca", ca + ".pub", certificate])
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        #expect(inspect.stdout.contains("verifies"))
+        #expect(inspect.stdout.contains("id-\(kind)"))
+    }
 }
