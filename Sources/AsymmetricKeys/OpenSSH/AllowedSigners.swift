@@ -48,25 +48,15 @@ public struct AllowedSigners: Sendable {
     /// - Throws: ``KeyError`` `.malformed` when the file has more than ``maximumLines`` lines.
     public static func parse(_ text: [UInt8]) throws -> AllowedSigners {
         var result = AllowedSigners(entries: [], failures: [])
-        var lineStart = text.startIndex
-        var number = 0
-        while lineStart < text.endIndex {
-            number += 1
-            guard number <= maximumLines else {
-                throw KeyError(.malformed, "the allowed signers file has more than \(maximumLines) lines", offset: lineStart)
+        for line in SSHTextLines(text) {
+            guard line.number <= maximumLines else {
+                throw KeyError(.malformed, "the allowed signers file has more than \(maximumLines) lines", offset: line.offset)
             }
-            let lineEnd = text[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
-            var line = text[lineStart..<lineEnd]
-            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            let content = line.drop(while: isSpace)
-            if !content.isEmpty && content.first != UInt8(ascii: "#") {
-                do {
-                    result.entries.append(try parseLine(content, number: number))
-                } catch let error as KeyError {
-                    result.failures.append(KeyEntryFailure(location: "line \(number)", line: number, offset: lineStart, error: error))
-                }
+            do {
+                result.entries.append(try parseLine(line.content, number: line.number))
+            } catch let error as KeyError {
+                result.failures.append(line.failure(error))
             }
-            lineStart = lineEnd + 1
         }
         return result
     }

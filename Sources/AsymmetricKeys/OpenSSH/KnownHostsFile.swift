@@ -37,28 +37,17 @@ public enum KnownHostsFile {
     /// Reads every line.
     public static func decode(_ bytes: [UInt8]) -> KeyDecodingResult {
         var result = KeyDecodingResult()
-        var lineStart = bytes.startIndex
-        var number = 0
-        while lineStart < bytes.endIndex {
-            number += 1
-            let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
-            defer { lineStart = lineEnd + 1 }
-            if number > maximumLines {
-                result.failures.append(KeyEntryFailure(location: "line \(number)", line: number, offset: lineStart,
-                                                       error: KeyError(.malformed, "the known_hosts file has more than \(maximumLines) lines; the rest is not read", offset: lineStart)))
+        for line in SSHTextLines(bytes) {
+            if line.number > maximumLines {
+                result.failures.append(line.failure(KeyError(.malformed, "the known_hosts file has more than \(maximumLines) lines; the rest is not read", offset: line.offset)))
                 break
             }
-            var line = bytes[lineStart..<lineEnd]
-            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            let content = line.drop(while: OpenSSHPublicKey.isSpace)
-            guard let first = content.first, first != UInt8(ascii: "#") else { continue }
             do {
-                result.entries.append(try decodeLine(content, number: number))
+                result.entries.append(try decodeLine(line.content, number: line.number))
             } catch let error as KeyError {
-                result.failures.append(KeyEntryFailure(location: "line \(number)", line: number, offset: content.startIndex, error: error))
+                result.failures.append(line.failure(error))
             } catch {
-                let wrapped = KeyError(.malformed, "\(error)", offset: content.startIndex)
-                result.failures.append(KeyEntryFailure(location: "line \(number)", line: number, offset: content.startIndex, error: wrapped))
+                result.failures.append(line.failure(KeyError(.malformed, "\(error)", offset: line.offset)))
             }
         }
         return result

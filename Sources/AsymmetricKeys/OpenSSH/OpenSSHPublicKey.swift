@@ -66,22 +66,12 @@ public enum OpenSSHPublicKey {
     public static func decodeLines(_ text: [UInt8]) throws -> (lines: [Line], failures: [KeyEntryFailure]) {
         var keys: [Line] = []
         var failures: [KeyEntryFailure] = []
-        var lineStart = text.startIndex
-        var number = 0
-        while lineStart < text.endIndex {
-            number += 1
-            let lineEnd = text[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
-            var line = text[lineStart..<lineEnd]
-            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            let content = line.drop(while: isSpace)
-            if !content.isEmpty && content.first != UInt8(ascii: "#") {
-                do {
-                    keys.append(try decodeLine(content))
-                } catch let error as KeyError {
-                    failures.append(KeyEntryFailure(location: "line \(number)", line: number, offset: lineStart - text.startIndex, error: error))
-                }
+        for line in SSHTextLines(text) {
+            do {
+                keys.append(try decodeLine(line.content))
+            } catch let error as KeyError {
+                failures.append(line.failure(error))
             }
-            lineStart = lineEnd + 1
         }
         guard !keys.isEmpty || !failures.isEmpty else {
             throw KeyError(.unrecognizedFormat, "no OpenSSH public key line (ssh-rsa AAAA…) found")
