@@ -133,7 +133,7 @@ struct KeyDecoderTests {
         #expect(error.code == .unsupportedAlgorithm)
         #expect(error.algorithm == "dsa")
         #expect(error.reason.contains("DSA"))
-        #expect(error.reason.contains("Coffer handles RSA, EC (P-256, P-384, P-521), Ed25519, Ed448, X25519 and X448"))
+        #expect(error.reason.contains("Coffer handles RSA, EC (P-256, P-384, P-521, secp256k1, brainpoolP256r1, brainpoolP384r1, brainpoolP512r1), Ed25519, Ed448, X25519 and X448"))
     }
 
     @Test("DER inside PEM with the wrong label is .labelMismatch", arguments: [

@@ -32,9 +32,11 @@ extension PublicKey {
         Base64.encode(Digest.hash(.sha256, SubjectPublicKeyInfo.encode(self)))
     }
 
-    /// The RFC 7638 JWK thumbprint (SHA-256, base64url).
-    public var jwkThumbprint: String {
-        JSONWebKey.thumbprint(self)
+    /// The RFC 7638 JWK thumbprint (SHA-256, base64url); `nil` for EC keys on the brainpool
+    /// curves, which JWK has no curve name for.
+    public var jwkThumbprint: String? {
+        if case .ec(let key) = self, key.curve.jwkName == nil { return nil }
+        return JSONWebKey.thumbprint(self)
     }
 
     /// The key type `ssh-keygen -l` prints in parentheses: `RSA`, `ECDSA`, `ED25519`, `ED448`;

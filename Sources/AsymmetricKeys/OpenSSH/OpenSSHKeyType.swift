@@ -16,7 +16,7 @@ enum OpenSSHKeyType {
     /// The kind of a key type Coffer handles, or `nil`.
     static func kind<C: Collection<UInt8>>(_ name: C) -> Kind? {
         if name.elementsEqual(rsa.utf8) { return .rsa }
-        if let curve = ECCurve.allCases.first(where: { name.elementsEqual($0.sshKeyType.utf8) }) { return .ec(curve) }
+        if let curve = ECCurve.allCases.first(where: { $0.sshKeyType.map { name.elementsEqual($0.utf8) } ?? false }) { return .ec(curve) }
         if let algorithm = OctetKeyAlgorithm.allCases.first(where: { $0.sshKeyType.map { name.elementsEqual($0.utf8) } ?? false }) {
             return .octet(algorithm)
         }
@@ -25,11 +25,12 @@ enum OpenSSHKeyType {
 
     /// The key type of `key`.
     ///
-    /// - Throws: ``KeyError`` `.cannotConvert` for X25519 and X448, which SSH keys never hold.
+    /// - Throws: ``KeyError`` `.cannotConvert` for X25519 and X448, which SSH keys never hold, and
+    ///   for EC keys on curves SSH has no key type for (secp256k1, brainpool).
     static func name(for key: PublicKey) throws -> String {
         switch key {
         case .rsa: return rsa
-        case .ec(let key): return key.curve.sshKeyType
+        case .ec(let key): return try key.curve.requireSSHKeyType()
         case .octet(let key):
             guard let name = key.algorithm.sshKeyType else {
                 throw KeyError(.cannotConvert, "SSH has no key type for \(key.algorithm.displayName) keys (they agree on secrets; SSH keys sign)")

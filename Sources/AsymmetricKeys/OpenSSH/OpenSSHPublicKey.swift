@@ -107,7 +107,7 @@ public enum OpenSSHPublicKey {
         case .ec(let ec):
             var writer = SSHWireWriter(capacity: ec.point.count + 64)
             writer.writeString(type)
-            writer.writeString(ec.curve.sshIdentifier)
+            writer.writeString(ec.curve.sshIdentifier ?? ec.curve.rawValue)
             writer.writeString(ec.point)
             return writer.bytes
         case .octet(let octet):
@@ -134,8 +134,8 @@ public enum OpenSSHPublicKey {
         case .ec(let curve):
             let curveOffset = reader.offset
             let name = try reader.readString()
-            guard name.elementsEqual(curve.sshIdentifier.utf8) else {
-                throw KeyError(.malformed, "\(context) is \(curve.sshKeyType) but names the curve '\(SSHWireReader.printable(name))' at offset \(curveOffset)",
+            guard name.elementsEqual((curve.sshIdentifier ?? curve.rawValue).utf8) else {
+                throw KeyError(.malformed, "\(context) is \(curve.sshKeyType ?? curve.rawValue) but names the curve '\(SSHWireReader.printable(name))' at offset \(curveOffset)",
                                offset: curveOffset)
             }
             let pointOffset = reader.offset
