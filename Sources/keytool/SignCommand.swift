@@ -35,7 +35,8 @@ extension Keytool {
 
         func run() throws {
             let privateKey = try KeyLoader.loadPrivate(key, passphrase: passphrase)
-            let scheme = try signatureOptions.scheme(for: privateKey.algorithm, pssSalt: .digestLength, key: key)
+            let scheme = try signatureOptions.scheme(for: privateKey.algorithm, pssRestriction: privateKey.rsa?.pssRestriction,
+                                                    pssSalt: .digestLength, key: key)
             let data = try InputFile.read(file)
             let signature: [UInt8]
             do {

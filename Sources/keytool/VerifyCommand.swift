@@ -31,7 +31,8 @@ extension Keytool {
 
         func run() throws {
             let decoded = try KeyLoader.load(key, passphrase: passphrase)
-            let scheme = try signatureOptions.scheme(for: decoded.key.algorithm, pssSalt: .auto, key: key)
+            let scheme = try signatureOptions.scheme(for: decoded.key.algorithm, pssRestriction: try decoded.key.publicKey().rsa?.pssRestriction,
+                                                    pssSalt: .auto, key: key)
             let signatureFile = try InputFile.read(signature)
             let data = try InputFile.read(file)
             let ok: Bool
