@@ -13,7 +13,9 @@ extension Keytool {
             abstract: "Describe a key, an X.509 certificate or a PKCS#10 request: format, encoding, algorithm, curve, size, public key (RSA: exponent and modulus), fingerprints (SSH, SPKI pin, JWK thumbprint), comment, encryption.",
             discussion: """
                 A bundle prints every key. Private numbers are shown only with --show-private.
-                For a certificate also: subject and issuer (RFC 4514, as openssl -nameopt RFC2253), serial, validity (and whether valid now), subject alternative names, key usage, extended key usage, basic constraints, unknown extensions, signature algorithm, SHA-256 of the certificate; every certificate of a chain is printed.
+                What was read although its format forbids it (an explicit DER DEFAULT) is printed as warning: lines (JSON: "warnings").
+                An RSA-PSS key (id-RSASSA-PSS) shows its restriction (JSON: "pssRestriction").
+                For a certificate also: subject and issuer (RFC 4514, as openssl -nameopt RFC2253), serial, validity (and whether valid now), every extension (critical marked; basic constraints, key usage, EKU, SAN, name constraints, policies, AIA, CRL distribution points, SKI, AKI decoded, others by OID and length), signature algorithm, SHA-256 of the certificate; every certificate of a chain is printed.
                 For a certification request: subject, requested extensions, signature algorithm and whether the signature verifies.
                 """
         )
@@ -66,7 +68,8 @@ extension Keytool {
             if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
                 fields += [("fingerprintSHA256", sha256), ("fingerprintMD5", md5)]
             }
-            fields += [("spkiSHA256", publicKey.spkiSHA256), ("jwkThumbprint", publicKey.jwkThumbprint)]
+            fields.append(("spkiSHA256", publicKey.spkiSHA256))
+            if let thumbprint = publicKey.jwkThumbprint { fields.append(("jwkThumbprint", thumbprint)) }
             if let comment = decoded.comment { fields.append(("comment", comment)) }
             if let options = decoded.options { fields.append(("options", options)) }
             fields += Self.attributeFields(decoded.attributes)
@@ -127,6 +130,10 @@ extension Keytool {
                 default: object.set(name, value)
                 }
             }
+            if case .rsa(let rsa) = try decoded.key.publicKey(), let restriction = rsa.pssRestriction {
+                object.set("pssRestriction", Self.pssJSON(restriction))
+            }
+            object.set("warnings", decoded.warnings)
             return object.line
         }
 
@@ -144,6 +151,9 @@ extension Keytool {
             }
             add("format:", "\(decoded.format.rawValue) (\(decoded.encoding.rawValue))")
             add("key:", "\(CheckCommand.describe(publicKey)) \(decoded.key.isPrivate ? "private" : "public") key")
+            if case .rsa(let rsa) = publicKey, let restriction = rsa.pssRestriction {
+                add("restriction:", restriction.description)
+            }
             if let encryption = decoded.encryption {
                 add("encryption:", [encryption.cipher, encryption.kdf].compactMap { $0 }.joined(separator: ", "))
             }
@@ -158,7 +168,7 @@ extension Keytool {
                 add("", "\(publicKey.bits) \(md5)")
             }
             add("spki sha256:", publicKey.spkiSHA256)
-            add("jwk thumbprint:", publicKey.jwkThumbprint)
+            if let thumbprint = publicKey.jwkThumbprint { add("jwk thumbprint:", thumbprint) }
             if let comment = decoded.comment { add("comment:", comment) }
             if let options = decoded.options { add("options:", options) }
             for (label, value) in Self.attributeFields(decoded.attributes) {
@@ -169,7 +179,22 @@ extension Keytool {
                     add(label + ":", value)
                 }
             }
+            for warning in decoded.warnings {
+                lines.append("  warning: \(warning)")
+            }
             return lines.joined(separator: "\n")
+        }
+
+        /// `{}` for a PSS key without parameters, else `hash`, `mgf1Hash`, `saltLength`, `trailerField`.
+        static func pssJSON(_ restriction: RSAPSSRestriction) -> JSONObject {
+            var object = JSONObject()
+            if let parameters = restriction.parameters {
+                object.set("hash", parameters.digest.shortName)
+                object.set("mgf1Hash", parameters.mgf1Digest.shortName)
+                object.set("saltLength", parameters.saltLength)
+                object.set("trailerField", parameters.trailerField)
+            }
+            return object
         }
 
         /// `65537 (0x10001)` for exponents that fit 64 bits, hex otherwise.

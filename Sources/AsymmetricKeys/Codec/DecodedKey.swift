@@ -33,5 +33,6 @@ public struct DecodedKey: Sendable {
         self.options = options
         self.certificate = certificate
         self.request = request
+        self.warnings = certificate?.warnings ?? []
     }
 }

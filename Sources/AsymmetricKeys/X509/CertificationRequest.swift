@@ -114,7 +114,8 @@ public struct CertificationRequest: Sendable {
                 types.append(type)
                 let values = try attribute.readSetOf { value in
                     if type == extensionRequest {
-                        return try CertificateExtensions.read(from: &value, inputStart: inputStart)
+                        var deviations = DERDeviations(strict: true)
+                        return try CertificateExtensions.read(from: &value, inputStart: inputStart, deviations: &deviations)
                     }
                     _ = try value.readElement()
                     return CertificateExtensions()

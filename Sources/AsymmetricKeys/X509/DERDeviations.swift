@@ -1,0 +1,29 @@
+import CofferErrors
+
+/// What a lenient reading met that DER forbids but OpenSSL accepts (an explicit DEFAULT such as
+/// `cA FALSE`, `critical FALSE` or version v1): in a strict reading each is a `.malformed` error,
+/// in a lenient one a sentence in ``warnings``, which ``DecodedKey/warnings`` carries on.
+struct DERDeviations: Sendable {
+    /// Whether a deviation is an error.
+    let strict: Bool
+    /// One sentence per deviation read leniently.
+    private(set) var warnings: [String] = []
+
+    init(strict: Bool) {
+        self.strict = strict
+    }
+
+    /// Records `reason` (a sentence without the final period) at `offset`, or throws it as
+    /// `.malformed` when strict.
+    mutating func record(_ reason: String, offset: Int) throws {
+        guard !strict else {
+            throw KeyError(.malformed, "\(reason), which DER forbids", offset: offset)
+        }
+        warnings.append("\(reason), which DER forbids (OpenSSL accepts it)")
+    }
+
+    /// Records a sentence as it is (a malformed value that is only shown, read on past).
+    mutating func note(_ sentence: String) throws {
+        warnings.append(sentence)
+    }
+}
