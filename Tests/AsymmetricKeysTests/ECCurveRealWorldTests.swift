@@ -186,7 +186,7 @@ struct ECCurveInteropTests {
         #expect(try key.publicKey().verify(signed.stdout, for: message, scheme: .ecdsa(digest: nil, format: .der)))
     }
 
-    @Test("encrypted PKCS#8 and legacy PEM of the new curves read back with openssl", arguments: curves)
+    @Test("encrypted PKCS#8, legacy PEM and PKCS#12 of the new curves read back with openssl", arguments: curves)
     func encrypted(curve: ECCurve) throws {
         let key = try PrivateKey.generate(.ec, curve: curve)
         let encryption = KeyEncoder.Encryption(passphrase: SecureBytes(Array("pw".utf8)))
@@ -197,5 +197,11 @@ struct ECCurveInteropTests {
             #expect(read.status == 0, "\(read.stderr)")
             #expect(read.stdout == expected.stdout, "\(format.rawValue)")
         }
+        // PKCS#12 holds the key as PKCS#8: openssl reads it back to the same key.
+        let p12 = try Self.write(try KeyEncoder.encode(.privateKey(key), as: .pkcs12, der: false, comment: nil, encryption: encryption), name: "key.p12")
+        let fromP12 = try Tool.run("openssl", ["pkcs12", "-in", p12, "-passin", "pass:pw", "-nodes", "-nocerts"])
+        #expect(fromP12.status == 0, "\(fromP12.stderr)")
+        let rewritten = try Tool.run("openssl", ["pkey"], stdin: fromP12.stdout)
+        #expect(rewritten.stdout == expected.stdout, "pkcs12")
     }
 }
