@@ -1,3 +1,4 @@
+import ASN1Kit
 import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
@@ -71,6 +72,25 @@ struct RSAPSSRealWorldTests {
                 #expect(certificate.spkiSHA256 == fact.certificateSPKISHA256)
             }
         }
+    }
+
+    @Test("a PSS SPKI with an explicit default salt length pins as openssl pins it (canonical parameters)")
+    func explicitDefaultParameters() throws {
+        let original = try RealWorldFixtures.bytes(Self.subject, "sha512-only.spki.der")
+        // AlgorithmIdentifier: SEQUENCE { OID rsassaPss, SEQUENCE { [0] sha512 } }; append [2] INTEGER 20.
+        let algorithm = Array(original[4..<(6 + Int(original[5]))])
+        let parameters = Array(algorithm[13...])
+        let newParameters = [0x30, UInt8(parameters.count - 2 + 5)] + parameters[2...] + [0xA2, 0x03, 0x02, 0x01, 0x14]
+        let newAlgorithm = [0x30, UInt8(11 + newParameters.count)] + algorithm[2..<13] + newParameters
+        let content = newAlgorithm + original[(6 + Int(original[5]))...]
+        let spki = [0x30, 0x82, UInt8(content.count >> 8), UInt8(content.count & 0xFF)] + content
+        let key = try SubjectPublicKeyInfo.decode(spki)
+        #expect(key.rsa?.pssRestriction?.parameters == .init(digest: .sha512))
+        let path = try Tool.temporaryFile(spki, name: "explicit.der")
+        let reencoded = try Tool.run("openssl", ["pkey", "-pubin", "-inform", "DER", "-in", path, "-pubout", "-outform", "DER"])
+        #expect(reencoded.status == 0, "\(reencoded.stderr)")
+        #expect(SubjectPublicKeyInfo.encode(key) == reencoded.stdout)
+        #expect(key.spkiSHA256 == Base64.encode(Digest.hash(.sha256, reencoded.stdout)))
     }
 
     @Test("PKCS#8 and SPKI re-encode byte for byte as openssl wrote them", arguments: keys)

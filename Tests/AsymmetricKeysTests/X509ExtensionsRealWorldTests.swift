@@ -116,8 +116,8 @@ struct X509ExtensionsRealWorldTests {
     }
 }
 
-/// Certificates with explicit DEFAULTs (hand-built DER that openssl signed and reads): before,
-/// `cA FALSE` or `critical FALSE` made Coffer refuse the whole certificate.
+/// Certificates with explicit DEFAULTs and BER booleans (hand-built DER that openssl signed and
+/// reads): before, `cA FALSE`, `critical FALSE` or TRUE as 0x01 made Coffer refuse the whole certificate.
 @Suite("X.509: explicit DEFAULTs openssl accepts")
 struct LenientX509Tests {
     struct Fact: Decodable, Sendable, CustomTestStringConvertible {
@@ -126,6 +126,8 @@ struct LenientX509Tests {
         let serial: String
         let spkiSHA256: String
         let showsCAFalse: Bool
+        let showsCATrue: Bool
+        let basicConstraintsCritical: Bool
         let hasKeyUsage: Bool
         let keyUsageCritical: Bool
         var testDescription: String { name }
@@ -144,8 +146,13 @@ struct LenientX509Tests {
             #expect(certificate.spkiSHA256 == fact.spkiSHA256, "\(file)")
             #expect(try decoded.key.publicKey().spkiSHA256 == fact.spkiSHA256, "\(file)")
             #expect((certificate.extensions.basicConstraints?.isCA == false) == fact.showsCAFalse, "\(file)")
+            #expect((certificate.extensions.basicConstraints?.isCA == true) == fact.showsCATrue, "\(file)")
+            let basicConstraints = certificate.extensions.all.first { $0.oid.dotted == "2.5.29.19" }
+            #expect((basicConstraints?.isCritical == true) == fact.basicConstraintsCritical, "\(file)")
             #expect((certificate.extensions.keyUsage != nil) == fact.hasKeyUsage, "\(file)")
-            let expectedWarnings = (fact.showsCAFalse ? 1 : 0) + (fact.hasKeyUsage && !fact.keyUsageCritical ? 1 : 0) + (fact.version == 1 ? 1 : 0)
+            // boolean-ber-true writes TRUE as 0x01 twice: the critical flag and cA.
+            let berBooleans = fact.name == "boolean-ber-true" ? 2 : 0
+            let expectedWarnings = (fact.showsCAFalse ? 1 : 0) + (fact.hasKeyUsage && !fact.keyUsageCritical ? 1 : 0) + (fact.version == 1 ? 1 : 0) + berBooleans
             #expect(decoded.warnings.count == expectedWarnings, "\(file): \(decoded.warnings)")
             #expect(decoded.warnings == certificate.warnings)
             #expect(decoded.warnings.allSatisfy { $0.contains("DER forbids") })

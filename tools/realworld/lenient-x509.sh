@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Certificates with explicit DEFAULTs that DER forbids and OpenSSL accepts: `cA FALSE` in
 # BasicConstraints, `critical FALSE` in an Extension, version v1 written out as [0] INTEGER 0, and
-# all of them at once. python3 builds each TBSCertificate by hand (no library writes these) and
+# all of them at once; and BOOLEAN TRUE written 0x01 (BER) instead of 0xFF, in `critical` and `cA`. python3 builds each TBSCertificate by hand (no library writes these) and
 # openssl signs it (ECDSA P-256, SHA-256); facts.json holds what `openssl x509` printed about each.
 # Run by tools/make-fixtures realworld.
 set -euo pipefail
@@ -40,7 +40,9 @@ def ext(ident, value, critical=None):
 bc_ca_false = ext("2.5.29.19", seq(boolean(False)), critical=True)
 ku_critical_false = ext("2.5.29.15", tlv(0x03, b"\x07\x80"), critical=False)   # digitalSignature
 ski = ext("2.5.29.14", octets(bytes(range(20))))
+bc_ber_true = seq(oid("2.5.29.19"), tlv(0x01, b"\x01"), octets(seq(tlv(0x01, b"\x01"))))  # TRUE as 0x01 (BER)
 variants = {
+    "boolean-ber-true": (2, [bc_ber_true, ski]),
     "ca-false": (2, [bc_ca_false, ski]),
     "critical-false": (2, [ku_critical_false, ski]),
     "version-v1-explicit": (0, None),
@@ -72,9 +74,11 @@ PY
     serial=$(openssl x509 -in "$out/$label.pem" -noout -serial | cut -d= -f2)
     pin=$(openssl x509 -in "$out/$label.pem" -noout -pubkey | openssl pkey -pubin -outform DER | openssl dgst -sha256 -binary | base64)
     ca=$(echo "$text" | grep -q "CA:FALSE" && echo true || echo false)
+    catrue=$(echo "$text" | grep -q "CA:TRUE" && echo true || echo false)
+    bccritical=$(echo "$text" | grep -q "X509v3 Basic Constraints: critical" && echo true || echo false)
     kucritical=$(echo "$text" | grep -q "X509v3 Key Usage: critical" && echo true || echo false)
     ku=$(echo "$text" | grep -q "X509v3 Key Usage" && echo true || echo false)
-    facts+="$sep{\"name\":\"$label\",\"version\":$version,\"serial\":\"$serial\",\"spkiSHA256\":\"$pin\",\"showsCAFalse\":$ca,\"hasKeyUsage\":$ku,\"keyUsageCritical\":$kucritical}"
+    facts+="$sep{\"name\":\"$label\",\"version\":$version,\"serial\":\"$serial\",\"spkiSHA256\":\"$pin\",\"showsCAFalse\":$ca,\"showsCATrue\":$catrue,\"basicConstraintsCritical\":$bccritical,\"hasKeyUsage\":$ku,\"keyUsageCritical\":$kucritical}"
     sep=","
 done
 echo "$facts]" | python3 -m json.tool > "$out/facts.json"

@@ -78,7 +78,7 @@ public struct CertificateExtensions: Sendable, Hashable {
                     var critical = false
                     if try ext.peekTag() == .boolean {
                         let flagOffset = ext.offset
-                        critical = try ext.readBoolean()
+                        critical = try deviations.readBoolean(&ext, what: "the critical flag of the extension at offset \(offset)", inputOffset: flagOffset)
                         if !critical {
                             try deviations.record("the extension at offset \(offset) encodes critical FALSE, its DEFAULT (at offset \(flagOffset))", offset: flagOffset)
                         }
@@ -135,9 +135,9 @@ public struct CertificateExtensions: Sendable, Hashable {
                         var isCA = false
                         if try sequence.peekTag() == .boolean {
                             let flagOffset = sequence.offset
-                            isCA = try sequence.readBoolean()
+                            let inputOffset = flagOffset + ext.value.startIndex - inputStart
+                            isCA = try deviations.readBoolean(&sequence, what: "cA in the basic constraints extension at offset \(ext.offset)", inputOffset: inputOffset)
                             if !isCA {
-                                let inputOffset = flagOffset + ext.value.startIndex - inputStart
                                 // The offset is the value's own: decode(_:) moves it into the input.
                                 try deviations.record("the basic constraints extension at offset \(ext.offset) encodes cA FALSE, its DEFAULT (at offset \(inputOffset))", offset: flagOffset)
                             }

@@ -1,7 +1,9 @@
+import ASN1Kit
 import CofferErrors
 
 /// What a lenient reading met that DER forbids but OpenSSL accepts (an explicit DEFAULT such as
-/// `cA FALSE`, `critical FALSE` or version v1): in a strict reading each is a `.malformed` error,
+/// `cA FALSE`, `critical FALSE` or version v1, a BOOLEAN TRUE written 0x01): in a strict reading
+/// each is a `.malformed` error,
 /// in a lenient one a sentence in ``warnings``, which ``DecodedKey/warnings`` carries on.
 struct DERDeviations: Sendable {
     /// Whether a deviation is an error.
@@ -20,6 +22,17 @@ struct DERDeviations: Sendable {
             throw KeyError(.malformed, "\(reason), which DER forbids", offset: offset)
         }
         warnings.append("\(reason), which DER forbids (OpenSSL accepts it)")
+    }
+
+    /// Reads a BOOLEAN: TRUE written as another non-zero octet than 0xFF (BER, which OpenSSL
+    /// reads as TRUE) is recorded as `what` at `offset` (in the input).
+    mutating func readBoolean(_ reader: inout DERReader, what: String, inputOffset: Int) throws -> Bool {
+        let element = try reader.readElement(.boolean)
+        if element.content.count == 1, let octet = element.content.first, octet != 0x00, octet != 0xFF {
+            try record("\(what) at offset \(inputOffset) is TRUE written as 0x\(Hex.encode([octet])), not 0xFF", offset: element.offset)
+            return true
+        }
+        return try element.boolean()
     }
 
     /// Records a sentence as it is (a malformed value that is only shown, read on past).
