@@ -70,6 +70,8 @@ struct RSAPSSRealWorldTests {
             #expect(publicKey.spkiSHA256 == fact.spkiSHA256, "\(file)")
             if let certificate = decoded.certificate {
                 #expect(certificate.spkiSHA256 == fact.certificateSPKISHA256)
+                // openssl signed it with the key's parameters; MGF1 unlike the hash was refused before.
+                #expect(try certificate.isSigned(by: certificate.publicKey), "\(file)")
             }
         }
     }
