@@ -68,6 +68,7 @@ struct RSAPSSRealWorldTests {
                 #expect(restriction.parameters == nil, "\(file)")
             }
             #expect(publicKey.spkiSHA256 == fact.spkiSHA256, "\(file)")
+            #expect(decoded.warnings.isEmpty, "\(file)")
             if let certificate = decoded.certificate {
                 #expect(certificate.spkiSHA256 == fact.certificateSPKISHA256)
                 // openssl signed it with the key's parameters; MGF1 unlike the hash was refused before.
@@ -88,6 +89,11 @@ struct RSAPSSRealWorldTests {
         let spki = [0x30, 0x82, UInt8(content.count >> 8), UInt8(content.count & 0xFF)] + content
         let key = try SubjectPublicKeyInfo.decode(spki)
         #expect(key.rsa?.pssRestriction?.parameters == .init(digest: .sha512))
+        // Read with one warning (the salt length written at its DEFAULT); the restriction is the same.
+        let decoded = try KeyDecoder.decode(spki, source: "explicit.der", passphrase: nil)
+        #expect(decoded.warnings.count == 1)
+        #expect(decoded.warnings.first?.contains("saltLength 20") == true)
+        #expect(try decoded.key.publicKey() == (try SubjectPublicKeyInfo.decode(original)))
         let path = try Tool.temporaryFile(spki, name: "explicit.der")
         let reencoded = try Tool.run("openssl", ["pkey", "-pubin", "-inform", "DER", "-in", path, "-pubout", "-outform", "DER"])
         #expect(reencoded.status == 0, "\(reencoded.stderr)")

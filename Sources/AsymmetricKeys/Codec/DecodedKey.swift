@@ -34,5 +34,11 @@ public struct DecodedKey: Sendable {
         self.certificate = certificate
         self.request = request
         self.warnings = certificate?.warnings ?? []
+        // An RSA-PSS key whose parameters write a field at its DEFAULT, in whatever container.
+        switch key {
+        case .publicKey(.rsa(let rsa)): self.warnings += rsa.pssRestriction?.readWarnings ?? []
+        case .privateKey(.rsa(let rsa)): self.warnings += rsa.pssRestriction?.readWarnings ?? []
+        default: break
+        }
     }
 }

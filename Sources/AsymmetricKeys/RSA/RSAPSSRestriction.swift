@@ -20,6 +20,17 @@ import CryptoOpenSSL
 public struct RSAPSSRestriction: Sendable, Hashable, CustomStringConvertible {
     /// The parameters; `nil` when the AlgorithmIdentifier has none (any PSS signature).
     public var parameters: Parameters?
+    /// What the reading met that DER forbids and OpenSSL accepts (a field written at its DEFAULT),
+    /// one sentence each; ``DecodedKey/warnings`` carries them. Not part of equality.
+    public internal(set) var readWarnings: [String] = []
+
+    public static func == (lhs: RSAPSSRestriction, rhs: RSAPSSRestriction) -> Bool {
+        lhs.parameters == rhs.parameters
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(parameters)
+    }
 
     /// `RSASSA-PSS-params` with the defaults filled in.
     public struct Parameters: Sendable, Hashable {
@@ -72,9 +83,17 @@ public struct RSAPSSRestriction: Sendable, Hashable, CustomStringConvertible {
             }
             return digest
         }
+        var warnings: [String] = []
+        func defaultWritten(_ field: String, at offset: Int) {
+            warnings.append("the RSASSA-PSS parameters write \(field) at offset \(offset) at its DEFAULT, which DER forbids (OpenSSL accepts it)")
+        }
         let parameters = try reader.readSequence { sequence -> Parameters in
-            let hash = try sequence.readOptionalExplicit(0) { try digest(&$0, what: "hashAlgorithm") } ?? .sha1
-            let mgf = try sequence.readOptionalExplicit(1) { field in
+            let hashOffset = sequence.offset
+            let writtenHash = try sequence.readOptionalExplicit(0) { try digest(&$0, what: "hashAlgorithm") }
+            if writtenHash == .sha1 { defaultWritten("hashAlgorithm sha1", at: hashOffset) }
+            let hash = writtenHash ?? .sha1
+            let mgfOffset = sequence.offset
+            let writtenMGF = try sequence.readOptionalExplicit(1) { field in
                 try field.readSequence { algorithm in
                     let offset = algorithm.offset
                     let oid = try algorithm.readObjectIdentifier()
@@ -83,20 +102,28 @@ public struct RSAPSSRestriction: Sendable, Hashable, CustomStringConvertible {
                     }
                     return try digest(&algorithm, what: "MGF1 digest")
                 }
-            } ?? .sha1
+            }
+            if writtenMGF == .sha1 { defaultWritten("maskGenAlgorithm MGF1 with sha1", at: mgfOffset) }
+            let mgf = writtenMGF ?? .sha1
             let saltOffset = sequence.offset
-            let salt = try sequence.readOptionalExplicit(2) { try $0.readInteger(as: Int32.self) } ?? 20
+            let writtenSalt = try sequence.readOptionalExplicit(2) { try $0.readInteger(as: Int32.self) }
+            if writtenSalt == 20 { defaultWritten("saltLength 20", at: saltOffset) }
+            let salt = writtenSalt ?? 20
             guard salt >= 0 else {
                 throw KeyError(.malformed, "the RSASSA-PSS saltLength at offset \(saltOffset) is negative", offset: saltOffset)
             }
             let trailerOffset = sequence.offset
-            let trailer = try sequence.readOptionalExplicit(3) { try $0.readInteger(as: Int32.self) } ?? 1
+            let writtenTrailer = try sequence.readOptionalExplicit(3) { try $0.readInteger(as: Int32.self) }
+            if writtenTrailer == 1 { defaultWritten("trailerField 1", at: trailerOffset) }
+            let trailer = writtenTrailer ?? 1
             guard trailer == 1 else {
                 throw KeyError(.malformed, "the RSASSA-PSS trailerField at offset \(trailerOffset) is \(trailer); RFC 4055 defines only 1 (trailerFieldBC)", offset: trailerOffset)
             }
             return Parameters(digest: hash, mgf1Digest: mgf, saltLength: Int(salt), trailerField: Int(trailer))
         }
-        return RSAPSSRestriction(parameters: parameters)
+        var restriction = RSAPSSRestriction(parameters: parameters)
+        restriction.readWarnings = warnings
+        return restriction
     }
 
     /// Writes the `id-RSASSA-PSS` AlgorithmIdentifier as OpenSSL does: the parameters absent when
