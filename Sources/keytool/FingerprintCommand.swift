@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsymmetricKeys
+import CryptoOpenSSL
 import KeytoolSupport
 
 extension Keytool {
@@ -7,7 +8,8 @@ extension Keytool {
     struct FingerprintCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "fingerprint",
-            abstract: "Print the key's fingerprint exactly as ssh-keygen -l does: bits, hash, comment, (TYPE)."
+            abstract: "Print the key's fingerprint exactly as ssh-keygen -l does: bits, hash, comment, (TYPE).",
+            discussion: "EC keys on curves SSH has no key type for (secp256k1, brainpool) print the hash of their SubjectPublicKeyInfo instead: SPKI-SHA256:<base64> (the spkiSHA256 pin) or SPKI-MD5:<hex pairs>."
         )
 
         enum Hash: String, ExpressibleByArgument, CaseIterable {
@@ -26,6 +28,11 @@ extension Keytool {
             let (_, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
             for decoded in keys {
                 let key = try decoded.key.publicKey()
+                // EC keys on curves SSH has no key type for: the fingerprint of the SPKI instead.
+                if let curve = key.curve, curve.sshKeyType == nil {
+                    print("\(key.bits) \(key.spkiFingerprint(hash == .sha256 ? .sha256 : .md5)) \(decoded.comment ?? "no comment") (ECDSA \(curve.rawValue))")
+                    continue
+                }
                 guard let print_ = hash == .sha256 ? key.fingerprintSHA256 : key.fingerprintMD5 else {
                     throw CommandError("\(KeyLoader.displayName(file)): \(key.algorithm.displayName) keys have no SSH fingerprint (SSH keys never hold them); see keytool inspect for the public key")
                 }

@@ -35,6 +35,18 @@ struct RealWorldKeyCommandTests {
         }
     }
 
+    @Test("fingerprint of a key SSH cannot hold is its SPKI pin, as openssl computes it")
+    func fingerprintCurves() throws {
+        let keys = try #require(try Self.facts("curves")["keys"] as? [[String: Any]])
+        for key in keys {
+            let curve = try #require(key["curve"] as? String)
+            let bits = try #require(key["bits"] as? Int)
+            let result = try CLIRunner.run(["fingerprint", Self.fixture("curves", "\(curve).pkcs8.pem")])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout == "\(bits) SPKI-SHA256:\(key["spkiSHA256"] as? String ?? "") no comment (ECDSA \(curve))\n")
+        }
+    }
+
     @Test("generate --curve secp256k1 and brainpoolP384r1: openssl reads the keys; SSH output is refused")
     func generateCurves() throws {
         let dir = try TestScratch.directory("keytool-curves")

@@ -32,6 +32,16 @@ extension PublicKey {
         Base64.encode(Digest.hash(.sha256, SubjectPublicKeyInfo.encode(self)))
     }
 
+    /// `SPKI-SHA256:` and the base64 of SHA-256 over the SubjectPublicKeyInfo DER (the
+    /// ``spkiSHA256`` pin), or `SPKI-MD5:` and colon-separated hex pairs: the fingerprint of an EC
+    /// key on a curve SSH has no key type for (secp256k1, brainpool), in place of the SSH one.
+    public func spkiFingerprint(_ digest: DigestAlgorithm) -> String {
+        let hash = Digest.hash(digest, SubjectPublicKeyInfo.encode(self))
+        return digest == .md5
+            ? "SPKI-MD5:" + hash.map { Hex.encode([$0]) }.joined(separator: ":")
+            : "SPKI-\(digest.shortName.uppercased()):" + Base64.encode(hash)
+    }
+
     /// The RFC 7638 JWK thumbprint (SHA-256, base64url); `nil` for EC keys on the brainpool
     /// curves, which JWK has no curve name for.
     public var jwkThumbprint: String? {

@@ -29,7 +29,7 @@ struct DERDeviations: Sendable {
     mutating func readBoolean(_ reader: inout DERReader, what: String, inputOffset: Int) throws -> Bool {
         let element = try reader.readElement(.boolean)
         if element.content.count == 1, let octet = element.content.first, octet != 0x00, octet != 0xFF {
-            try record("\(what) at offset \(inputOffset) is TRUE written as 0x\(Hex.encode([octet])), not 0xFF", offset: element.offset)
+            try record("\(what) is TRUE written as 0x\(Hex.encode([octet])) (at offset \(inputOffset)), not 0xFF", offset: element.offset)
             return true
         }
         return try element.boolean()
