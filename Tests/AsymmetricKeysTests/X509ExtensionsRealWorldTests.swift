@@ -159,6 +159,21 @@ struct LenientX509Tests {
         }
     }
 
+    @Test("a request with critical FALSE and cA FALSE reads with two warnings, its signature verifying as openssl says")
+    func request() throws {
+        struct RequestFact: Decodable { let file: String; let signatureVerifies: Bool; let showsCAFalse: Bool }
+        let data = try Data(contentsOf: RealWorldFixtures.directory(Self.subject).appendingPathComponent("request-facts.json"))
+        let fact = try JSONDecoder().decode(RequestFact.self, from: data)
+        let der = try RealWorldFixtures.bytes(Self.subject, fact.file)
+        let decoded = try KeyDecoder.decode(der, source: fact.file, passphrase: nil)
+        let request = try #require(decoded.request)
+        #expect(request.signatureValid == fact.signatureVerifies)
+        #expect((request.requestedExtensions.basicConstraints?.isCA == false) == fact.showsCAFalse)
+        #expect(decoded.warnings.count == 2)
+        #expect(decoded.warnings == request.warnings)
+        #expect(throws: KeyError.self) { try CertificationRequest(derEncoded: der[...], strict: true) }
+    }
+
     @Test("a strict reading refuses each", arguments: facts)
     func strictRefuses(fact: Fact) throws {
         let der = try RealWorldFixtures.bytes(Self.subject, "\(fact.name).der")

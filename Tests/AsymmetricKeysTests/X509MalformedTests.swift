@@ -80,7 +80,7 @@ struct X509MalformedTests {
     }
 
     static func parse(_ der: [UInt8], request: Bool, strict: Bool = false) throws {
-        if request { _ = try CertificationRequest(derEncoded: der[...]) } else { _ = try CertificateInfo(derEncoded: der[...], strict: strict) }
+        if request { _ = try CertificationRequest(derEncoded: der[...], strict: strict) } else { _ = try CertificateInfo(derEncoded: der[...], strict: strict) }
     }
 
     /// Expects `.malformed` with an offset inside the input, and returns the error.
@@ -176,6 +176,12 @@ struct X509MalformedTests {
         #expect(try CertificateInfo(derEncoded: v1[...]).version == 1)
         #expect(try CertificateInfo(derEncoded: v1[...]).warnings.count == 1)
         Self.expectMalformed(v1, strict: true, "explicit v1, strict")
+        // A request's extensions likewise.
+        let request = D.request(attributes: D.extensionRequest([D.ext("2.5.29.19", critical: [0x01, 0x01, 0x00], D.seq([0x01, 0x01, 0x00]))]))
+        let lenientRequest = try CertificationRequest(derEncoded: request[...])
+        #expect(lenientRequest.warnings.count == 2)
+        #expect(lenientRequest.requestedExtensions.basicConstraints?.isCA == false)
+        Self.expectMalformed(request, request: true, strict: true, "request with explicit DEFAULTs, strict")
     }
 
     @Test func extensionRules() {

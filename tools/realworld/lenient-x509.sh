@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Certificates with explicit DEFAULTs that DER forbids and OpenSSL accepts: `cA FALSE` in
 # BasicConstraints, `critical FALSE` in an Extension, version v1 written out as [0] INTEGER 0, and
-# all of them at once; and BOOLEAN TRUE written 0x01 (BER) instead of 0xFF, in `critical` and `cA`. python3 builds each TBSCertificate by hand (no library writes these) and
+# all of them at once; and BOOLEAN TRUE written 0x01 (BER) instead of 0xFF, in `critical` and `cA`;
+# and a PKCS#10 request with critical FALSE and cA FALSE (request-facts.json). python3 builds each TBSCertificate by hand (no library writes these) and
 # openssl signs it (ECDSA P-256, SHA-256); facts.json holds what `openssl x509` printed about each.
 # Run by tools/make-fixtures realworld.
 set -euo pipefail
@@ -81,5 +82,41 @@ PY
     facts+="$sep{\"name\":\"$label\",\"version\":$version,\"serial\":\"$serial\",\"spkiSHA256\":\"$pin\",\"showsCAFalse\":$ca,\"showsCATrue\":$catrue,\"basicConstraintsCritical\":$bccritical,\"hasKeyUsage\":$ku,\"keyUsageCritical\":$kucritical}"
     sep=","
 done
+# A PKCS#10 request whose requested basic constraints write critical FALSE and cA FALSE.
+python3 - "$work" <<'PY'
+import sys
+work = sys.argv[1]
+def tlv(tag, content):
+    n = len(content)
+    length = bytes([n]) if n < 0x80 else (lambda b: bytes([0x80 | len(b)]) + b)(n.to_bytes((n.bit_length() + 7) // 8, "big"))
+    return bytes([tag]) + length + content
+seq = lambda *parts: tlv(0x30, b"".join(parts))
+def oid(dotted):
+    arcs = [int(a) for a in dotted.split(".")]
+    body = bytes([40 * arcs[0] + arcs[1]])
+    for arc in arcs[2:]:
+        chunk = [arc & 0x7f]; arc >>= 7
+        while arc: chunk.insert(0, 0x80 | (arc & 0x7f)); arc >>= 7
+        body += bytes(chunk)
+    return tlv(0x06, body)
+name = seq(tlv(0x31, seq(oid("2.5.4.3"), tlv(0x0c, b"lenient request"))))
+ext = seq(oid("2.5.29.19"), tlv(0x01, b"\x00"), tlv(0x04, seq(tlv(0x01, b"\x00"))))
+attribute = seq(oid("1.2.840.113549.1.9.14"), tlv(0x31, seq(ext)))
+info = seq(tlv(0x02, b"\x00"), name, open(f"{work}/spki.der", "rb").read(), tlv(0xa0, attribute))
+open(f"{work}/request.info", "wb").write(info)
+PY
+openssl dgst -sha256 -sign "$work/key.pem" -out "$work/request.sig" "$work/request.info"
+python3 - "$work/request.info" "$work/request.sig" "$out/request-defaults.der" <<'PY'
+import sys
+info, sig = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+def tlv(tag, content):
+    n = len(content)
+    length = bytes([n]) if n < 0x80 else (lambda b: bytes([0x80 | len(b)]) + b)(n.to_bytes((n.bit_length() + 7) // 8, "big"))
+    return bytes([tag]) + length + content
+open(sys.argv[3], "wb").write(tlv(0x30, info + tlv(0x30, bytes.fromhex("06082a8648ce3d040302")) + tlv(0x03, b"\x00" + sig)))
+PY
+verified=$(openssl req -inform DER -in "$out/request-defaults.der" -noout -verify 2>&1 | grep -q "verify OK" && echo true || echo false)
+ca=$(openssl req -inform DER -in "$out/request-defaults.der" -noout -text | grep -q "CA:FALSE" && echo true || echo false)
+echo "{\"file\":\"request-defaults.der\",\"signatureVerifies\":$verified,\"showsCAFalse\":$ca}" | python3 -m json.tool > "$out/request-facts.json"
 echo "$facts]" | python3 -m json.tool > "$out/facts.json"
 echo "wrote $(ls "$out" | wc -l) files to $out"

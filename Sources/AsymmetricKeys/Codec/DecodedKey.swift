@@ -33,7 +33,7 @@ public struct DecodedKey: Sendable {
         self.options = options
         self.certificate = certificate
         self.request = request
-        self.warnings = certificate?.warnings ?? []
+        self.warnings = (certificate?.warnings ?? []) + (request?.warnings ?? [])
         // An RSA-PSS key whose parameters write a field at its DEFAULT, in whatever container.
         switch key {
         case .publicKey(.rsa(let rsa)): self.warnings += rsa.pssRestriction?.readWarnings ?? []
