@@ -9,7 +9,7 @@ extension Keytool {
         static let configuration = CommandConfiguration(
             commandName: "fingerprint",
             abstract: "Print the key's fingerprint exactly as ssh-keygen -l does: bits, hash, comment, (TYPE).",
-            discussion: "EC keys on curves SSH has no key type for (secp256k1, brainpool) print the hash of their SubjectPublicKeyInfo instead: SPKI-SHA256:<base64> (the spkiSHA256 pin) or SPKI-MD5:<hex pairs>."
+            discussion: "EC keys on curves SSH has no key type for (secp256k1, brainpool) and RSA-PSS keys print the hash of their SubjectPublicKeyInfo instead: SPKI-SHA256:<base64> (the spkiSHA256 pin) or SPKI-MD5:<hex pairs>."
         )
 
         enum Hash: String, ExpressibleByArgument, CaseIterable {
@@ -28,9 +28,16 @@ extension Keytool {
             let (_, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
             for decoded in keys {
                 let key = try decoded.key.publicKey()
-                // EC keys on curves SSH has no key type for: the fingerprint of the SPKI instead.
-                if let curve = key.curve, curve.sshKeyType == nil {
-                    print("\(key.bits) \(key.spkiFingerprint(hash == .sha256 ? .sha256 : .md5)) \(decoded.comment ?? "no comment") (ECDSA \(curve.rawValue))")
+                // EC keys on curves SSH has no key type for, and RSA-PSS keys: the fingerprint of the SPKI instead.
+                let label: String? = if let curve = key.curve, curve.sshKeyType == nil {
+                    "ECDSA \(curve.rawValue)"
+                } else if key.rsa?.pssRestriction != nil {
+                    "RSA-PSS"
+                } else {
+                    nil
+                }
+                if let label {
+                    print("\(key.bits) \(key.spkiFingerprint(hash == .sha256 ? .sha256 : .md5)) \(decoded.comment ?? "no comment") (\(label))")
                     continue
                 }
                 guard let print_ = hash == .sha256 ? key.fingerprintSHA256 : key.fingerprintMD5 else {

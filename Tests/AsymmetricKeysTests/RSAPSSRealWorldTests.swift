@@ -69,6 +69,8 @@ struct RSAPSSRealWorldTests {
             }
             #expect(publicKey.spkiSHA256 == fact.spkiSHA256, "\(file)")
             #expect(decoded.warnings.isEmpty, "\(file)")
+            // SSH has no form for it: no SSH fingerprint (an ssh-rsa one would name another key's uses).
+            #expect(publicKey.fingerprintSHA256 == nil, "\(file)")
             if let certificate = decoded.certificate {
                 #expect(certificate.spkiSHA256 == fact.certificateSPKISHA256)
                 // openssl signed it with the key's parameters; MGF1 unlike the hash was refused before.

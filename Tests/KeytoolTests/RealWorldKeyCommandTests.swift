@@ -45,6 +45,10 @@ struct RealWorldKeyCommandTests {
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == "\(bits) SPKI-SHA256:\(key["spkiSHA256"] as? String ?? "") no comment (ECDSA \(curve))\n")
         }
+        // An RSA-PSS key has no SSH form either (ssh-rsa would drop the restriction).
+        let pss = try #require(try Self.facts("rsa-pss")["keys"] as? [[String: Any]]).first { $0["name"] as? String == "sha512-only" }
+        let result = try CLIRunner.run(["fingerprint", Self.fixture("rsa-pss", "sha512-only.spki.pem")])
+        #expect(result.stdout == "2048 SPKI-SHA256:\(pss?["spkiSHA256"] as? String ?? "") no comment (RSA-PSS)\n", "\(result.stderr)")
     }
 
     @Test("generate --curve secp256k1 and brainpoolP384r1: openssl reads the keys; SSH output is refused")

@@ -34,7 +34,8 @@ extension PublicKey {
 
     /// `SPKI-SHA256:` and the base64 of SHA-256 over the SubjectPublicKeyInfo DER (the
     /// ``spkiSHA256`` pin), or `SPKI-MD5:` and colon-separated hex pairs: the fingerprint of an EC
-    /// key on a curve SSH has no key type for (secp256k1, brainpool), in place of the SSH one.
+    /// key on a curve SSH has no key type for (secp256k1, brainpool) or of an RSA-PSS key, in place
+    /// of the SSH one.
     public func spkiFingerprint(_ digest: DigestAlgorithm) -> String {
         let hash = Digest.hash(digest, SubjectPublicKeyInfo.encode(self))
         return digest == .md5

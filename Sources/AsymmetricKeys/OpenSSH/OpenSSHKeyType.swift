@@ -26,10 +26,14 @@ enum OpenSSHKeyType {
     /// The key type of `key`.
     ///
     /// - Throws: ``KeyError`` `.cannotConvert` for X25519 and X448, which SSH keys never hold, and
-    ///   for EC keys on curves SSH has no key type for (secp256k1, brainpool).
+    ///   for EC keys on curves SSH has no key type for (secp256k1, brainpool) and RSA-PSS keys.
     static func name(for key: PublicKey) throws -> String {
         switch key {
-        case .rsa: return rsa
+        case .rsa(let key):
+            guard key.pssRestriction == nil else {
+                throw KeyError(.cannotConvert, "SSH has no key type for an RSA key restricted to PSS (id-RSASSA-PSS); ssh-rsa would drop the restriction")
+            }
+            return rsa
         case .ec(let key): return try key.curve.requireSSHKeyType()
         case .octet(let key):
             guard let name = key.algorithm.sshKeyType else {
