@@ -162,7 +162,7 @@ struct RSAPSSRealWorldTests {
         #expect(throws: KeyError.self) { try privateKey.sign(message, scheme: .rsa(.pkcs1v15, digest: digest)) }
     }
 
-    @Test("Coffer's PKCS#8 (plain and encrypted) shows openssl the same restriction", arguments: keys)
+    @Test("Coffer's PKCS#8 (plain and encrypted) and PKCS#12 show openssl the same restriction", arguments: keys)
     func opensslReadsTheRestriction(fact: Key) throws {
         let key = try KeyDecoder.decode(try RealWorldFixtures.bytes(Self.subject, "\(fact.name).pkcs8.der"), source: "pkcs8", passphrase: nil).key
         let encryption = KeyEncoder.Encryption(passphrase: SecureBytes(Array("pw".utf8)))
@@ -175,5 +175,13 @@ struct RSAPSSRealWorldTests {
             let start = try #require(lines.firstIndex { $0.contains("PSS parameter restrictions") })
             #expect(Array(lines[start..<min(lines.count, start + fact.opensslRestriction.count)]) == fact.opensslRestriction, "encrypted: \(encrypted)")
         }
+        // PKCS#12 holds the key as PKCS#8, restriction and all.
+        let p12 = try Tool.temporaryFile(try KeyEncoder.encode(key, as: .pkcs12, der: false, comment: nil, encryption: encryption), name: "pss.p12")
+        let extracted = try Tool.run("openssl", ["pkcs12", "-in", p12, "-passin", "pass:pw", "-nodes", "-nocerts"])
+        #expect(extracted.status == 0, "\(extracted.stderr)")
+        let text = try Tool.run("openssl", ["pkey", "-text", "-noout"], stdin: extracted.stdout)
+        let lines = text.text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let start = try #require(lines.firstIndex { $0.contains("PSS parameter restrictions") })
+        #expect(Array(lines[start..<min(lines.count, start + fact.opensslRestriction.count)]) == fact.opensslRestriction, "pkcs12")
     }
 }
