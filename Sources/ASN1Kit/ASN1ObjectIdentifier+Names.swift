@@ -63,6 +63,10 @@ extension ASN1ObjectIdentifier {
     public static let prime256v1: ASN1ObjectIdentifier = "1.2.840.10045.3.1.7"
     public static let secp384r1: ASN1ObjectIdentifier = "1.3.132.0.34"
     public static let secp521r1: ASN1ObjectIdentifier = "1.3.132.0.35"
+    public static let secp256k1: ASN1ObjectIdentifier = "1.3.132.0.10"
+    public static let brainpoolP256r1: ASN1ObjectIdentifier = "1.3.36.3.3.2.8.1.1.7"
+    public static let brainpoolP384r1: ASN1ObjectIdentifier = "1.3.36.3.3.2.8.1.1.11"
+    public static let brainpoolP512r1: ASN1ObjectIdentifier = "1.3.36.3.3.2.8.1.1.13"
 
     // PKCS#12 (RFC 7292) PBE schemes beyond 3DES
     package static let pbeWithSHA1And128BitRC2CBC: ASN1ObjectIdentifier = "1.2.840.113549.1.12.1.5"
@@ -146,6 +150,10 @@ extension ASN1ObjectIdentifier {
             ("1.2.840.10045.3.1.7", "prime256v1"),
             ("1.3.132.0.34", "secp384r1"),
             ("1.3.132.0.35", "secp521r1"),
+            ("1.3.132.0.10", "secp256k1"),
+            ("1.3.36.3.3.2.8.1.1.7", "brainpoolP256r1"),
+            ("1.3.36.3.3.2.8.1.1.11", "brainpoolP384r1"),
+            ("1.3.36.3.3.2.8.1.1.13", "brainpoolP512r1"),
             ("2.5.4.3", "commonName"),
             ("2.5.4.5", "serialNumber"),
             ("2.5.4.6", "countryName"),

@@ -2,8 +2,9 @@
 public enum RSASignaturePadding: Sendable, Hashable {
     /// RSASSA-PKCS1-v1_5 (RFC 8017 section 8.2): DigestInfo with type 1 padding.
     case pkcs1v15
-    /// RSASSA-PSS (RFC 8017 section 8.1) with MGF1 over the signature's digest.
-    case pss(saltLength: PSSSaltLength)
+    /// RSASSA-PSS (RFC 8017 section 8.1) with MGF1 over `mgf1`, or over the signature's digest
+    /// when `nil`.
+    case pss(saltLength: PSSSaltLength, mgf1: DigestAlgorithm? = nil)
 }
 
 /// The salt length of an RSASSA-PSS signature.

@@ -42,7 +42,8 @@ struct CertificateDescription {
 
     /// `subjectAltNames`, `keyUsage`, `extendedKeyUsage` (arrays), `basicConstraints`
     /// (`{"ca":true,"pathLength":0}`), and `unknownExtensions` / `criticalUnknownExtensions`
-    /// (dotted OIDs), each only when present.
+    /// (dotted OIDs), each only when present; then `extensions`, every extension in order as
+    /// `{"oid","name","critical","length","decoded","lines"}`.
     static func extensionsJSON(_ extensions: CertificateExtensions, into object: inout JSONObject) {
         object.set("subjectAltNames", extensions.subjectAltNameStrings)
         object.set("keyUsage", extensions.keyUsage?.names)
@@ -58,6 +59,19 @@ struct CertificateDescription {
             object.set("unknownExtensions", unknown.map(\.oid.dotted))
             let critical = unknown.filter(\.isCritical)
             if !critical.isEmpty { object.set("criticalUnknownExtensions", critical.map(\.oid.dotted)) }
+        }
+        let shown = extensions.shown
+        if !shown.isEmpty {
+            object.set("extensions", JSONValue.array(shown.map { ext -> JSONValue in
+                var entry = JSONObject()
+                entry.set("oid", ext.oid.dotted)
+                entry.set("name", ext.name)
+                entry.set("critical", ext.isCritical)
+                entry.set("length", ext.length)
+                entry.set("decoded", ext.isDecoded)
+                entry.set("lines", ext.lines)
+                return entry.value
+            }))
         }
     }
 
@@ -101,16 +115,14 @@ struct CertificateDescription {
         }
     }
 
+    /// One `extension:` line per extension (its name, `critical` when marked), then its value
+    /// lines indented, as `openssl x509 -text` lays them out.
     static func extensionsText(_ extensions: CertificateExtensions) -> [(String, String)] {
         var lines: [(String, String)] = []
-        if let names = extensions.subjectAltNameStrings { lines.append(("alt names:", names.joined(separator: ", "))) }
-        if let usage = extensions.keyUsage { lines.append(("key usage:", usage.names.joined(separator: ", "))) }
-        if let purposes = extensions.extendedKeyUsageNames { lines.append(("ext key usage:", purposes.joined(separator: ", "))) }
-        if let constraints = extensions.basicConstraints {
-            lines.append(("basic constr.:", "CA:\(constraints.isCA ? "TRUE" : "FALSE")" + (constraints.pathLength.map { ", pathlen:\($0)" } ?? "")))
-        }
-        for ext in extensions.unknown {
-            lines.append(("unknown ext.:", ext.oid.dotted + (ext.isCritical ? " (critical)" : "")))
+        for ext in extensions.shown {
+            let name = ext.name + (ext.name == ext.oid.dotted ? " (unknown)" : "")
+            lines.append(("extension:", name + (ext.isCritical ? ": critical" : "")))
+            lines += ext.lines.map { ("", "  " + $0) }
         }
         return lines
     }

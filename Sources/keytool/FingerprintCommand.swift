@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsymmetricKeys
+import CryptoOpenSSL
 import KeytoolSupport
 
 extension Keytool {
@@ -8,7 +9,7 @@ extension Keytool {
         static let configuration = CommandConfiguration(
             commandName: "fingerprint",
             abstract: "Print the key's fingerprint exactly as ssh-keygen -l does: bits, hash, comment, (TYPE).",
-            discussion: "One line per entry of the file; an entry that cannot be read is one 'keytool: error: FILE: line N: reason' line on standard error. Exit 0 when a line was printed; --strict exits 1 when any entry failed or warned."
+            discussion: "One line per entry of the file; an entry that cannot be read is one 'keytool: error: FILE: line N: reason' line on standard error. Exit 0 when a line was printed; --strict exits 1 when any entry failed or warned. EC keys on curves SSH has no key type for (secp256k1, brainpool) and RSA-PSS keys print the hash of their SubjectPublicKeyInfo instead: SPKI-SHA256:<base64> (the spkiSHA256 pin) or SPKI-MD5:<hex pairs>."
         )
 
         enum Hash: String, ExpressibleByArgument, CaseIterable {
@@ -44,6 +45,19 @@ extension Keytool {
             var printed = 0
             for (index, decoded) in result.entries.enumerated() {
                 let key = try decoded.key.publicKey()
+                // EC keys on curves SSH has no key type for, and RSA-PSS keys: the fingerprint of the SPKI instead.
+                let label: String? = if let curve = key.curve, curve.sshKeyType == nil {
+                    "ECDSA \(curve.rawValue)"
+                } else if key.rsa?.pssRestriction != nil {
+                    "RSA-PSS"
+                } else {
+                    nil
+                }
+                if let label {
+                    print("\(key.bits) \(key.spkiFingerprint(hash == .sha256 ? .sha256 : .md5)) \(Self.label(decoded)) (\(label))")
+                    printed += 1
+                    continue
+                }
                 guard let print_ = hash == .sha256 ? key.fingerprintSHA256 : key.fingerprintMD5 else {
                     let entry = result.entries.count > 1 ? " (key \(index + 1))" : ""
                     printError("\(input.name)\(entry): \(key.algorithm.displayName) keys have no SSH fingerprint (SSH keys never hold them); see keytool inspect for the public key")

@@ -20,7 +20,7 @@ extension Keytool {
         @Option(help: "rsa (default), ec, ed25519, ed448, x25519 or x448.")
         var type: KeyAlgorithmName = .rsa
 
-        @Option(help: "EC only: P-256 (default), P-384 or P-521.")
+        @Option(help: "EC only: P-256 (default), P-384, P-521, secp256k1, brainpoolP256r1, brainpoolP384r1 or brainpoolP512r1.")
         var curve: ECCurve?
 
         @Option(help: "RSA only: modulus size in bits (default 2048).")

@@ -13,8 +13,10 @@ extension Keytool {
             abstract: "Describe a key, an X.509 certificate or a PKCS#10 request: format, encoding, algorithm, curve, size, public key (RSA: exponent and modulus), fingerprints (SSH, SPKI pin, JWK thumbprint), comment, encryption.",
             discussion: """
                 A bundle prints every key. Private numbers are shown only with --show-private.
-                A file of many entries (a PEM bundle, authorized_keys, a JWK Set, PKCS#12, PKCS#7) prints every entry it can read and one error line per entry it cannot (on standard error as 'keytool: error: FILE: line 3: reason'; with --json as an object with "error" in the listing); the exit status is 0 when at least one entry was read. --strict makes any unread entry or any warning exit 1.
-                For a certificate also: subject and issuer (RFC 4514, as openssl -nameopt RFC2253), serial, validity (and whether valid now), subject alternative names, key usage, extended key usage, basic constraints, unknown extensions, signature algorithm, SHA-256 of the certificate; every certificate of a chain is printed.
+                A file of many entries (a PEM bundle, authorized_keys, known_hosts, a JWK Set, PKCS#12, PKCS#7) prints every entry it can read and one error line per entry it cannot (on standard error as 'keytool: error: FILE: line 3: reason'; with --json as an object with "error" in the listing); the exit status is 0 when at least one entry was read. --strict makes any unread entry or any warning exit 1.
+                What was read although its format forbids it (an explicit DER DEFAULT, a byte-order mark, a PKCS#12 file without a MAC) is printed as warning: lines (JSON: "warnings").
+                An RSA-PSS key (id-RSASSA-PSS) shows its restriction (JSON: "pssRestriction").
+                For a certificate also: subject and issuer (RFC 4514, as openssl -nameopt RFC2253), serial, validity (and whether valid now), every extension (critical marked; basic constraints, key usage, EKU, SAN, name constraints, policies, AIA, CRL distribution points, SKI, AKI decoded, others by OID and length), signature algorithm, SHA-256 of the certificate; every certificate of a chain is printed.
                 For a certification request: subject, requested extensions, signature algorithm and whether the signature verifies.
                 """
         )
@@ -109,7 +111,7 @@ extension Keytool {
             }
             // A security key has no SubjectPublicKeyInfo and no JWK; DSA has no JWK key type.
             if case .securityKey = publicKey {} else { fields.append(("spkiSHA256", publicKey.spkiSHA256)) }
-            if ![.dsa, .skEd25519, .skECDSA].contains(publicKey.algorithm) { fields.append(("jwkThumbprint", publicKey.jwkThumbprint)) }
+            if let thumbprint = publicKey.jwkThumbprint { fields.append(("jwkThumbprint", thumbprint)) }
             fields += Self.securityKeyFields(decoded.key)
             if let entry = decoded.knownHosts {
                 if let marker = entry.marker { fields.append(("marker", marker.rawValue)) }
@@ -212,7 +214,10 @@ extension Keytool {
                 default: object.set(name, value)
                 }
             }
-            if !decoded.warnings.isEmpty { object.set("warnings", decoded.warnings) }
+            if case .rsa(let rsa) = try decoded.key.publicKey(), let restriction = rsa.pssRestriction {
+                object.set("pssRestriction", Self.pssJSON(restriction))
+            }
+            object.set("warnings", decoded.warnings)
             return object.line
         }
 
@@ -239,6 +244,9 @@ extension Keytool {
             } else {
                 add("key:", "\(CheckCommand.describe(publicKey)) \(decoded.key.isPrivate ? "private" : "public") key")
             }
+            if case .rsa(let rsa) = publicKey, let restriction = rsa.pssRestriction {
+                add("restriction:", restriction.description)
+            }
             if let encryption = decoded.encryption {
                 add("encryption:", [encryption.cipher, encryption.kdf].compactMap { $0 }.joined(separator: ", "))
             }
@@ -255,7 +263,7 @@ extension Keytool {
                 add("", "\(publicKey.bits) \(md5)")
             }
             if case .securityKey = publicKey {} else { add("spki sha256:", publicKey.spkiSHA256) }
-            if ![.dsa, .skEd25519, .skECDSA].contains(publicKey.algorithm) { add("jwk thumbprint:", publicKey.jwkThumbprint) }
+            if let thumbprint = publicKey.jwkThumbprint { add("jwk thumbprint:", thumbprint) }
             for (label, value) in Self.securityKeyFields(decoded.key) { add(label + ":", value) }
             if let entry = decoded.knownHosts {
                 if let marker = entry.marker { add("marker:", marker.rawValue) }
@@ -273,7 +281,22 @@ extension Keytool {
                     add(label + ":", value)
                 }
             }
+            for warning in decoded.warnings {
+                lines.append("  warning: \(warning)")
+            }
             return lines.joined(separator: "\n")
+        }
+
+        /// `{}` for a PSS key without parameters, else `hash`, `mgf1Hash`, `saltLength`, `trailerField`.
+        static func pssJSON(_ restriction: RSAPSSRestriction) -> JSONObject {
+            var object = JSONObject()
+            if let parameters = restriction.parameters {
+                object.set("hash", parameters.digest.shortName)
+                object.set("mgf1Hash", parameters.mgf1Digest.shortName)
+                object.set("saltLength", parameters.saltLength)
+                object.set("trailerField", parameters.trailerField)
+            }
+            return object
         }
 
         /// `65537 (0x10001)` for exponents that fit 64 bits, hex otherwise.

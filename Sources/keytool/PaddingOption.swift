@@ -52,17 +52,33 @@ struct SignatureOptions: ParsableArguments {
     @Option(help: "EC only: der (default, as openssl writes it) or raw (r ‖ s).")
     var signatureFormat: ECDSASignatureFormat?
 
+    @Option(help: "RSA-PSS only: the MGF1 digest, sha1, sha256, sha384 or sha512 (default: the --hash digest, or an RSA-PSS key's own).")
+    var mgf1Hash: SignatureHashOption?
+
     /// The signature scheme for a key of `algorithm` from the options, with the defaults of
     /// ``SignatureScheme/standard(for:)``, or an error naming an option that does not apply.
     ///
-    /// - Parameter pssSalt: The PSS salt length: as long as the digest to sign (openssl's
-    ///   `rsa_pss_saltlen:digest`), any to verify.
-    func scheme(for algorithm: KeyAlgorithmName, pssSalt: PSSSaltLength, key: String) throws -> SignatureScheme {
+    /// - Parameters:
+    ///   - pssRestriction: The restriction of an RSA-PSS key (`id-RSASSA-PSS`): PSS is then the
+    ///     default padding, and the key's digest and MGF1 digest the default digests.
+    ///   - pssSalt: The PSS salt length: as long as the digest to sign (openssl's
+    ///     `rsa_pss_saltlen:digest`), any to verify.
+    func scheme(for algorithm: KeyAlgorithmName, pssRestriction: RSAPSSRestriction? = nil, pssSalt: PSSSaltLength, key: String) throws -> SignatureScheme {
         let name = KeyLoader.displayName(key)
+        if algorithm != .rsa && mgf1Hash != nil {
+            throw CommandError("\(name): --mgf1-hash applies to RSA-PSS signatures; this is an \(algorithm.displayName) key")
+        }
         switch algorithm {
         case .rsa:
             if signatureFormat != nil { throw CommandError("\(name): --signature-format applies to EC keys; this is an RSA key") }
-            return .rsa(padding == .pss ? .pss(saltLength: pssSalt) : .pkcs1v15, digest: (hash ?? .sha256).algorithm)
+            if let pssRestriction {
+                if padding == .pkcs1 { throw CommandError("\(name): this key is restricted to RSA-PSS (\(pssRestriction)); --padding pkcs1 does not apply") }
+                let parameters = pssRestriction.parameters
+                let digest = hash?.algorithm ?? parameters?.digest ?? .sha256
+                return .rsa(.pss(saltLength: pssSalt, mgf1: mgf1Hash?.algorithm ?? parameters?.mgf1Digest), digest: digest)
+            }
+            if padding != .pss && mgf1Hash != nil { throw CommandError("\(name): --mgf1-hash applies to --padding pss") }
+            return .rsa(padding == .pss ? .pss(saltLength: pssSalt, mgf1: mgf1Hash?.algorithm) : .pkcs1v15, digest: (hash ?? .sha256).algorithm)
         case .ec:
             if padding != nil { throw CommandError("\(name): --padding applies to RSA keys; this is an EC key") }
             return .ecdsa(digest: hash?.algorithm, format: signatureFormat ?? .der)

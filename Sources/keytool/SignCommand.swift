@@ -44,7 +44,8 @@ extension Keytool {
         func run() throws {
             let privateKey = try KeyLoader.loadPrivate(key, passphrase: passphrase)
             if sshSignature.format == .sshsig { return try signSSHSIG(privateKey) }
-            let scheme = try signatureOptions.scheme(for: privateKey.algorithm, pssSalt: .digestLength, key: key)
+            let scheme = try signatureOptions.scheme(for: privateKey.algorithm, pssRestriction: privateKey.rsa?.pssRestriction,
+                                                    pssSalt: .digestLength, key: key)
             let data = try InputFile.read(file)
             let signature: [UInt8]
             do {

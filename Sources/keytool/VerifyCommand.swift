@@ -59,8 +59,9 @@ extension Keytool {
             guard let key else { throw ValidationError("give --key") }
             if sshSignature.namespace != nil { throw ValidationError("--namespace applies to SSHSIG signatures") }
             let decoded = try KeyLoader.load(key, passphrase: passphrase)
-            let scheme = try signatureOptions.scheme(for: decoded.key.algorithm, pssSalt: .auto, key: key)
             let publicKey = try decoded.key.publicKey()
+            let scheme = try signatureOptions.scheme(for: decoded.key.algorithm, pssRestriction: publicKey.rsa?.pssRestriction,
+                                                    pssSalt: .auto, key: key)
             try SignatureFileReader.check(signatureFile.bytes, name: signatureFile.name, key: publicKey, scheme: scheme)
             let data = try InputFile.read(file)
             let ok: Bool

@@ -119,7 +119,7 @@ struct CurveKeyInteropTests {
         #expect(throws: KeyError.self) { try key.sign(message, scheme: .ecdsa(digest: .sha256, format: .der)) }
     }
 
-    @Test("shared secrets equal openssl pkeyutl -derive", arguments: [(KeyAlgorithmName, ECCurve?)]([(.x25519, nil), (.x448, nil), (.ec, .p256), (.ec, .p521)]))
+    @Test("shared secrets equal openssl pkeyutl -derive", arguments: [(KeyAlgorithmName, ECCurve?)]([(.x25519, nil), (.x448, nil), (.ec, .p256), (.ec, .p521), (.ec, .secp256k1), (.ec, .brainpoolP512r1)]))
     func derive(_ algorithm: KeyAlgorithmName, _ curve: ECCurve?) throws {
         let ours = try PrivateKey.generate(algorithm, curve: curve)
         let peer = try PrivateKey.generate(algorithm, curve: curve)

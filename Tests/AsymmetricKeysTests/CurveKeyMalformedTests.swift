@@ -68,8 +68,10 @@ struct CurveKeyMalformedTests {
 
     @Test("unknown curves and explicit parameters are named, not called malformed")
     func curves() {
-        let secp256k1 = ASN1ObjectIdentifier(dotted: "1.3.132.0.10")!
-        Self.expectError(Self.spki(Self.ecAlgorithm(secp256k1), key: Self.p256Point), .unsupportedAlgorithm, mentioning: "secp256k1")
+        let p192 = ASN1ObjectIdentifier(dotted: "1.2.840.10045.3.1.1")!
+        Self.expectError(Self.spki(Self.ecAlgorithm(p192), key: Self.p256Point), .unsupportedAlgorithm, mentioning: "P-192")
+        // secp256k1 is read now: the P-256 point is not on it.
+        Self.expectError(Self.spki(Self.ecAlgorithm(.secp256k1), key: Self.p256Point), .malformed, mentioning: "secp256k1")
         let explicit = Self.spki({ seq in
             seq.writeObjectIdentifier(.ecPublicKey)
             seq.writeSequence { $0.writeInteger(1) }

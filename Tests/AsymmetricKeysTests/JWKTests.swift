@@ -169,7 +169,10 @@ struct JWKTests {
     func keyChecks() throws {
         #expect(try Self.error(#"{"kty":"OKP","crv":"Ed25519","x":"AAAA"}"#).reason.contains("needs 32"))
         #expect(try Self.error(#"{"kty":"OKP","crv":"Ed9999","x":"AAAA"}"#).code == .unsupportedAlgorithm)
-        #expect(try Self.error(#"{"kty":"EC","crv":"secp256k1","x":"AAAA","y":"AAAA"}"#).code == .unsupportedAlgorithm)
+        #expect(try Self.error(#"{"kty":"EC","crv":"P-192","x":"AAAA","y":"AAAA"}"#).code == .unsupportedAlgorithm)
+        #expect(try Self.error(#"{"kty":"EC","crv":"brainpoolP256r1","x":"AAAA","y":"AAAA"}"#).code == .unsupportedAlgorithm)
+        // secp256k1 is read now (RFC 8812): a short coordinate is a length error, not an unknown curve.
+        #expect(try Self.error(#"{"kty":"EC","crv":"secp256k1","x":"AAAA","y":"AAAA"}"#).code != .unsupportedAlgorithm)
         #expect(try Self.error(#"{"kty":"oct","k":"AAAA"}"#).code == .unsupportedAlgorithm)
         #expect(try Self.error(#"{"kty":"DSA"}"#).code == .unsupportedAlgorithm)
         let p256 = try #require(try Self.facts.keys.first { $0.name == "ec-p256" })

@@ -79,15 +79,15 @@ struct X509MalformedTests {
         }
     }
 
-    static func parse(_ der: [UInt8], request: Bool) throws {
-        if request { _ = try CertificationRequest(derEncoded: der[...]) } else { _ = try CertificateInfo(derEncoded: der[...]) }
+    static func parse(_ der: [UInt8], request: Bool, strict: Bool = false) throws {
+        if request { _ = try CertificationRequest(derEncoded: der[...], strict: strict) } else { _ = try CertificateInfo(derEncoded: der[...], strict: strict) }
     }
 
     /// Expects `.malformed` with an offset inside the input, and returns the error.
     @discardableResult
-    static func expectMalformed(_ der: [UInt8], request: Bool = false, _ comment: Comment? = nil,
+    static func expectMalformed(_ der: [UInt8], request: Bool = false, strict: Bool = false, _ comment: Comment? = nil,
                                 sourceLocation: SourceLocation = #_sourceLocation) -> KeyError? {
-        let error = #expect(throws: KeyError.self, comment, sourceLocation: sourceLocation) { try parse(der, request: request) }
+        let error = #expect(throws: KeyError.self, comment, sourceLocation: sourceLocation) { try parse(der, request: request, strict: strict) }
         #expect(error?.code == .malformed, "\(error?.reason ?? "")", sourceLocation: sourceLocation)
         if let offset = error?.offset {
             #expect(offset >= 0 && offset <= der.count, "offset \(offset) of \(der.count): \(error?.reason ?? "")", sourceLocation: sourceLocation)
@@ -140,7 +140,7 @@ struct X509MalformedTests {
     }
 
     @Test func versions() {
-        Self.expectMalformed(D.certificate(version: [0xA0, 0x03, 0x02, 0x01, 0x00]), "explicit v1")
+        Self.expectMalformed(D.certificate(version: [0xA0, 0x03, 0x02, 0x01, 0x00]), "explicit v1 with extensions")
         Self.expectMalformed(D.certificate(version: [0xA0, 0x03, 0x02, 0x01, 0x07]), "v8")
         Self.expectMalformed(D.certificate(version: nil), "extensions in a v1 certificate")
         Self.expectMalformed(D.request(version: 1), request: true, "request v2")
@@ -154,13 +154,44 @@ struct X509MalformedTests {
         Self.expectMalformed(D.certificate(notAfter: "250101000000+0100"), "offset instead of Z")
     }
 
+    @Test("explicit DEFAULTs OpenSSL accepts are read with a warning each; strict refuses them")
+    func explicitDefaults() throws {
+        let criticalFalse = D.certificate(extensions: [D.ext("2.5.29.15", critical: [0x01, 0x01, 0x00], D.tlv(0x03, [0x07, 0x80]))])
+        let caFalse = D.certificate(extensions: [D.ext("2.5.29.19", D.seq([0x01, 0x01, 0x00]))])
+        let lenientCritical = try CertificateInfo(derEncoded: criticalFalse[...])
+        #expect(lenientCritical.warnings.count == 1)
+        #expect(lenientCritical.warnings.first?.contains("critical FALSE") == true)
+        #expect(lenientCritical.extensions.keyUsage == .digitalSignature)
+        let lenientCA = try CertificateInfo(derEncoded: caFalse[...])
+        #expect(lenientCA.warnings.count == 1)
+        #expect(lenientCA.warnings.first?.contains("cA FALSE") == true)
+        #expect(lenientCA.extensions.basicConstraints == BasicConstraints(isCA: false, pathLength: nil))
+        for der in [criticalFalse, caFalse] {
+            let error = #expect(throws: KeyError.self) { try CertificateInfo(derEncoded: der[...], strict: true) }
+            #expect(error?.code == .malformed)
+            #expect(error?.reason.contains("DER forbids") == true)
+        }
+        // Version v1 written out: read as v1 with a warning; strict refuses it.
+        let v1 = D.certificate(version: [0xA0, 0x03, 0x02, 0x01, 0x00], extensions: nil)
+        #expect(try CertificateInfo(derEncoded: v1[...]).version == 1)
+        #expect(try CertificateInfo(derEncoded: v1[...]).warnings.count == 1)
+        Self.expectMalformed(v1, strict: true, "explicit v1, strict")
+        // A request's extensions likewise.
+        let request = D.request(attributes: D.extensionRequest([D.ext("2.5.29.19", critical: [0x01, 0x01, 0x00], D.seq([0x01, 0x01, 0x00]))]))
+        let lenientRequest = try CertificationRequest(derEncoded: request[...])
+        #expect(lenientRequest.warnings.count == 2)
+        #expect(lenientRequest.requestedExtensions.basicConstraints?.isCA == false)
+        Self.expectMalformed(request, request: true, strict: true, "request with explicit DEFAULTs, strict")
+    }
+
     @Test func extensionRules() {
         let trailing = D.ext("2.5.29.19", D.seq([0x01, 0x01, 0xFF]) + [0x00])
         let error = Self.expectMalformed(D.certificate(extensions: [trailing]), "trailing byte in a value")
         #expect(error?.reason.contains("X509v3 Basic Constraints") == true)
         Self.expectMalformed(D.certificate(extensions: [D.keyUsage, D.keyUsage]), "duplicate")
-        Self.expectMalformed(D.certificate(extensions: [D.ext("2.5.29.15", critical: [0x01, 0x01, 0x00], D.tlv(0x03, [0x07, 0x80]))]), "critical FALSE")
-        Self.expectMalformed(D.certificate(extensions: [D.ext("2.5.29.19", D.seq([0x01, 0x01, 0x00]))]), "cA FALSE")
+        // Explicit DEFAULTs are refused by a strict reading; a lenient one records them (see below).
+        Self.expectMalformed(D.certificate(extensions: [D.ext("2.5.29.15", critical: [0x01, 0x01, 0x00], D.tlv(0x03, [0x07, 0x80]))]), strict: true, "critical FALSE")
+        Self.expectMalformed(D.certificate(extensions: [D.ext("2.5.29.19", D.seq([0x01, 0x01, 0x00]))]), strict: true, "cA FALSE")
         Self.expectMalformed(D.certificate(extensions: []), "empty Extensions")
         Self.expectMalformed(D.certificate(extensions: [D.ext("2.5.29.17", D.seq())]), "empty SAN")
         Self.expectMalformed(D.certificate(extensions: [D.ext("2.5.29.17", D.seq(D.tlv(0x82, [0xC3, 0xA9])))]), "non-ASCII dNSName")

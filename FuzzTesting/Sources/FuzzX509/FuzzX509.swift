@@ -4,7 +4,8 @@
 //
 // Oracles: no crash; only KeyError is thrown, with an offset inside the input; a certificate that
 // parses has a SHA-256 of the input, a version from 1 to 3, slices (SPKI, TBS, extension values)
-// inside the input, and names, SANs and serial that render; a request that parses renders too.
+// inside the input, and names, SANs, every extension and serial that render; a strict reading
+// refuses it exactly when the lenient one recorded warnings; a request that parses renders too.
 import ASN1Kit
 import AsymmetricKeys
 import CryptoOpenSSL
@@ -30,8 +31,21 @@ public func fuzzX509(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
         _ = certificate.subject.rfc4514String + certificate.issuer.rfc4514String + certificate.serial
         _ = certificate.extensions.subjectAltNameStrings
+        // Every extension renders (SKI, AKI, name constraints, policies, AIA, CRL points decoded).
+        _ = certificate.extensions.shown.flatMap(\.lines)
+        _ = certificate.spkiSHA256
         _ = certificate.validity(at: 1_800_000_000)
         _ = try? certificate.isSigned(by: certificate.publicKey)
+        // The strict reading refuses exactly the certificates read with warnings.
+        let strict = Result { try CertificateInfo(derEncoded: bytes[...], strict: true) }
+        switch strict {
+        case .success where !certificate.warnings.isEmpty:
+            fatalError("a strict reading accepted a certificate read with warnings")
+        case .failure where certificate.warnings.isEmpty:
+            fatalError("a strict reading refused a certificate read without warnings")
+        default:
+            break
+        }
     }
     oracle.check("CertificationRequest") {
         let request = try CertificationRequest(derEncoded: bytes[...])

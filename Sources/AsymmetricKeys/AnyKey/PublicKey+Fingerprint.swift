@@ -34,9 +34,25 @@ extension PublicKey {
         return Base64.encode(Digest.hash(.sha256, SubjectPublicKeyInfo.encode(self)))
     }
 
-    /// The RFC 7638 JWK thumbprint (SHA-256, base64url).
-    public var jwkThumbprint: String {
-        JSONWebKey.thumbprint(self)
+    /// `SPKI-SHA256:` and the base64 of SHA-256 over the SubjectPublicKeyInfo DER (the
+    /// ``spkiSHA256`` pin), or `SPKI-MD5:` and colon-separated hex pairs: the fingerprint of an EC
+    /// key on a curve SSH has no key type for (secp256k1, brainpool) or of an RSA-PSS key, in place
+    /// of the SSH one.
+    public func spkiFingerprint(_ digest: DigestAlgorithm) -> String {
+        let hash = Digest.hash(digest, SubjectPublicKeyInfo.encode(self))
+        return digest == .md5
+            ? "SPKI-MD5:" + hash.map { Hex.encode([$0]) }.joined(separator: ":")
+            : "SPKI-\(digest.shortName.uppercased()):" + Base64.encode(hash)
+    }
+
+    /// The RFC 7638 JWK thumbprint (SHA-256, base64url); `nil` for the keys no JWK holds: DSA
+    /// and security keys (no key type) and EC keys on the brainpool curves (no curve name).
+    public var jwkThumbprint: String? {
+        switch self {
+        case .dsa, .securityKey: return nil
+        case .ec(let key) where key.curve.jwkName == nil: return nil
+        default: return JSONWebKey.thumbprint(self)
+        }
     }
 
     /// The key type `ssh-keygen -l` prints in parentheses: `RSA`, `ECDSA`, `ED25519`, `ED448`,

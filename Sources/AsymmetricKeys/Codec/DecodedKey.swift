@@ -38,5 +38,12 @@ public struct DecodedKey: Sendable {
         self.options = options
         self.certificate = certificate
         self.request = request
+        self.warnings = (certificate?.warnings ?? []) + (request?.warnings ?? [])
+        // An RSA-PSS key whose parameters write a field at its DEFAULT, in whatever container.
+        switch key {
+        case .publicKey(.rsa(let rsa)): self.warnings += rsa.pssRestriction?.readWarnings ?? []
+        case .privateKey(.rsa(let rsa)): self.warnings += rsa.pssRestriction?.readWarnings ?? []
+        default: break
+        }
     }
 }

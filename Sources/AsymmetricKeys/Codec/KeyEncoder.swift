@@ -64,6 +64,7 @@ public enum KeyEncoder {
         }
         try requireHoldable(key.algorithm, in: format)
         let publicKey = try key.publicKey()
+        try RSAPSSRestriction.requireHoldable(publicKey, in: format)
         switch format {
         case .pkcs1Public:
             guard let rsa = publicKey.rsa else { throw cannotHold(key.algorithm, format) }

@@ -1,4 +1,5 @@
 import ASN1Kit
+import CofferErrors
 import CofferJSON
 import CryptoOpenSSL
 
@@ -8,6 +9,9 @@ extension JSONWebKey {
     /// `includePrivate` and the key is private.
     public func json(includePrivate: Bool) throws -> JSONValue {
         let publicKey = try key.publicKey()
+        if case .ec(let ec) = publicKey, ec.curve.jwkName == nil {
+            throw KeyError(.cannotConvert, "JWK has no curve name for \(ec.curve.rawValue) (the IANA JOSE registry lists P-256, P-384, P-521 and secp256k1); write it as PKCS#8, SEC 1 or SubjectPublicKeyInfo")
+        }
         var members = Self.publicMembers(publicKey)
         var extra: [JSONValue.Member] = []
         if let keyID = attributes.keyID { extra.append(.init("kid", .string(keyID))) }
@@ -40,7 +44,7 @@ extension JSONWebKey {
         case .rsa(let rsa):
             return [.init("kty", .string("RSA")), .init("n", b64(rsa.modulus)), .init("e", b64(rsa.publicExponent))]
         case .ec(let ec):
-            return [.init("kty", .string("EC")), .init("crv", .string(ec.curve.rawValue)), .init("x", b64(ec.x)), .init("y", b64(ec.y))]
+            return [.init("kty", .string("EC")), .init("crv", .string(ec.curve.jwkName ?? ec.curve.rawValue)), .init("x", b64(ec.x)), .init("y", b64(ec.y))]
         case .octet(let octet):
             return [.init("kty", .string("OKP")), .init("crv", .string(octet.algorithm.displayName)), .init("x", b64(octet.bytes))]
         case .dsa(let dsa):

@@ -150,8 +150,8 @@ public struct JSONWebKey: Sendable {
 
     private static func ecKey(_ reader: JWKMemberReader) throws -> AsymmetricKey {
         let name = try reader.requiredString("crv")
-        guard let curve = ECCurve(rawValue: name) else {
-            throw KeyError(.unsupportedAlgorithm, "JWK curve \"\(JSONParser.clipped(name))\" is not one Coffer reads (P-256, P-384, P-521 are)",
+        guard let curve = ECCurve(jwkName: name) else {
+            throw KeyError(.unsupportedAlgorithm, "JWK curve \"\(JSONParser.clipped(name))\" is not one Coffer reads (P-256, P-384, P-521, secp256k1 are)",
                            offset: reader.offset(of: "crv"))
         }
         let x = try reader.requiredBytes("x", length: curve.coordinateSize)

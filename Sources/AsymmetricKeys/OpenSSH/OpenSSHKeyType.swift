@@ -28,7 +28,7 @@ enum OpenSSHKeyType {
         if name.elementsEqual(dsa.utf8) { return .dsa }
         if name.elementsEqual(SecurityKeyPublicKey.ed25519Type.utf8) { return .skEd25519 }
         if name.elementsEqual(SecurityKeyPublicKey.ecdsaType.utf8) { return .skECDSA }
-        if let curve = ECCurve.allCases.first(where: { name.elementsEqual($0.sshKeyType.utf8) }) { return .ec(curve) }
+        if let curve = ECCurve.allCases.first(where: { $0.sshKeyType.map { name.elementsEqual($0.utf8) } ?? false }) { return .ec(curve) }
         if let algorithm = OctetKeyAlgorithm.allCases.first(where: { $0.sshKeyType.map { name.elementsEqual($0.utf8) } ?? false }) {
             return .octet(algorithm)
         }
@@ -37,13 +37,18 @@ enum OpenSSHKeyType {
 
     /// The key type of `key`.
     ///
-    /// - Throws: ``KeyError`` `.cannotConvert` for X25519 and X448, which SSH keys never hold.
+    /// - Throws: ``KeyError`` `.cannotConvert` for X25519 and X448, which SSH keys never hold, and
+    ///   for EC keys on curves SSH has no key type for (secp256k1, brainpool) and RSA-PSS keys.
     static func name(for key: PublicKey) throws -> String {
         switch key {
-        case .rsa: return rsa
+        case .rsa(let key):
+            guard key.pssRestriction == nil else {
+                throw KeyError(.cannotConvert, "SSH has no key type for an RSA key restricted to PSS (id-RSASSA-PSS); ssh-rsa would drop the restriction")
+            }
+            return rsa
         case .dsa: return dsa
         case .securityKey(let key): return key.sshKeyType
-        case .ec(let key): return key.curve.sshKeyType
+        case .ec(let key): return try key.curve.requireSSHKeyType()
         case .octet(let key):
             guard let name = key.algorithm.sshKeyType else {
                 throw KeyError(.cannotConvert, "SSH has no key type for \(key.algorithm.displayName) keys (they agree on secrets; SSH keys sign)")

@@ -240,8 +240,8 @@ extension OpenSSHPrivateKey {
     private static func decodeECFields(_ reader: inout SSHWireReader, publicKey: ECPublicKey) throws -> ECPrivateKey {
         let curveOffset = reader.offset
         let curve = try reader.readString()
-        guard curve.elementsEqual(publicKey.curve.sshIdentifier.utf8) else {
-            throw KeyError(.malformed, "OpenSSH private section names the curve '\(SSHWireReader.printable(curve))' at offset \(curveOffset); the key is \(publicKey.curve.sshIdentifier)",
+        guard curve.elementsEqual((publicKey.curve.sshIdentifier ?? publicKey.curve.rawValue).utf8) else {
+            throw KeyError(.malformed, "OpenSSH private section names the curve '\(SSHWireReader.printable(curve))' at offset \(curveOffset); the key is \(publicKey.curve.sshIdentifier ?? publicKey.curve.rawValue)",
                            offset: curveOffset)
         }
         let pointOffset = reader.offset

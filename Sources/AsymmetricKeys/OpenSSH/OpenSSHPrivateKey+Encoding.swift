@@ -76,7 +76,7 @@ extension OpenSSHPrivateKey {
                 number.withUnsafeBytes { writer.writeMPInt(magnitude: $0) }
             }
         case .ec(let ec):
-            writer.writeString(ec.curve.sshIdentifier)
+            writer.writeString(ec.curve.sshIdentifier ?? ec.curve.rawValue)
             writer.writeString(ec.publicKey.point)
             ec.scalar.withUnsafeBytes { writer.writeMPInt(magnitude: $0) }
         case .octet(let octet):

@@ -122,7 +122,7 @@ public enum OpenSSHPublicKey {
         case .ec(let ec):
             var writer = SSHWireWriter(capacity: ec.point.count + 64)
             writer.writeString(type)
-            writer.writeString(ec.curve.sshIdentifier)
+            writer.writeString(ec.curve.sshIdentifier ?? ec.curve.rawValue)
             writer.writeString(ec.point)
             return writer.bytes
         case .octet(let octet):
@@ -145,7 +145,7 @@ public enum OpenSSHPublicKey {
             case .ed25519(let key):
                 writer.writeString(key.bytes)
             case .ecdsaP256(let key):
-                writer.writeString(key.curve.sshIdentifier)
+                writer.writeString(SecurityKeyPublicKey.ecdsaCurveIdentifier)
                 writer.writeString(key.point)
             }
             writer.writeString(sk.application)
@@ -170,8 +170,8 @@ public enum OpenSSHPublicKey {
         case .ec(let curve):
             let curveOffset = reader.offset
             let name = try reader.readString()
-            guard name.elementsEqual(curve.sshIdentifier.utf8) else {
-                throw KeyError(.malformed, "\(context) is \(curve.sshKeyType) but names the curve '\(SSHWireReader.printable(name))' at offset \(curveOffset)",
+            guard name.elementsEqual((curve.sshIdentifier ?? curve.rawValue).utf8) else {
+                throw KeyError(.malformed, "\(context) is \(curve.sshKeyType ?? curve.rawValue) but names the curve '\(SSHWireReader.printable(name))' at offset \(curveOffset)",
                                offset: curveOffset)
             }
             let pointOffset = reader.offset
@@ -208,7 +208,7 @@ public enum OpenSSHPublicKey {
         if ecdsa {
             let curveOffset = reader.offset
             let name = try reader.readString()
-            guard name.elementsEqual(ECCurve.p256.sshIdentifier.utf8) else {
+            guard name.elementsEqual(SecurityKeyPublicKey.ecdsaCurveIdentifier.utf8) else {
                 throw KeyError(.malformed, "\(context) is \(SecurityKeyPublicKey.ecdsaType) but names the curve '\(SSHWireReader.printable(name))' at offset \(curveOffset)",
                                offset: curveOffset)
             }

@@ -60,12 +60,13 @@ public struct SSHSignatureBlob: Sendable, Hashable {
             }
             return SSHSignatureBlob(algorithm: rsaAlgorithm, signature: try key.sign(message, scheme: .rsa(.pkcs1v15, digest: digest)))
         case .ec(let ec):
+            let type = try ec.curve.requireSSHKeyType()
             let raw = try key.sign(message, scheme: .ecdsa(digest: nil, format: .raw))
             let size = ec.curve.coordinateSize
             var writer = SSHWireWriter(capacity: raw.count + 16)
             writer.writeMPInt(magnitude: raw[..<size])
             writer.writeMPInt(magnitude: raw[size...])
-            return SSHSignatureBlob(algorithm: ec.curve.sshKeyType, signature: writer.bytes)
+            return SSHSignatureBlob(algorithm: type, signature: writer.bytes)
         case .octet(let octet):
             guard let type = octet.algorithm.sshKeyType, octet.algorithm.isSignature else {
                 throw KeyError.unsupported(key.algorithm, "SSH signing (RSA, ECDSA, Ed25519, Ed448)")

@@ -41,8 +41,12 @@ public enum PKCS8PrivateKey {
         }
         let key: PrivateKey
         switch parts.algorithm {
-        case .rsa, .rsaPSS:
+        case .rsa:
             key = .rsa(try decodeInner(parts.key, keyOffset: parts.keyOffset, der: der))
+        case .rsaPSS(let restriction):
+            var rsa = try decodeInner(parts.key, keyOffset: parts.keyOffset, der: der)
+            rsa.pssRestriction = restriction
+            key = .rsa(rsa)
         case .ec(let curve):
             do {
                 key = .ec(try SEC1PrivateKey.decode(parts.key, curve: curve))
@@ -205,6 +209,9 @@ public enum PKCS8PrivateKey {
     public static func encode(_ key: PrivateKey) throws -> SecureBytes {
         switch key {
         case .rsa(let rsa):
+            if let restriction = rsa.pssRestriction {
+                return wrap(rsa.pkcs1DER) { restriction.writeAlgorithmIdentifier(to: &$0) }
+            }
             return wrap(rsa.pkcs1DER) { KeyAlgorithm.writeRSAEncryption(to: &$0) }
         case .ec(let ec):
             return wrap(SEC1PrivateKey.encode(ec, includeParameters: false)) { KeyAlgorithm.writeEC(ec.curve, to: &$0) }

@@ -91,6 +91,10 @@ public struct RSAPrivateKey: Sendable {
 
     private let source: Source
 
+    /// The PSS restriction of a key read from an `id-RSASSA-PSS` PKCS#8 (RFC 4055), or `nil`; the
+    /// ``publicKey`` carries it too.
+    public var pssRestriction: RSAPSSRestriction?
+
     /// The DER, its layout and the OpenSSL key cache (built on first use for a key read without
     /// CRT exponents).
     var storage: Storage {
@@ -302,9 +306,14 @@ public struct RSAPrivateKey: Sendable {
 
     /// The public half.
     public var publicKey: RSAPublicKey {
-        if let publicKey = deferredPublicKey { return publicKey }
+        if var publicKey = deferredPublicKey {
+            publicKey.pssRestriction = pssRestriction
+            return publicKey
+        }
         // The numbers were validated non-zero on decoding, so this cannot fail.
-        return try! RSAPublicKey(modulus: modulus, publicExponent: publicExponent)
+        var publicKey = try! RSAPublicKey(modulus: modulus, publicExponent: publicExponent)
+        publicKey.pssRestriction = pssRestriction
+        return publicKey
     }
 
     /// Size of the modulus in bits.

@@ -16,16 +16,22 @@ public struct RSAPublicKey: Sendable, Hashable {
     public let modulus: [UInt8]
     /// e as a big-endian magnitude without leading zero octets.
     public let publicExponent: [UInt8]
+    /// The PSS restriction of a key written with `id-RSASSA-PSS` (RFC 4055), or `nil` for a plain
+    /// `rsaEncryption` key. Written back in SubjectPublicKeyInfo and PKCS#8; containers that cannot
+    /// say it refuse the key.
+    public var pssRestriction: RSAPSSRestriction?
     /// The OpenSSL key, built on first use and shared by copies.
     let cache: OpenSSLKeyCache<OpenSSLRSAKey>
 
+    /// Keys are equal when n, e and the PSS restriction are (their SubjectPublicKeyInfo is).
     public static func == (lhs: RSAPublicKey, rhs: RSAPublicKey) -> Bool {
-        lhs.modulus == rhs.modulus && lhs.publicExponent == rhs.publicExponent
+        lhs.modulus == rhs.modulus && lhs.publicExponent == rhs.publicExponent && lhs.pssRestriction == rhs.pssRestriction
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(modulus)
         hasher.combine(publicExponent)
+        hasher.combine(pssRestriction)
     }
 
     /// Creates a key from big-endian magnitudes (leading zero octets are removed).

@@ -22,8 +22,8 @@ import CofferErrors
 enum KeyAlgorithm: Sendable, Hashable {
     /// `rsaEncryption`.
     case rsa
-    /// `id-RSASSA-PSS`: an RSA key restricted to PSS signatures; Coffer reads it as an RSA key.
-    case rsaPSS
+    /// `id-RSASSA-PSS`: an RSA key restricted to PSS signatures, with its parameters if any.
+    case rsaPSS(RSAPSSRestriction)
     /// `id-ecPublicKey` on a named curve Coffer handles.
     case ec(ECCurve)
     /// Ed25519, Ed448, X25519 or X448.
@@ -66,8 +66,7 @@ enum KeyAlgorithm: Sendable, Hashable {
                 if !seq.isAtEnd { try seq.readNull() }
                 return .rsa
             case .rsassaPSS:
-                if !seq.isAtEnd { _ = try seq.readElement(.sequence) }
-                return .rsaPSS
+                return .rsaPSS(try RSAPSSRestriction.read(from: &seq))
             case .ecPublicKey:
                 // ECParameters ::= CHOICE { namedCurve OID, implicitCurve NULL, specifiedCurve SEQUENCE }
                 var curve = "explicit curve parameters, which Coffer does not read; use a named curve"
@@ -118,13 +117,19 @@ enum KeyAlgorithm: Sendable, Hashable {
     private static let rsaEncryptionContent = ASN1ObjectIdentifier.rsaEncryption.encoded
 
     /// What Coffer handles, for error messages.
-    static let supported = "Coffer handles RSA, EC (P-256, P-384, P-521), Ed25519, Ed448, X25519 and X448 keys (and reads DSA keys)"
+    static let supported = "Coffer handles RSA, EC (P-256, P-384, P-521, secp256k1, brainpoolP256r1, brainpoolP384r1, brainpoolP512r1), Ed25519, Ed448, X25519 and X448 keys (and reads DSA keys)"
 
-    /// Writes the AlgorithmIdentifier of a key, as OpenSSL does: `rsaEncryption` with NULL,
+    /// Writes the AlgorithmIdentifier of a key, as OpenSSL does: `rsaEncryption` with NULL (or
+    /// `id-RSASSA-PSS` with the key's ``RSAPSSRestriction``),
     /// `id-ecPublicKey` with the named curve, the RFC 8410 OIDs without parameters.
     static func write(_ key: PublicKey, to writer: inout DERWriter) {
         switch key {
-        case .rsa: writeRSAEncryption(to: &writer)
+        case .rsa(let key):
+            if let restriction = key.pssRestriction {
+                restriction.writeAlgorithmIdentifier(to: &writer)
+            } else {
+                writeRSAEncryption(to: &writer)
+            }
         case .ec(let key): writeEC(key.curve, to: &writer)
         case .octet(let key): writeOctet(key.algorithm, to: &writer)
         case .dsa(let key): writeDSA(key, to: &writer)

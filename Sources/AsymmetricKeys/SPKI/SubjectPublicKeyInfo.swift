@@ -44,8 +44,12 @@ public enum SubjectPublicKeyInfo {
     static func publicKey(_ algorithm: KeyAlgorithm, _ bytes: ArraySlice<UInt8>, at offset: Int, what: String, origin: Int) throws -> PublicKey {
         do {
             switch algorithm {
-            case .rsa, .rsaPSS:
+            case .rsa:
                 return .rsa(try decodeInner(bytes, origin: origin))
+            case .rsaPSS(let restriction):
+                var key = try decodeInner(bytes, origin: origin)
+                key.pssRestriction = restriction
+                return .rsa(key)
             case .ec(let curve):
                 return .ec(try ECPublicKey(curve: curve, point: bytes))
             case .octet(let octet):

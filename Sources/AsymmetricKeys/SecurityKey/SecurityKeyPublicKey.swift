@@ -63,6 +63,8 @@ public struct SecurityKeyPublicKey: Sendable, Hashable {
 
     static let ed25519Type = "sk-ssh-ed25519@openssh.com"
     static let ecdsaType = "sk-ecdsa-sha2-nistp256@openssh.com"
+    /// The curve name inside an `sk-ecdsa` blob: security keys are P-256 only (PROTOCOL.u2f).
+    static let ecdsaCurveIdentifier = "nistp256"
 
     /// The authenticator's key as a plain public key (no application).
     public var innerKey: PublicKey {

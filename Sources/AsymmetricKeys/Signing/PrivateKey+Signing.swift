@@ -8,7 +8,12 @@ extension PrivateKey {
     /// - Throws: ``KeyError`` `.invalidArgument` for a scheme of another algorithm or SHA-1 (or
     ///   another digest) for a new RSA signature; `.unsupportedAlgorithm` for X25519 and X448
     ///   keys; `.operationFailed` when OpenSSL fails.
-    public func sign(_ message: [UInt8], scheme: SignatureScheme) throws -> [UInt8] {
+    public func sign(_ message: [UInt8], scheme requested: SignatureScheme) throws -> [UInt8] {
+        // A key restricted to PSS (id-RSASSA-PSS) signs only within its parameters.
+        var scheme = requested
+        if case .rsa(let key) = self, let restriction = key.pssRestriction {
+            scheme = try restriction.scheme(for: requested)
+        }
         switch (self, scheme) {
         case (.rsa(let key), .rsa(let padding, let digest)):
             guard [.sha256, .sha384, .sha512].contains(digest) else {

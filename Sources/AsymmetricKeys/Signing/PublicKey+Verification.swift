@@ -12,7 +12,12 @@ extension PublicKey {
     ///   signature over MD5;
     ///   `.unsupportedAlgorithm` for X25519 and X448 keys;
     ///   `.malformed` for a raw ECDSA signature of the wrong length.
-    public func verify(_ signature: [UInt8], for message: [UInt8], scheme: SignatureScheme) throws -> Bool {
+    public func verify(_ signature: [UInt8], for message: [UInt8], scheme requested: SignatureScheme) throws -> Bool {
+        // A key restricted to PSS (id-RSASSA-PSS) verifies only within its parameters.
+        var scheme = requested
+        if case .rsa(let key) = self, let restriction = key.pssRestriction {
+            scheme = try restriction.scheme(for: requested)
+        }
         switch (self, scheme) {
         case (.rsa(let key), .rsa(let padding, let digest)):
             guard digest != .md5 else {

@@ -36,6 +36,12 @@ public struct CertificateExtension: Sendable, Hashable {
     static let keyUsage: ASN1ObjectIdentifier = "2.5.29.15"
     static let extendedKeyUsage: ASN1ObjectIdentifier = "2.5.29.37"
     static let basicConstraints: ASN1ObjectIdentifier = "2.5.29.19"
+    static let subjectKeyIdentifier: ASN1ObjectIdentifier = "2.5.29.14"
+    static let authorityKeyIdentifier: ASN1ObjectIdentifier = "2.5.29.35"
+    static let nameConstraints: ASN1ObjectIdentifier = "2.5.29.30"
+    static let certificatePolicies: ASN1ObjectIdentifier = "2.5.29.32"
+    static let crlDistributionPoints: ASN1ObjectIdentifier = "2.5.29.31"
+    static let authorityInfoAccess: ASN1ObjectIdentifier = "1.3.6.1.5.5.7.1.1"
 
     static let names: [ASN1ObjectIdentifier: String] = {
         let table: [(String, String)] = [

@@ -20,6 +20,18 @@ public struct CertificateExtensions: Sendable, Hashable {
     public var extendedKeyUsage: [ASN1ObjectIdentifier]?
     /// The basic constraints (`2.5.29.19`), when present.
     public var basicConstraints: BasicConstraints?
+    /// The subject key identifier (`2.5.29.14`), when present.
+    public var subjectKeyIdentifier: [UInt8]?
+    /// The authority key identifier (`2.5.29.35`), when present.
+    public var authorityKeyIdentifier: AuthorityKeyIdentifier?
+    /// The name constraints (`2.5.29.30`), when present.
+    public var nameConstraints: NameConstraints?
+    /// The certificate policies (`2.5.29.32`), when present.
+    public var certificatePolicies: [CertificatePolicy]?
+    /// The authority information access entries (`1.3.6.1.5.5.7.1.1`), when present.
+    public var authorityInfoAccess: [AccessDescription]?
+    /// The CRL distribution points (`2.5.29.31`), when present.
+    public var crlDistributionPoints: [DistributionPoint]?
 
     /// The most extensions the parser accepts.
     public static let maximumExtensions = 256
@@ -47,9 +59,12 @@ public struct CertificateExtensions: Sendable, Hashable {
 
     /// Reads an `Extensions` SEQUENCE at the cursor and decodes the known extensions.
     ///
-    /// - Parameter inputStart: The index of the input's first byte, so that errors inside an
-    ///   extension's value give offsets into the input.
-    static func read(from reader: inout DERReader, inputStart: Int) throws -> CertificateExtensions {
+    /// - Parameters:
+    ///   - inputStart: The index of the input's first byte, so that errors inside an extension's
+    ///     value give offsets into the input.
+    ///   - deviations: Where an explicit DEFAULT (`critical FALSE`, `cA FALSE`) is recorded, or
+    ///     refused when strict.
+    static func read(from reader: inout DERReader, inputStart: Int, deviations: inout DERDeviations) throws -> CertificateExtensions {
         let sequenceOffset = reader.offset
         let list = try reader.readSequence { sequence in
             var list: [CertificateExtension] = []
@@ -63,9 +78,9 @@ public struct CertificateExtensions: Sendable, Hashable {
                     var critical = false
                     if try ext.peekTag() == .boolean {
                         let flagOffset = ext.offset
-                        critical = try ext.readBoolean()
-                        guard critical else {
-                            throw KeyError(.malformed, "the extension at offset \(offset) encodes critical FALSE, its DEFAULT, which DER forbids (at offset \(flagOffset))", offset: flagOffset)
+                        critical = try deviations.readBoolean(&ext, what: "the critical flag of the extension at offset \(offset)", inputOffset: flagOffset)
+                        if !critical {
+                            try deviations.record("the extension at offset \(offset) encodes critical FALSE, its DEFAULT (at offset \(flagOffset))", offset: flagOffset)
                         }
                     }
                     let value = try ext.readOctetString()
@@ -120,9 +135,11 @@ public struct CertificateExtensions: Sendable, Hashable {
                         var isCA = false
                         if try sequence.peekTag() == .boolean {
                             let flagOffset = sequence.offset
-                            isCA = try sequence.readBoolean()
-                            guard isCA else {
-                                throw KeyError(.malformed, "cA FALSE is encoded although it is the DEFAULT, which DER forbids", offset: flagOffset)
+                            let inputOffset = flagOffset + ext.value.startIndex - inputStart
+                            isCA = try deviations.readBoolean(&sequence, what: "cA in the basic constraints extension at offset \(ext.offset)", inputOffset: inputOffset)
+                            if !isCA {
+                                // The offset is the value's own: decode(_:) moves it into the input.
+                                try deviations.record("the basic constraints extension at offset \(ext.offset) encodes cA FALSE, its DEFAULT (at offset \(inputOffset))", offset: flagOffset)
                             }
                         }
                         var pathLength: Int?
@@ -136,11 +153,47 @@ public struct CertificateExtensions: Sendable, Hashable {
                         return BasicConstraints(isCA: isCA, pathLength: pathLength)
                     }
                 }
+            case CertificateExtension.subjectKeyIdentifier:
+                result.subjectKeyIdentifier = try decodeShown(ext, inputStart: inputStart, deviations: &deviations) { Array(try $0.readOctetString()) }
+            case CertificateExtension.authorityKeyIdentifier:
+                result.authorityKeyIdentifier = try decodeShown(ext, inputStart: inputStart, deviations: &deviations) {
+                    try AuthorityKeyIdentifier.read(from: &$0, limit: maximumNames)
+                }
+            case CertificateExtension.nameConstraints:
+                result.nameConstraints = try decodeShown(ext, inputStart: inputStart, deviations: &deviations) {
+                    try NameConstraints.read(from: &$0, limit: maximumNames)
+                }
+            case CertificateExtension.certificatePolicies:
+                result.certificatePolicies = try decodeShown(ext, inputStart: inputStart, deviations: &deviations) {
+                    try CertificatePolicy.readAll(from: &$0, limit: maximumNames)
+                }
+            case CertificateExtension.authorityInfoAccess:
+                result.authorityInfoAccess = try decodeShown(ext, inputStart: inputStart, deviations: &deviations) {
+                    try AccessDescription.readAll(from: &$0, limit: maximumNames)
+                }
+            case CertificateExtension.crlDistributionPoints:
+                result.crlDistributionPoints = try decodeShown(ext, inputStart: inputStart, deviations: &deviations) {
+                    try DistributionPoint.readAll(from: &$0, limit: maximumNames)
+                }
             default:
                 break
             }
         }
         return result
+    }
+
+    /// Decodes an extension that is only shown (not acted on): a malformed value is recorded and
+    /// the extension left undecoded, as `openssl x509 -text` prints its bytes and reads on; strict
+    /// readings refuse it.
+    private static func decodeShown<T>(_ ext: CertificateExtension, inputStart: Int, deviations: inout DERDeviations,
+                                       _ body: (inout DERReader) throws -> T) throws -> T? {
+        do {
+            return try decode(ext, inputStart: inputStart, body)
+        } catch let error as KeyError where error.code == .malformed {
+            guard !deviations.strict else { throw error }
+            try deviations.note("\(error.reason); the extension is shown undecoded")
+            return nil
+        }
     }
 
     /// Decodes an extension's value with `body`, which must read all of it; errors carry offsets

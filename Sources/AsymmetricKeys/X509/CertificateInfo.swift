@@ -58,6 +58,17 @@ public struct CertificateInfo: Sendable {
     public var certificateSHA256: String
     /// The whole certificate DER (a slice of the input), as a PKCS#12 file or a chain stores it.
     public var derEncoded: ArraySlice<UInt8>
+    /// What was read although DER forbids it and OpenSSL accepts it (an explicit DEFAULT: version
+    /// v1, `critical FALSE`, `cA FALSE`), one sentence each; empty for a strict DER certificate.
+    /// ``DecodedKey/warnings`` carries them.
+    public var warnings: [String] = []
+
+    /// The base64 of SHA-256 over the certificate's own SubjectPublicKeyInfo bytes: the HPKP
+    /// `pin-sha256` (RFC 7469), as `openssl x509 -pubkey | openssl pkey -pubin -outform DER |
+    /// openssl dgst -sha256 -binary | base64` prints it.
+    public var spkiSHA256: String {
+        Base64.encode(Digest.hash(.sha256, Array(subjectPublicKeyInfo)))
+    }
 
     /// Whether a certificate is valid at an instant.
     public enum Validity: String, Sendable, Hashable {
@@ -66,12 +77,14 @@ public struct CertificateInfo: Sendable {
         case expired
     }
 
-    /// Parses a certificate DER.
+    /// Parses a certificate DER. Explicit DEFAULTs that OpenSSL accepts are read with a sentence
+    /// in ``warnings``; `strict` refuses them as DER does.
     ///
     /// - Throws: ``KeyError`` `.malformed` with the byte offset (counted from `der.startIndex`) and
     ///   what was being read; `.unsupportedAlgorithm` for a key Coffer does not handle.
-    public init(derEncoded der: ArraySlice<UInt8>) throws {
+    public init(derEncoded der: ArraySlice<UInt8>, strict: Bool = false) throws {
         let inputStart = der.startIndex
+        var deviations = DERDeviations(strict: strict)
         var reader = DERReader(der)
         do {
             var parsed: (info: Partial, tbs: ArraySlice<UInt8>)?
@@ -79,7 +92,7 @@ public struct CertificateInfo: Sendable {
             var signature: ASN1BitString?
             let certificateEnd: Int = try reader.readSequence { cert in
                 let tbsStart = cert.remaining
-                let info = try cert.readSequence { tbs in try Partial.read(&tbs, inputStart: inputStart) }
+                let info = try cert.readSequence { tbs in try Partial.read(&tbs, inputStart: inputStart, deviations: &deviations) }
                 parsed = (info, tbsStart[tbsStart.startIndex..<cert.remaining.startIndex])
                 let algorithmOffset = cert.offset
                 let algorithm = try SignatureAlgorithm.read(from: &cert)
@@ -112,6 +125,7 @@ public struct CertificateInfo: Sendable {
             self.signature = Array(signature.bytes)
             derEncoded = der[inputStart..<certificateEnd]
             certificateSHA256 = Hex.encode(Digest.hash(.sha256, Array(derEncoded)))
+            warnings = deviations.warnings
         } catch let error as ASN1Error {
             throw KeyError.malformed("X.509 certificate", error)
         } catch let error as KeyError where error.code == .malformed && !error.reason.hasPrefix("X.509") {
@@ -134,13 +148,16 @@ public struct CertificateInfo: Sendable {
         var publicKey: PublicKey
         var extensions: CertificateExtensions
 
-        static func read(_ tbs: inout DERReader, inputStart: Int) throws -> Partial {
+        static func read(_ tbs: inout DERReader, inputStart: Int, deviations: inout DERDeviations) throws -> Partial {
             let versionOffset = tbs.offset
-            let version = try tbs.readOptionalExplicit(0) { try $0.readInteger(as: Int.self) }
-            if let version {
-                guard version == 1 || version == 2 else {
-                    let what = version == 0 ? "v1 (0), its DEFAULT, which DER leaves out" : "\(version), not v1, v2 or v3"
-                    throw KeyError(.malformed, "the version at offset \(versionOffset) is \(what)", offset: versionOffset)
+            var version = try tbs.readOptionalExplicit(0) { try $0.readInteger(as: Int.self) }
+            if let written = version {
+                guard written == 0 || written == 1 || written == 2 else {
+                    throw KeyError(.malformed, "the version at offset \(versionOffset) is \(written), not v1, v2 or v3", offset: versionOffset)
+                }
+                if written == 0 {
+                    try deviations.record("the version at offset \(versionOffset) is written out as v1 (0), its DEFAULT", offset: versionOffset)
+                    version = nil
                 }
             }
             let serial = Array(try tbs.readElement(.integer).integerBytes())
@@ -160,7 +177,7 @@ public struct CertificateInfo: Sendable {
             var extensions = CertificateExtensions()
             if !tbs.isAtEnd {
                 let offset = tbs.offset
-                extensions = try tbs.readExplicit(3) { try CertificateExtensions.read(from: &$0, inputStart: inputStart) }
+                extensions = try tbs.readExplicit(3) { try CertificateExtensions.read(from: &$0, inputStart: inputStart, deviations: &deviations) }
                 guard version == 2 else {
                     throw KeyError(.malformed, "extensions at offset \(offset) in a certificate that is not v3", offset: offset)
                 }

@@ -39,6 +39,10 @@ public struct CertificationRequest: Sendable {
     /// Whether the signature verifies with the request's own key (through OpenSSL); `false` also
     /// when the algorithm is one Coffer cannot verify (``verifySignature()`` says why).
     public var signatureValid: Bool
+    /// What was read although DER forbids it and OpenSSL accepts it (`critical FALSE`, `cA FALSE`
+    /// or a BOOLEAN TRUE written 0x01 in the requested extensions), one sentence each;
+    /// ``DecodedKey/warnings`` carries them. `init(derEncoded:strict: true)` refuses them instead.
+    public var warnings: [String] = []
 
     /// The most attributes the parser accepts.
     public static let maximumAttributes = 64
@@ -49,8 +53,9 @@ public struct CertificationRequest: Sendable {
     /// - Throws: ``KeyError`` `.malformed` with the byte offset (counted from `der.startIndex`) and
     ///   what was being read; `.unsupportedAlgorithm` for a key Coffer does not handle. A signature
     ///   that does not verify is no error: see ``signatureValid``.
-    public init(derEncoded der: ArraySlice<UInt8>) throws {
+    public init(derEncoded der: ArraySlice<UInt8>, strict: Bool = false) throws {
         let inputStart = der.startIndex
+        var deviations = DERDeviations(strict: strict)
         var reader = DERReader(der)
         do {
             var info: (subject: DistinguishedName, spki: ArraySlice<UInt8>, key: PublicKey, extensions: CertificateExtensions, types: [ASN1ObjectIdentifier])?
@@ -59,7 +64,7 @@ public struct CertificationRequest: Sendable {
             var signature: [UInt8] = []
             try reader.readSequence { request in
                 let start = request.remaining
-                info = try request.readSequence { cri in try Self.readInfo(&cri, inputStart: inputStart) }
+                info = try request.readSequence { cri in try Self.readInfo(&cri, inputStart: inputStart, deviations: &deviations) }
                 infoDER = start[start.startIndex..<request.remaining.startIndex]
                 algorithm = try SignatureAlgorithm.read(from: &request)
                 let signatureOffset = request.offset
@@ -81,6 +86,7 @@ public struct CertificationRequest: Sendable {
             certificationRequestInfo = infoDER
             self.signature = signature
             signatureValid = false
+            warnings = deviations.warnings
             signatureValid = (try? verifySignature()) ?? false
         } catch let error as ASN1Error {
             throw KeyError.malformed("PKCS#10 certification request", error)
@@ -91,7 +97,7 @@ public struct CertificationRequest: Sendable {
         }
     }
 
-    private static func readInfo(_ cri: inout DERReader, inputStart: Int)
+    private static func readInfo(_ cri: inout DERReader, inputStart: Int, deviations: inout DERDeviations)
         throws -> (DistinguishedName, ArraySlice<UInt8>, PublicKey, CertificateExtensions, [ASN1ObjectIdentifier]) {
         let versionOffset = cri.offset
         guard try cri.readInteger(as: Int.self) == 0 else {
@@ -114,7 +120,7 @@ public struct CertificationRequest: Sendable {
                 types.append(type)
                 let values = try attribute.readSetOf { value in
                     if type == extensionRequest {
-                        return try CertificateExtensions.read(from: &value, inputStart: inputStart)
+                        return try CertificateExtensions.read(from: &value, inputStart: inputStart, deviations: &deviations)
                     }
                     _ = try value.readElement()
                     return CertificateExtensions()

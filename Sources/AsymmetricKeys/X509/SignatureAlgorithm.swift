@@ -147,10 +147,7 @@ public struct SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
         case (.rsaPKCS1(let digest), .rsa):
             signatureScheme = .rsa(.pkcs1v15, digest: digest)
         case (.rsaPSS(let digest, let mgf1, let salt), .rsa):
-            guard mgf1 == digest else {
-                throw KeyError(.unsupportedAlgorithm, "rsassaPss with MGF1-\(mgf1.shortName) over \(digest.shortName) (Coffer verifies MGF1 with the signature's digest)")
-            }
-            signatureScheme = .rsa(.pss(saltLength: .bytes(salt)), digest: digest)
+            signatureScheme = .rsa(.pss(saltLength: .bytes(salt), mgf1: mgf1), digest: digest)
         case (.ecdsa(let digest), .ec):
             signatureScheme = .ecdsa(digest: digest, format: .der)
         case (.ed25519, .octet(let octet)) where octet.algorithm == .ed25519,

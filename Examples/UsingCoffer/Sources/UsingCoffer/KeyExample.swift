@@ -16,7 +16,7 @@ func keyExample(keyFile: String, passphraseFile: String) throws {
               publicKey.algorithmDescription, decoded.key.isPrivate ? "private key" : "public key")
         print("  SSH fingerprint:", publicKey.fingerprintSHA256 ?? "none (SSH has no such keys)")
         print("  SPKI pin:       ", publicKey.spkiSHA256)
-        print("  JWK thumbprint: ", publicKey.jwkThumbprint)
+        print("  JWK thumbprint: ", publicKey.jwkThumbprint ?? "none (JWK names no such curve)")
 
         // Convert: the public key as an OpenSSH authorized_keys line.
         let line = try KeyEncoder.encode(.publicKey(publicKey), as: .opensshPublic, der: false,
