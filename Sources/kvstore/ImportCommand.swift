@@ -27,7 +27,8 @@ extension Kvstore {
             do {
                 document = try JSONParser.parse(bytes, options: .storeDocuments)
             } catch {
-                throw KvstoreToolError(.malformedJSON, "malformed JSON at byte offset \(error.offset): \(error.reason)", path: file, operation: "import")
+                let place = error.offset.map { " at byte offset \($0)" } ?? ""
+                throw KvstoreToolError(.malformedJSON, "malformed JSON\(place): \(error.reason)", path: file, operation: "import")
             }
             guard case let .object(members) = document else {
                 throw KvstoreToolError(.malformedJSON, "the JSON document is not an object", path: file, operation: "import")
