@@ -62,18 +62,19 @@ extension Keytool {
                                    sshCertificates: sshCertificates))
                 }
             }
-            if let ca, let expected = sshCertificates.expectedCA {
-                let certificates = keys.compactMap(\.sshCertificate)
-                if certificates.isEmpty { throw CommandError("\(input.name): holds no OpenSSH certificate for --ca to check") }
-                if certificates.contains(where: { (try? $0.isSigned(by: expected)) != true }) {
-                    throw CommandError("\(input.name): the certificate is not signed by the CA in \(KeyLoader.displayName(ca))")
-                }
-            }
             for failure in result.failures {
                 if json {
                     print(EntryReport.json(failure, file: input.name).line)
                 } else {
                     printError(KeyLoader.message(failure, file: input.name))
+                }
+            }
+            // Every entry and every unread one is reported before a verdict ends the run.
+            if let ca, let expected = sshCertificates.expectedCA {
+                let certificates = keys.compactMap(\.sshCertificate)
+                if certificates.isEmpty { throw CommandError("\(input.name): holds no OpenSSH certificate for --ca to check") }
+                if certificates.contains(where: { (try? $0.isSigned(by: expected)) != true }) {
+                    throw CommandError("\(input.name): the certificate is not signed by the CA in \(KeyLoader.displayName(ca))")
                 }
             }
             if strict {
