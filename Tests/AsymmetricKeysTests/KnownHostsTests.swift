@@ -122,10 +122,10 @@ struct KnownHostsTests {
 
     @Test("globs: * and ? match, and a long pattern costs no more than pattern × text")
     func globs() {
-        #expect(KnownHostsEntry.glob(Array("*.example.org".utf8)[...], Array("a.b.example.org".utf8)[...]))
-        #expect(KnownHostsEntry.glob(Array("h?st".utf8)[...], Array("host".utf8)[...]))
-        #expect(!KnownHostsEntry.glob(Array("h?st".utf8)[...], Array("hoost".utf8)[...]))
+        #expect(SSHPattern.matches(Array("*.example.org".utf8)[...], Array("a.b.example.org".utf8)[...]))
+        #expect(SSHPattern.matches(Array("h?st".utf8)[...], Array("host".utf8)[...]))
+        #expect(!SSHPattern.matches(Array("h?st".utf8)[...], Array("hoost".utf8)[...]))
         let pattern = Array(String(repeating: "*a", count: 2000).utf8) + Array("b".utf8)
-        #expect(!KnownHostsEntry.glob(pattern[...], Array(String(repeating: "a", count: 4000).utf8)[...]))
+        #expect(!SSHPattern.matches(pattern[...], Array(String(repeating: "a", count: 4000).utf8)[...]))
     }
 }

@@ -145,37 +145,12 @@ public struct AllowedSigners: Sendable {
         for pattern in list.split(separator: ",", omittingEmptySubsequences: false).prefix(maximumPatterns) {
             let negated = pattern.hasPrefix("!")
             let body = negated ? pattern.dropFirst() : pattern[...]
-            if matchPattern(Array(string.utf8)[...], Array(body.utf8)[...]) {
+            if SSHPattern.matches(Array(body.utf8)[...], Array(string.utf8)[...]) {
                 if negated { return -1 }
                 positive = true
             }
         }
         return positive ? 1 : 0
-    }
-
-    /// `*` (any run) and `?` (any one byte) wildcards, iteratively, so no input makes it recurse
-    /// deeply or take more than |string| · |pattern| steps.
-    static func matchPattern(_ string: ArraySlice<UInt8>, _ pattern: ArraySlice<UInt8>) -> Bool {
-        var s = string.startIndex, p = pattern.startIndex
-        var starP: Int?, starS = 0
-        while s < string.endIndex {
-            if p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") {
-                starP = p
-                starS = s
-                p += 1
-            } else if p < pattern.endIndex, pattern[p] == UInt8(ascii: "?") || pattern[p] == string[s] {
-                s += 1
-                p += 1
-            } else if let star = starP {
-                p = star + 1
-                starS += 1
-                s = starS
-            } else {
-                return false
-            }
-        }
-        while p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") { p += 1 }
-        return p == pattern.endIndex
     }
 
     // MARK: Line parsing

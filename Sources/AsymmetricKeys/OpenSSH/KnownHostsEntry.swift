@@ -68,7 +68,7 @@ public struct KnownHostsEntry: Sendable, Hashable {
             case .plain(let text):
                 let negated = text.hasPrefix("!")
                 let glob = negated ? String(text.dropFirst()) : text
-                if Self.glob(Array(glob.lowercased().utf8)[...], Array(name.lowercased().utf8)[...]) {
+                if SSHPattern.matches(Array(glob.lowercased().utf8)[...], Array(name.lowercased().utf8)[...]) {
                     if negated { return false }
                     matched = true
                 }
@@ -79,29 +79,5 @@ public struct KnownHostsEntry: Sendable, Hashable {
             }
         }
         return matched
-    }
-
-    /// `*` (any run) and `?` (any one byte) against `text`, iteratively with one backtrack point,
-    /// so a pattern costs at most pattern × text steps.
-    static func glob(_ pattern: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) -> Bool {
-        var p = pattern.startIndex, t = text.startIndex
-        var star: (p: Int, t: Int)?
-        while t < text.endIndex {
-            if p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") {
-                star = (p, t)
-                p += 1
-            } else if p < pattern.endIndex, pattern[p] == UInt8(ascii: "?") || pattern[p] == text[t] {
-                p += 1
-                t += 1
-            } else if let back = star {
-                p = back.p + 1
-                t = back.t + 1
-                star = (back.p, back.t + 1)
-            } else {
-                return false
-            }
-        }
-        while p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") { p += 1 }
-        return p == pattern.endIndex
     }
 }
