@@ -26,8 +26,7 @@ struct ECCurveRealWorldTests {
     }
 
     static let subject = "curves"
-    static let facts: Facts? = try? FixtureFacts.load(Facts.self, in: RealWorldFixtures.directory(subject), count: \.keys.count)
-    static let keys: [Key] = facts?.keys ?? []
+    static var keys: [Key] { get throws { try loaded().keys } }
 
     static func loaded() throws -> Facts {
         try FixtureFacts.load(Facts.self, in: RealWorldFixtures.directory(subject), count: \.keys.count)
@@ -44,7 +43,7 @@ struct ECCurveRealWorldTests {
         #expect(Set(facts.keys.map(\.curve)) == ["secp256k1", "brainpoolP256r1", "brainpoolP384r1", "brainpoolP512r1"])
     }
 
-    @Test("every container reads to openssl's point and scalar", arguments: keys)
+    @Test("every container reads to openssl's point and scalar", arguments: try keys)
     func readsEveryContainer(fact: Key) throws {
         let facts = try Self.loaded()
         let curve = try #require(ECCurve(name: fact.curve))
@@ -70,7 +69,7 @@ struct ECCurveRealWorldTests {
         }
     }
 
-    @Test("SPKI, PKCS#8 and SEC 1 re-encode byte for byte as openssl wrote them", arguments: keys)
+    @Test("SPKI, PKCS#8 and SEC 1 re-encode byte for byte as openssl wrote them", arguments: try keys)
     func reencodesByteIdentical(fact: Key) throws {
         let pkcs8 = try RealWorldFixtures.bytes(Self.subject, "\(fact.curve).pkcs8.pem")
         let key = try KeyDecoder.decode(pkcs8, source: "pkcs8", passphrase: nil).key
@@ -84,7 +83,7 @@ struct ECCurveRealWorldTests {
         }
     }
 
-    @Test("openssl's ECDSA signature verifies with Coffer; a changed message does not", arguments: keys)
+    @Test("openssl's ECDSA signature verifies with Coffer; a changed message does not", arguments: try keys)
     func verifiesOpenSSLSignature(fact: Key) throws {
         let facts = try Self.loaded()
         let message = try RealWorldFixtures.bytes(Self.subject, facts.message)
@@ -95,7 +94,7 @@ struct ECCurveRealWorldTests {
         #expect(try !key.verify(signature, for: message + [0x0a], scheme: .ecdsa(digest: nil, format: .der)))
     }
 
-    @Test("the certificate's key is the fixture's key", arguments: keys)
+    @Test("the certificate's key is the fixture's key", arguments: try keys)
     func certificateKey(fact: Key) throws {
         let pem = try RealWorldFixtures.bytes(Self.subject, "\(fact.curve).cert.pem")
         let decoded = try KeyDecoder.decode(pem, source: "cert", passphrase: nil)
@@ -125,7 +124,7 @@ struct ECCurveRealWorldTests {
         }
     }
 
-    @Test("brainpool keys refuse JWK and SSH; secp256k1 refuses SSH and PPK", arguments: keys)
+    @Test("brainpool keys refuse JWK and SSH; secp256k1 refuses SSH and PPK", arguments: try keys)
     func refusesContainersWithoutTheCurve(fact: Key) throws {
         let pkcs8 = try RealWorldFixtures.bytes(Self.subject, "\(fact.curve).pkcs8.pem")
         let key = try KeyDecoder.decode(pkcs8, source: "pkcs8", passphrase: nil).key

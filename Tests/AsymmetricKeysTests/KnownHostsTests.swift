@@ -22,7 +22,7 @@ struct KnownHostsTests {
     }
 
     static let subject = "known-hosts"
-    static let facts = try? FixtureFacts.load(Facts.self, in: RealWorldFixtures.directory(subject)) { $0.lookups.count }
+    static var facts: Facts { get throws { try FixtureFacts.load(Facts.self, in: RealWorldFixtures.directory(subject)) { $0.lookups.count } } }
 
     static func result(_ file: String) throws -> KeyDecodingResult {
         KnownHostsFile.decode(try RealWorldFixtures.bytes(subject, file))
@@ -67,7 +67,7 @@ struct KnownHostsTests {
 
     @Test("ssh-keygen -l's lines: fingerprint, then the comment or else the hosts (hashed as hashed)", arguments: ["known_hosts", "known_hosts.hashed"])
     func fingerprints(file: String) throws {
-        let expected = try #require(Self.facts?.fingerprints[file])
+        let expected = try #require(try Self.facts.fingerprints[file])
         // ssh-keygen -l skips marked lines.
         let lines = try Self.result(file).entries.filter { $0.knownHosts?.marker == nil }.map { entry -> String in
             let key = try entry.key.publicKey()
@@ -76,7 +76,7 @@ struct KnownHostsTests {
         #expect(lines == expected)
     }
 
-    @Test("lookups find the lines ssh-keygen -F finds", arguments: facts?.lookups ?? [])
+    @Test("lookups find the lines ssh-keygen -F finds", arguments: try facts.lookups)
     func lookups(lookup: Lookup) throws {
         let (host, port) = Self.hostAndPort(lookup.host)
         let found = KnownHostsFile.lookup(host: host, port: port, in: try Self.result(lookup.file)).compactMap { $0.knownHosts?.line }

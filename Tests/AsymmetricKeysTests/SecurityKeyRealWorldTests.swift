@@ -24,7 +24,7 @@ struct SecurityKeyRealWorldTests {
     }
 
     static let subject = "sk-keys"
-    static let facts: [Fact] = (try? FixtureFacts.load([Fact].self, in: RealWorldFixtures.directory(subject))) ?? []
+    static var facts: [Fact] { get throws { try FixtureFacts.load([Fact].self, in: RealWorldFixtures.directory(subject)) } }
     static let provider: PassphraseProvider = { _ in SecureBytes(Array("coffer-test-pass".utf8)) }
 
     /// `256 SHA256:… comment (ED25519-SK)` split into bits, fingerprint, comment and label.
@@ -39,7 +39,7 @@ struct SecurityKeyRealWorldTests {
         #expect(Set(facts.map { Self.parts($0.sshKeygenL).label }) == ["(ED25519-SK)", "(ECDSA-SK)"])
     }
 
-    @Test("the public line reads to ssh-keygen -l's fingerprints, and writes back as it was", arguments: facts)
+    @Test("the public line reads to ssh-keygen -l's fingerprints, and writes back as it was", arguments: try facts)
     func publicLine(fact: Fact) throws {
         let decoded = try KeyDecoder.decode(RealWorldFixtures.bytes(Self.subject, "\(fact.name).pub"), source: "", passphrase: nil)
         let key = try decoded.key.publicKey()
@@ -55,7 +55,7 @@ struct SecurityKeyRealWorldTests {
         #expect(rfc4716.key == key)
     }
 
-    @Test("the private file reads with its flags, and its public key is ssh-keygen -y's", arguments: facts)
+    @Test("the private file reads with its flags, and its public key is ssh-keygen -y's", arguments: try facts)
     func privateFile(fact: Fact) throws {
         for file in [fact.name, "\(fact.name)-encrypted"] {
             let decoded = try KeyDecoder.decode(RealWorldFixtures.bytes(Self.subject, file), source: file, passphrase: Self.provider)
@@ -69,7 +69,7 @@ struct SecurityKeyRealWorldTests {
         }
     }
 
-    @Test("the encrypted file's public key reads without a passphrase, as ssh-keygen -l shows it", arguments: facts)
+    @Test("the encrypted file's public key reads without a passphrase, as ssh-keygen -l shows it", arguments: try facts)
     func encryptedPublicPart(fact: Fact) throws {
         let part = try OpenSSHPrivateKey.publicKey(RealWorldFixtures.bytes(Self.subject, "\(fact.name)-encrypted"))
         #expect(part.encryption != nil)
