@@ -42,7 +42,7 @@ package enum KeyLoader {
     package static func loadPublicParts(_ path: String, passphrase: PassphraseOptions) throws -> (input: InputFile, result: KeyDecodingResult) {
         let input = try InputFile.read(path)
         do {
-            if let decoded = try encryptedPublicPart(input.bytes) {
+            if let decoded = try KeyDecoder.encryptedPublicPart(input.bytes) {
                 return (input, KeyDecodingResult(entries: [decoded]))
             }
         } catch let error as KeyError {
@@ -57,7 +57,7 @@ package enum KeyLoader {
     package static func publicPartWithoutPassphrase(_ input: InputFile, passphrase: PassphraseOptions) throws -> DecodedKey? {
         guard !passphrase.canProvide else { return nil }
         do {
-            return try encryptedPublicPart(input.bytes)
+            return try KeyDecoder.encryptedPublicPart(input.bytes)
         } catch let error as KeyError {
             throw CommandError(message(error, file: input.name))
         }
@@ -67,50 +67,6 @@ package enum KeyLoader {
     /// (``publicPartWithoutPassphrase(_:passphrase:)``, ``loadPublicParts(_:passphrase:)``).
     package static func isPublicPartOfPrivateFile(_ decoded: DecodedKey) -> Bool {
         !decoded.key.isPrivate && (decoded.format == .opensshPrivate || decoded.format == .ppk)
-    }
-
-    /// The public part of an encrypted OpenSSH private key (the only key of the file) or of an
-    /// encrypted PuTTY key file; `nil` for every other input. An OpenSSH key's comment is inside
-    /// the encrypted part, so it has none (ssh-keygen prints `no comment` too); a PuTTY file's
-    /// comment is in clear.
-    ///
-    /// Nothing is derived or decrypted, so the file's KDF cost is not held against the caps (as
-    /// `ssh-keygen -l` does not): the caps guard the work a passphrase would start.
-    static func encryptedPublicPart(_ bytes: [UInt8]) throws -> DecodedKey? {
-        try KDFLimits.$current.withValue(uncapped) { try readEncryptedPublicPart(bytes) }
-    }
-
-    private static let uncapped = KDFLimits(maximumIterations: .max, maximumMemory: .max, maximumPasses: .max, maximumRounds: .max)
-
-    private static func readEncryptedPublicPart(_ bytes: [UInt8]) throws -> DecodedKey? {
-        if PPKPrivateKey.isPPK(bytes) {
-            let part = try PPKPrivateKey.publicKey(bytes)
-            guard part.encryption != nil else { return nil }
-            return DecodedKey(format: .ppk, encoding: .text, key: .publicKey(part.key), encryption: part.encryption, comment: part.comment)
-        }
-        let isBlob = bytes.starts(with: OpenSSHPrivateKey.magic)
-        guard isBlob || (count(pemBegin, in: bytes) == 1 && count(opensshBegin, in: bytes) == 1) else { return nil }
-        let part = try OpenSSHPrivateKey.publicKey(bytes)
-        guard part.encryption != nil else { return nil }
-        return DecodedKey(format: .opensshPrivate, encoding: isBlob ? .der : .text, key: .publicKey(part.key), encryption: part.encryption)
-    }
-
-    private static let pemBegin = Array("-----BEGIN ".utf8)
-    private static let opensshBegin = Array("-----BEGIN \(OpenSSHPrivateKey.label)-----".utf8)
-
-    /// How often `needle` occurs in `haystack` (no overlaps).
-    private static func count(_ needle: [UInt8], in haystack: [UInt8]) -> Int {
-        var found = 0
-        var index = haystack.startIndex
-        while index + needle.count <= haystack.endIndex {
-            if haystack[index..<(index + needle.count)].elementsEqual(needle) {
-                found += 1
-                index += needle.count
-            } else {
-                index += 1
-            }
-        }
-        return found
     }
 
     /// The single key in FILE or `-`.
