@@ -42,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Tests only: the server side of multipart/form-data uploads is parsed with it.
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // System libraries
@@ -73,7 +75,7 @@ let package = Package(
         .target(
             name: "DownloadPipeline",
             dependencies: [
-                "CofferErrors", "ASN1Kit", "AsymmetricKeys", "CryptoOpenSSL", "KVStorage",
+                "CofferErrors", "ASN1Kit", "AsymmetricKeys", "CofferJSON", "CryptoOpenSSL", "KVStorage",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -90,7 +92,11 @@ let package = Package(
         // options (KeytoolSupport).
         .target(
             name: "CommandLineSupport",
-            dependencies: ["CryptoOpenSSL", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "CofferJSON", "CryptoOpenSSL",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -113,8 +119,9 @@ let package = Package(
         .executableTarget(
             name: "keytool-fetch",
             dependencies: [
-                "ASN1Kit", "AsymmetricKeys", "CommandLineSupport", "DownloadPipeline", "KeytoolSupport",
+                "ASN1Kit", "AsymmetricKeys", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "DownloadPipeline", "KeytoolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict,
             linkerSettings: toolLinkerSettings
@@ -142,8 +149,10 @@ let package = Package(
             name: "DownloadPipelineTests",
             dependencies: [
                 "DownloadPipeline", "AsymmetricKeys", "CofferErrors", "CryptoOpenSSL", "ASN1Kit", "KVStorage", "CofferTestSupport",
+                "CofferJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ],
             swiftSettings: strict
         ),

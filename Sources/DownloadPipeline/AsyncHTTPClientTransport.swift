@@ -70,6 +70,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         for header in request.headers {
             clientRequest.headers.add(name: header.name, value: header.value)
         }
+        if let body = request.body {
+            // Streamed with its length (Content-Length), chunked when unknown; files are read as sent.
+            clientRequest.body = .stream(RequestBodyBuffers(chunks: request.bodyChunks()),
+                                         length: body.length.map { .known(Int64($0)) } ?? .unknown)
+        }
         let response: HTTPClientResponse
         do {
             response = try await client.execute(clientRequest, deadline: .distantFuture)
@@ -148,6 +153,23 @@ private struct ClientBody: AsyncSequence, Sendable {
             } catch {
                 throw AsyncHTTPClientTransport.translate(error, url: url)
             }
+        }
+    }
+}
+
+/// A request body's chunks as the `ByteBuffer`s the client sends.
+private struct RequestBodyBuffers: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let chunks: TransportBody
+
+    func makeAsyncIterator() -> Iterator { Iterator(base: chunks.makeAsyncIterator()) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var base: TransportBody.Iterator
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard let chunk = try await base.next() else { return nil }
+            return ByteBuffer(bytes: chunk)
         }
     }
 }

@@ -39,6 +39,23 @@ public struct DownloadRequest: Sendable {
     /// Called with the bytes received and expected, at most once per progress interval, and once
     /// at the end. Called from any thread.
     public var progress: (@Sendable (DownloadProgress) -> Void)?
+    /// The request body, or `nil` for none. A request with a body is never coalesced with another
+    /// or cached; a retry sends the body again, except a one-shot
+    /// ``RequestBody/stream(length:contentType:_:)``, which is not retried.
+    public var body: RequestBody?
+    /// Called with the body bytes handed to the transport and the body's length, after each chunk
+    /// (the last report has `sent == total`). Called from any thread; starts over on a retry.
+    public var uploadProgress: (@Sendable (UploadProgress) -> Void)?
+    /// Checks of the response: accepted statuses (default 2xx) and a JSON body
+    /// (see ``ResponseValidator``).
+    public var validators: [ResponseValidator] = []
+    /// Which waiting transfer starts first when the downloader is at its concurrency limit.
+    public var priority: RequestPriority = .normal
+    /// The `Authorization` credential, sent as that header and never logged; `nil` for none.
+    public var credential: HTTPCredential?
+    /// Whether a relative ``url`` is resolved against the downloader's
+    /// ``Downloader/Configuration/cdnURL`` instead of its ``Downloader/Configuration/baseURL``.
+    public var useCDN = false
 
     /// Creates a `GET` request for `url`.
     public init(url: URL, headers: [(name: String, value: String)] = [], decryptor: (any Decryptor)? = nil,

@@ -17,6 +17,8 @@ public final class DownloadTask: Sendable {
     private let state: Mutex<State>
     private let progressInterval: Duration
     private let onCancel: @Sendable (DownloadTask) -> Void
+    /// The downloader's ``Downloader/cancelAll()`` count when the task was made.
+    let generation: UInt64
 
     struct State {
         var result: Result<DownloadResult, DownloadError>?
@@ -26,8 +28,9 @@ public final class DownloadTask: Sendable {
         var lastProgress: ContinuousClock.Instant?
     }
 
-    init(request: DownloadRequest, progressInterval: Duration, onCancel: @escaping @Sendable (DownloadTask) -> Void) {
+    init(request: DownloadRequest, progressInterval: Duration, generation: UInt64 = 0, onCancel: @escaping @Sendable (DownloadTask) -> Void) {
         self.request = request
+        self.generation = generation
         self.progressInterval = progressInterval
         self.onCancel = onCancel
         state = Mutex(State())

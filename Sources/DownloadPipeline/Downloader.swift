@@ -59,6 +59,15 @@ public final class Downloader: Sendable {
         public var accessories: [any DownloadAccessory]
         /// Where events are logged (swift-log), or `nil` for no logging.
         public var logger: Logger?
+        /// What a relative request URL is resolved against (YTKNetwork's `baseUrl`), or `nil`.
+        /// See ``Downloader/Configuration/resolvedURL(for:)``.
+        public var baseURL: URL?
+        /// What a relative request URL with ``DownloadRequest/useCDN`` is resolved against
+        /// (YTKNetwork's `cdnUrl`), or `nil` (then ``baseURL``).
+        public var cdnURL: URL?
+        /// Headers every request gets unless it has a header of that name: by default
+        /// `User-Agent: Coffer/<version>` (``CofferVersion``) and `Accept: */*`.
+        public var defaultHeaders: [(name: String, value: String)] = [("User-Agent", CofferVersion.userAgent), ("Accept", "*/*")]
 
         /// Creates settings: 6 transfers, FIFO, 5 minutes total, progress every 100 ms, no retry.
         public init(maximumConcurrentTransfers: Int = 6, order: SchedulingOrder = .fifo, totalTimeout: Duration? = .seconds(300),
@@ -97,6 +106,10 @@ public final class Downloader: Sendable {
         var pending: [Transfer] = []
         /// Transfers running (including abandoned ones still winding down).
         var running = 0
+        /// No waiting transfer starts while set (``suspend()``).
+        var suspended = false
+        /// Tasks created before the latest ``cancelAll()`` are cancelled when they get this far.
+        var cancelGeneration: UInt64 = 0
     }
 
     /// Creates a downloader over `transport`.
@@ -114,7 +127,8 @@ public final class Downloader: Sendable {
 
     /// Starts a download and returns the caller's task at once.
     public func download(_ request: DownloadRequest) -> DownloadTask {
-        let task = DownloadTask(request: request, progressInterval: configuration.progressInterval) { [weak self] task in
+        let generation = state.withLock { $0.cancelGeneration }
+        let task = DownloadTask(request: request, progressInterval: configuration.progressInterval, generation: generation) { [weak self] task in
             self?.detach(task)
         }
         task.setPreparation(Task { await self.prepare(task) })
@@ -140,6 +154,8 @@ public final class Downloader: Sendable {
     private func prepare(_ task: DownloadTask) async {
         var request = task.request
         let originalURL = request.url.absoluteString
+        request.url = configuration.resolvedURL(for: request)
+        configuration.addDefaultHeaders(to: &request)
         if let modifier = request.requestModifier ?? configuration.requestModifier {
             do {
                 guard let modified = try await modifier(request) else {
@@ -173,7 +189,13 @@ public final class Downloader: Sendable {
 
     private func attach(_ task: DownloadTask, request: DownloadRequest, identity: RequestIdentity,
                         decryptor: (any Decryptor)?, responseModifier: ResponseModifier?) {
+        var cancelledByAll = false
         let queued = state.withLock { state -> (transfer: Transfer, waiting: Int)? in
+            // Checked under the lock: a cancelAll() after this point finds the transfer.
+            if state.cancelGeneration > task.generation {
+                cancelledByAll = true
+                return nil
+            }
             if let existing = state.transfers[identity.transferKey] {
                 guard task.attach(to: existing) else { return nil }
                 existing.add(task)
@@ -191,17 +213,54 @@ public final class Downloader: Sendable {
             transfer.beginQueuedReport()
             return (transfer, state.pending.count)
         }
+        if cancelledByAll { task.cancel() }
         // Outside the lock (accessories may call the downloader); the transfer's task waits for it.
         if let queued { queued.transfer.reportQueued(waiting: queued.waiting) }
     }
 
     /// Starts waiting transfers while slots are free. Called with the lock held.
     private func startWaiting(_ state: inout SchedulerState) {
-        while state.running < configuration.maximumConcurrentTransfers, !state.pending.isEmpty {
-            let next = configuration.order == .fifo ? state.pending.removeFirst() : state.pending.removeLast()
+        while !state.suspended, state.running < configuration.maximumConcurrentTransfers, !state.pending.isEmpty {
+            let next = state.pending.remove(at: Self.nextIndex(state.pending, order: configuration.order))
             state.running += 1
             next.start()
         }
+    }
+
+    /// Cancels every download: running and waiting ones, and those still in their request
+    /// modifier. Each caller's ``DownloadTask/value`` throws `cancelled`. Downloads started
+    /// afterwards run as usual.
+    public func cancelAll() {
+        let callers = state.withLock { state in
+            state.cancelGeneration += 1
+            return state.transfers.values.flatMap { $0.callerList }
+        }
+        for caller in callers { caller.cancel() }
+    }
+
+    /// Stops starting waiting transfers: new downloads queue up; running ones continue to their end
+    /// (they are not paused). ``resume()`` starts them again.
+    public func suspend() {
+        state.withLock { $0.suspended = true }
+    }
+
+    /// Starts waiting transfers again after ``suspend()``.
+    public func resume() {
+        state.withLock { state in
+            state.suspended = false
+            startWaiting(&state)
+        }
+    }
+
+    /// Whether ``suspend()`` is in effect.
+    public var isSuspended: Bool { state.withLock { $0.suspended } }
+
+    /// The waiting transfer to start next: the highest priority, then the scheduling order.
+    private static func nextIndex(_ pending: [Transfer], order: SchedulingOrder) -> Int {
+        let highest = pending.map(\.request.priority).max() ?? .normal
+        let index = order == .fifo ? pending.firstIndex { $0.request.priority == highest }
+                                   : pending.lastIndex { $0.request.priority == highest }
+        return index ?? 0
     }
 
     /// A caller cancelled: drop it from its transfer; cancel the transfer when none is left.

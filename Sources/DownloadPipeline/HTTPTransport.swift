@@ -30,12 +30,24 @@ public struct TransportRequest: Sendable {
     public var method: String
     /// Request headers in order.
     public var headers: [(name: String, value: String)]
+    /// The body to send, or `nil`. A transport sends ``RequestBody/length`` as `Content-Length`
+    /// (chunked when unknown) and reads the bytes with ``bodyChunks()``, which reports upload
+    /// progress.
+    public var body: RequestBody?
+    /// Called with the body bytes handed over so far.
+    var bodySent: (@Sendable (Int) -> Void)?
 
     /// Creates a request.
-    public init(url: URL, method: String = "GET", headers: [(name: String, value: String)] = []) {
+    public init(url: URL, method: String = "GET", headers: [(name: String, value: String)] = [], body: RequestBody? = nil) {
         self.url = url
         self.method = method
         self.headers = headers
+        self.body = body
+    }
+
+    /// The body's bytes for this attempt (a file is opened afresh), or an empty body.
+    public func bodyChunks() -> TransportBody {
+        body?.chunks(sent: bodySent) ?? .empty
     }
 }
 

@@ -1,9 +1,11 @@
 import ASN1Kit
+import CryptoOpenSSL
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
+import Synchronization
 
 /// What makes two requests "the same": they share a transfer while in flight, and a cache entry.
 ///
@@ -40,6 +42,9 @@ public struct RequestIdentity: Sendable, Hashable {
         content.append("decryptor=\(decryptor?.identity ?? "none")")
         content.append("response-modifier=\(responseModifier?.identity ?? "none")")
         if let digest = request.expectedSHA256 { content.append("sha256=\(Hex.encode(digest))") }
+        if let credential = request.credential { content.append("credential=\(Self.keyDigest(credential.authorizationValue))") }
+        // A body is sent once per request: such a request shares neither a transfer nor a cache entry.
+        if request.body != nil { content.append("body=\(Self.bodyCounter.add(1, ordering: .relaxed).newValue)") }
         contentKey = content.joined(separator: "\n")
         let destination = switch request.destination {
         case .memory: "memory"
@@ -50,6 +55,16 @@ public struct RequestIdentity: Sendable, Hashable {
         case .enabled(let storeDecrypted, let revalidate): "on:\(storeDecrypted):\(revalidate)"
         }
         transferKey = contentKey + "\ndestination=\(destination)\nresume=\(request.resumeFile ?? "")\ncache=\(cache)"
+    }
+
+    /// Numbers requests with a body, so that each has its own identity.
+    private static let bodyCounter = Atomic<UInt64>(0)
+    /// This process's salt for credential digests: a key never holds a digest of a secret that
+    /// could be checked against guesses outside the process.
+    private static let credentialSalt: [UInt8] = (try? SecureRandom.bytes(32)) ?? (0..<32).map { _ in UInt8.random(in: 0...255) }
+
+    private static func keyDigest(_ secret: String) -> String {
+        Hex.encode(Digest.hash(.sha256, credentialSalt + Array(secret.utf8)).prefix(16))
     }
 
     /// The URL with its scheme and host in lowercase, a default port and the fragment dropped, and

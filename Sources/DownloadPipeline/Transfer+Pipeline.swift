@@ -35,7 +35,7 @@ extension Transfer {
     }
 
     private var cachePolicy: (storeDecrypted: Bool, revalidate: Bool)? {
-        guard downloader.configuration.cache != nil, case .enabled(let storeDecrypted, let revalidate) = request.cachePolicy else { return nil }
+        guard downloader.configuration.cache != nil, request.body == nil, case .enabled(let storeDecrypted, let revalidate) = request.cachePolicy else { return nil }
         return (storeDecrypted, revalidate)
     }
 
@@ -59,7 +59,9 @@ extension Transfer {
                 body?.suspend()
                 var failure = error
                 failure.attempts = attempt
-                guard retries < retry.retries, RetryPolicy.isRetryable(failure), !Task.isCancelled else {
+                // A one-shot body stream cannot be sent again.
+                let repeatable = request.body?.isRepeatable ?? true
+                guard retries < retry.retries, repeatable, RetryPolicy.isRetryable(failure), !Task.isCancelled else {
                     body?.abandon(discardPartial: [.decryptionFailed, .integrity, .lengthMismatch].contains(failure.code))
                     throw failure
                 }
@@ -111,7 +113,7 @@ extension Transfer {
         emit(.start(attempt: attempt))
         let response: TransportResponse
         do {
-            response = try await downloader.transport.start(TransportRequest(url: request.url, method: request.method, headers: headers))
+            response = try await downloader.transport.start(transportRequest(headers: headers))
         } catch {
             throw Self.translate(error, url: url)
         }
@@ -134,7 +136,7 @@ extension Transfer {
             try await drain(response.body, url: url)
             return try await deliver(cached, source: .revalidated)
         }
-        guard (200..<300).contains(head.status) else {
+        guard ResponseValidator.acceptedStatuses(request.validators).contains(where: { $0.contains(head.status) }) else {
             var error = DownloadError.badStatus(url: url, head.status)
             error.retryAfter = RetryPolicy.retryAfter(head.header("Retry-After"))
             throw error
@@ -142,6 +144,7 @@ extension Transfer {
         let receiving = try await prepareBody(head: head, resumeFrom: resumeFrom, partial: partial, current: &body)
 
         // Body: chunks into the partial file, the digests, the decryptor and the output.
+        var jsonBody = JSONBodyCheck(request.validators)
         var iterator = response.body.makeAsyncIterator()
         while true {
             let chunk: [UInt8]?
@@ -161,6 +164,7 @@ extension Transfer {
                 throw failure
             }
             guard let chunk else { break }
+            try jsonBody.append(chunk, url: url)
             countReceived(chunk.count)
             try receiving.consume(chunk, url: url)
             report(received: receiving.received, expected: receiving.expected)
@@ -168,6 +172,8 @@ extension Transfer {
         if let expected = receiving.expected, receiving.received < expected {
             throw DownloadError.truncated(url: url, expected: expected, received: receiving.received)
         }
+        // Before anything is written into place or cached.
+        try jsonBody.check(url: url)
         return try await complete(receiving)
     }
 

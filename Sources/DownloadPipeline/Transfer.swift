@@ -52,6 +52,9 @@ final class Transfer: Sendable {
         state.withLock { $0.callers.append(caller) }
     }
 
+    /// The callers now.
+    var callerList: [DownloadTask] { state.withLock { $0.callers } }
+
     /// Removes a caller; `true` when it was the last one (the transfer is then abandoned).
     func remove(_ caller: DownloadTask) -> Bool {
         state.withLock { state in

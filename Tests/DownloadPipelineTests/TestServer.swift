@@ -81,11 +81,23 @@ final class TestServer: Sendable {
             headers[.location] = "/files/\(name)"
             return Response(status: .found, headers: headers)
         }
-        router.get("/status/:code") { request, context -> Response in
-            let code = Int(context.parameters.get("code") ?? "") ?? 500
-            state.begin("status/\(code)", headers: headerDictionary(request))
-            state.end()
-            return Response(status: .init(code: code), body: ResponseBody(byteBuffer: ByteBuffer(string: "status \(code)\n")))
+        for method in [HTTPRequest.Method.get, .post] {
+            router.on("/status/:code", method: method) { request, context -> Response in
+                let code = Int(context.parameters.get("code") ?? "") ?? 500
+                state.begin("status/\(code)", headers: headerDictionary(request))
+                // A request body is read to its end before the answer.
+                for try await _ in request.body {}
+                state.end()
+                return Response(status: .init(code: code), body: ResponseBody(byteBuffer: ByteBuffer(string: "status \(code)\n")))
+            }
+        }
+        for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
+            router.on("/echo", method: method) { request, _ -> Response in
+                try await EchoRoute.answer(request, state: state)
+            }
+            router.on("/echo/**", method: method) { request, _ -> Response in
+                try await EchoRoute.answer(request, state: state)
+            }
         }
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),

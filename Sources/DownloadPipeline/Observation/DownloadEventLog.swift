@@ -6,7 +6,7 @@ enum DownloadEventLog {
     static func log(_ event: DownloadEvent, to logger: Logger) {
         var metadata: Logger.Metadata = [
             "transfer": "\(event.transferID)",
-            "url": "\(event.url)",
+            "url": "\(redacted(event.url))",
             "elapsed_ms": "\(milliseconds(event.elapsed))",
         ]
         let level: Logger.Level
@@ -47,6 +47,25 @@ enum DownloadEventLog {
             }
         }
         logger.log(level: level, "\(message)", metadata: metadata)
+    }
+
+    /// The URL without user information (`user:password@`), which may be a secret.
+    static func redacted(_ url: String) -> String {
+        let characters = Array(url.unicodeScalars)
+        var index = 0
+        // Past "scheme://".
+        while index + 2 < characters.count, !(characters[index] == ":" && characters[index + 1] == "/" && characters[index + 2] == "/") {
+            index += 1
+        }
+        guard index + 2 < characters.count else { return url }
+        let authorityStart = index + 3
+        var authorityEnd = authorityStart
+        while authorityEnd < characters.count, !"/?#".unicodeScalars.contains(characters[authorityEnd]) { authorityEnd += 1 }
+        guard let at = characters[authorityStart..<authorityEnd].lastIndex(of: "@") else { return url }
+        var out = String.UnicodeScalarView(characters[..<authorityStart])
+        out.append(contentsOf: "***".unicodeScalars)
+        out.append(contentsOf: characters[at...])
+        return String(out)
     }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {
