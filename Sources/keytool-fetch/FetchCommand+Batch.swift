@@ -45,7 +45,8 @@ extension FetchCommand {
         let retryPolicy = RetryPolicy(retries: retry)
         let policy: DownloadBatch.Policy = batchPolicy == .failFast ? .failFast : .collectAll
         let (results, failedFirst) = try await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cache, configuration: {
-            .init(maximumConcurrentTransfers: parallel, totalTimeout: nil, cache: $0, retryPolicy: retryPolicy)
+            .init(maximumConcurrentTransfers: parallel, totalTimeout: nil, cache: $0, retryPolicy: retryPolicy,
+                  logger: log.makeLogger(label: "keytool-fetch"))
         }) { downloader -> (results: [Result<DownloadResult, DownloadError>], failedFirst: Int?) in
             // The bars are cleared before the summary is written.
             defer { bars?.end() }

@@ -95,6 +95,10 @@ struct FetchCommand: AsyncParsableCommand {
 
     @OptionGroup var passphrase: PassphraseOptions
 
+    @OptionGroup var request: FetchRequestOptions
+
+    @OptionGroup var log: LogOptions
+
     static func main() async {
         await CommandLineTool.main(FetchCommand.self, name: "keytool")
     }
@@ -110,6 +114,9 @@ struct FetchCommand: AsyncParsableCommand {
         if batch != nil {
             guard url == nil else { throw ValidationError("give either a URL or --batch FILE, not both") }
             guard outputDirectory != nil else { throw ValidationError("--batch needs --output-dir DIR") }
+            guard !request.sendsBody, request.method == nil else {
+                throw ValidationError("--method, --data-file, --json-file and --form are for a single URL, not --batch")
+            }
             guard output == nil, !resume, sha256 == nil else {
                 throw ValidationError("-o, --resume and --sha256 are for a single URL; a --batch line takes sha256=HEX and out=NAME")
             }
@@ -143,11 +150,13 @@ struct FetchCommand: AsyncParsableCommand {
             request.progress = { progressBar.draw($0) }
         }
         if cache != nil { request.cachePolicy = .enabled(storeDecrypted: false, revalidate: true) }
+        try self.request.apply(to: &request)
+        let logger = log.makeLogger(label: "keytool-fetch")
         let retryPolicy = RetryPolicy(retries: retry)
         let result: DownloadResult
         do {
             result = try await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cache, configuration: {
-                .init(totalTimeout: nil, cache: $0, retryPolicy: retryPolicy)
+                .init(totalTimeout: nil, cache: $0, retryPolicy: retryPolicy, logger: logger)
             }) { downloader throws(DownloadError) in
                 // The bar's line ends before the result or an error is written.
                 defer { progressBar?.end() }
