@@ -64,7 +64,8 @@ public final class DownloadTask: Sendable {
     /// Detaches this caller: ``value`` throws `cancelled`; the transfer stops when no caller is
     /// left. Does nothing when already finished.
     public func cancel() {
-        let url = request.url.absoluteString
+        // Without `user:password@`, as everywhere the pipeline names the URL.
+        let url = DownloadEventLog.redacted(request.url.absoluteString)
         let preparation: Task<Void, Never>?? = state.withLock { state in
             guard state.result == nil else { return .none }
             return .some(state.preparation)

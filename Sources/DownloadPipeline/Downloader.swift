@@ -153,8 +153,9 @@ public final class Downloader: Sendable {
     /// Runs the request modifier, checks the URL and joins or creates the transfer.
     private func prepare(_ task: DownloadTask) async {
         var request = task.request
-        let originalURL = request.url.absoluteString
         request.url = configuration.resolvedURL(for: request)
+        Configuration.moveUserInfo(of: &request)
+        let originalURL = request.url.absoluteString
         configuration.addDefaultHeaders(to: &request)
         if let modifier = request.requestModifier ?? configuration.requestModifier {
             do {
@@ -233,7 +234,14 @@ public final class Downloader: Sendable {
     public func cancelAll() {
         let callers = state.withLock { state in
             state.cancelGeneration += 1
-            return state.transfers.values.flatMap { $0.callerList }
+            // Waiting transfers leave the queue first, so that no slot a cancelled transfer frees
+            // starts one of them.
+            for transfer in state.pending where state.transfers[transfer.identity.transferKey] === transfer {
+                state.transfers[transfer.identity.transferKey] = nil
+            }
+            let waiting = state.pending
+            state.pending = []
+            return (waiting + state.transfers.values).flatMap { $0.callerList }
         }
         for caller in callers { caller.cancel() }
     }

@@ -228,3 +228,27 @@ struct RequestControlTests {
         }
     }
 }
+
+@Suite("user:password@ in a URL", .serialized, .timeLimit(.minutes(1)))
+struct URLUserInfoTests {
+    @Test("becomes a Basic credential on the wire and is absent from the URL the server, logs and errors see")
+    func userInfo() async throws {
+        let handler = CapturingLogHandler()
+        var logger = Logger(label: "coffer.test") { _ in handler }
+        logger.logLevel = .trace
+        try await IntegrationEnvironment.with(configuration: .init(totalTimeout: .seconds(20), logger: logger)) { environment in
+            let port = environment.server.port
+            let echo = try EchoReport(try await environment.downloader.result(
+                for: DownloadRequest(url: URL(string: "http://bob:hunter2-SECRET@127.0.0.1:\(port)/echo")!)))
+            #expect(echo.header("authorization") == "Basic " + Data("bob:hunter2-SECRET".utf8).base64EncodedString())
+            let error = await #expect(throws: DownloadError.self) {
+                _ = try await environment.downloader.result(for: DownloadRequest(url: URL(string: "http://bob:hunter2-SECRET@127.0.0.1:\(port)/status/500")!))
+            }
+            #expect(error?.description.contains("hunter2") == false)
+            #expect(error?.description.contains("127.0.0.1:\(port)/status/500") == true)
+        }
+        for record in handler.captured {
+            #expect(!(record.message + record.metadata.description).contains("hunter2"))
+        }
+    }
+}

@@ -23,6 +23,21 @@ extension Downloader.Configuration {
         return resolved
     }
 
+    /// Moves `user:password@` out of the URL into a Basic ``DownloadRequest/credential`` (as curl
+    /// does), unless the request has a credential already (then it is only dropped), so that no
+    /// log, event, error or cache key holds the password.
+    static func moveUserInfo(of request: inout DownloadRequest) {
+        guard request.url.user != nil || request.url.password != nil,
+              var components = URLComponents(url: request.url, resolvingAgainstBaseURL: true) else { return }
+        let user = request.url.user(percentEncoded: false) ?? ""
+        let password = request.url.password(percentEncoded: false) ?? ""
+        components.user = nil
+        components.password = nil
+        guard let stripped = components.url else { return }
+        if request.credential == nil { request.credential = .basic(user: user, password: password) }
+        request.url = stripped
+    }
+
     /// Adds each default header the request does not set itself.
     func addDefaultHeaders(to request: inout DownloadRequest) {
         for header in defaultHeaders where request.header(header.name) == nil {
