@@ -20,6 +20,11 @@ public struct RequestIdentity: Sendable, Hashable {
     public let contentKey: String
     /// Keys the in-flight transfer.
     public let transferKey: String
+    /// Keys the cache entry: the content identity with the URL passed through the cache policy's
+    /// ``CacheKeyFilter`` (the same as ``contentKey`` without one).
+    public let cacheKey: String
+    /// The normalized URL after the key filter: what ``DownloadCache/entries(for:)`` matches.
+    public let cacheURL: String
 
     /// Headers that never change the content.
     public static let defaultIgnoredHeaders: Set<String> = [
@@ -35,20 +40,25 @@ public struct RequestIdentity: Sendable, Hashable {
             .filter { !ignoredHeaders.contains($0.name) }
             .sorted { ($0.name, $0.value) < ($1.name, $1.value) }
             .map { "\($0.name):\($0.value)" }
-        var content = [request.method.uppercased(), Self.normalizedURL(request.url)]
-        content += headers
-        content.append("decryptor=\(decryptor?.identity ?? "none")")
-        content.append("response-modifier=\(responseModifier?.identity ?? "none")")
-        if let digest = request.expectedSHA256 { content.append("sha256=\(Hex.encode(digest))") }
-        contentKey = content.joined(separator: "\n")
+        var rest = headers
+        rest.append("decryptor=\(decryptor?.identity ?? "none")")
+        rest.append("response-modifier=\(responseModifier?.identity ?? "none")")
+        if let digest = request.expectedSHA256 { rest.append("sha256=\(Hex.encode(digest))") }
+        let method = request.method.uppercased()
+        let url = Self.normalizedURL(request.url)
+        contentKey = ([method, url] + rest).joined(separator: "\n")
+        if let filter = request.cachePolicy.keyFilter {
+            cacheURL = Self.normalizedURL(filter.transform(request.url))
+            cacheKey = ([method, cacheURL] + rest).joined(separator: "\n")
+        } else {
+            cacheURL = url
+            cacheKey = contentKey
+        }
         let destination = switch request.destination {
         case .memory: "memory"
         case .file(let path): "file:\(path)"
         }
-        let cache = switch request.cachePolicy {
-        case .disabled: "off"
-        case .enabled(let storeDecrypted, let revalidate): "on:\(storeDecrypted):\(revalidate)"
-        }
+        let cache = request.cachePolicy.identity
         transferKey = contentKey + "\ndestination=\(destination)\nresume=\(request.resumeFile ?? "")\ncache=\(cache)"
     }
 
