@@ -15,8 +15,7 @@ import Synchronization
 /// decrypted result, as each request's ``CachePolicy`` says. Give the store a crypt key to keep
 /// decrypted results encrypted at rest.
 ///
-/// **Freshness** follows RFC 9111 for a private cache (see ``CacheFreshness`` in the article
-/// <doc:HTTPCache>): `max-age`, `Expires`, `Age` and `Date`, a heuristic for `Last-Modified`;
+/// **Freshness** follows RFC 9111 for a private cache (see <doc:HTTPCache>): `max-age`, `Expires`, `Age` and `Date`, a heuristic for `Last-Modified`;
 /// `no-store` responses are never stored, `no-cache` ones are revalidated before each use,
 /// `private` ones are stored (this cache serves one user), `s-maxage` is ignored, `Vary` is
 /// honoured (a request with other values of the named headers is a miss; `Vary: *` is never
