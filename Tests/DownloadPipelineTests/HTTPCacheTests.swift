@@ -480,6 +480,58 @@ struct HTTPCacheTests {
         try await transport.shutdown()
     }
 
+    @Test("Vary values are stored hashed (a credential never lands in the store in clear); only GET is cached")
+    func varySecretsAndMethods() async throws {
+        let clock = FakeClock()
+        let directory = try TestScratch.directory("http-cache").path
+        let cache = try DownloadCache(directory: directory, now: clock.now)
+        let origin = CacheOrigin(body, headers: [("Cache-Control", "max-age=100"), ("Vary", "Authorization")], clock: clock)
+        let downloader = Downloader(transport: origin.transport, configuration: .init(cache: cache))
+        let secret = "Bearer sk-very-secret-token-1234"
+        let authorized = request(headers: [("Authorization", secret)])
+        _ = try await downloader.result(for: authorized)
+        #expect(try await downloader.result(for: authorized).source == .cache)
+        #expect(try await downloader.result(for: request(headers: [("Authorization", "Bearer other")])).source == .network)
+        var post = request()
+        post.method = "POST"
+        _ = try await downloader.result(for: post)
+        #expect(try await downloader.result(for: post).source == .network)
+        #expect(origin.count == 4)
+        cache.close()
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory) {
+            guard let bytes = FileManager.default.contents(atPath: directory + "/" + name) else { continue }
+            #expect(bytes.range(of: Data("sk-very-secret".utf8)) == nil, "\(name)")
+        }
+    }
+
+    @Test("reopening: the index comes back; an entry whose body file is gone is a miss and stops counting")
+    func reopenAndMissingBody() async throws {
+        let clock = FakeClock()
+        let directory = try TestScratch.directory("http-cache").path
+        let large = [UInt8](repeating: 0x63, count: 4000)
+        do {
+            let cache = try DownloadCache(directory: directory, inlineLimit: 1024, now: clock.now)
+            defer { cache.close() }
+            let origin = CacheOrigin(large, headers: [("Cache-Control", "max-age=100")], clock: clock)
+            let downloader = Downloader(transport: origin.transport, configuration: .init(cache: cache))
+            for name in ["a", "b"] { _ = try await downloader.result(for: request(url: URL(string: "http://example.test/\(name)")!)) }
+        }
+        let cache = try DownloadCache(directory: directory, inlineLimit: 1024, now: clock.now)
+        defer { cache.close() }
+        #expect(cache.statistics().entries == 2 && cache.statistics().bytes > 8000)
+        let bodies = try #require(cache.bodyDirectory)
+        let files = try FileManager.default.contentsOfDirectory(atPath: bodies)
+        #expect(files.count == 2)
+        try FileManager.default.removeItem(atPath: bodies + "/" + files[0])
+        let origin = CacheOrigin(large, headers: [("Cache-Control", "max-age=100")], clock: clock)
+        let downloader = Downloader(transport: origin.transport, configuration: .init(cache: cache))
+        let sources = try await [downloader.result(for: request(url: URL(string: "http://example.test/a")!)).source,
+                                 downloader.result(for: request(url: URL(string: "http://example.test/b")!)).source]
+        #expect(sources.sorted { $0.rawValue < $1.rawValue } == [.cache, .network])
+        #expect(cache.statistics().entries == 2, "the refetched entry is stored again")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: bodies).count == 2)
+    }
+
     @Test("Cache-Control parsing: quoted commas, case, invalid and repeated numbers")
     func cacheControl() {
         let control = CacheControl("No-Cache=\"a, b\", MAX-AGE=20, max-age=5, stale-if-error=x")

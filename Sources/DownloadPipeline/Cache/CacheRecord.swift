@@ -1,3 +1,5 @@
+import ASN1Kit
+import CryptoOpenSSL
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -50,8 +52,9 @@ struct CacheRecord: Sendable {
     var ttl: Duration?
     /// The normalized (filtered) URL that keyed the entry.
     var keyURL: String
-    /// For each header the response's `Vary` names (lowercase): the request's value, or `nil`
-    /// when the request had none.
+    /// For each header the response's `Vary` names (lowercase): the SHA-256 (hex) of the
+    /// request's value — never the value itself, which may be a credential — or `nil` when the
+    /// request had none.
     var vary: [(name: String, value: String?)]
 
     static let magic: [UInt8] = Array("CDC2".utf8)
@@ -80,10 +83,12 @@ struct CacheRecord: Sendable {
         vary.allSatisfy { Self.value(of: $0.name, in: headers) == $0.value }
     }
 
-    /// The request's value of `name`: every field of that name, trimmed, joined with ", ".
+    /// The request's value of `name` as stored: every field of that name, trimmed, joined with
+    /// ", ", hashed with SHA-256 (hex).
     static func value(of name: String, in headers: [(name: String, value: String)]) -> String? {
         let values = headers.filter { HTTPFieldText.namesEqual($0.name, name) }.map { HTTPFieldText.trimmed($0.value) }
-        return values.isEmpty ? nil : values.joined(separator: ", ")
+        guard !values.isEmpty else { return nil }
+        return Hex.encode(Digest.hash(.sha256, Array(values.joined(separator: ", ").utf8)))
     }
 
     /// `ETag`, when the response had a usable one.

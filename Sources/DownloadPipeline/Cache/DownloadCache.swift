@@ -47,7 +47,10 @@ public final class DownloadCache: Sendable {
     let memory: CacheMemoryTier
     private let index = Mutex(Index())
 
-    /// What the cache knows of each entry without reading it, by store key.
+    /// What the cache knows of each entry without reading its record, by store key; kept in the
+    /// store beside the record (key `mt.HASH`) so that opening a cache reads no body.
+    ///
+    /// Format: magic "CDM1" | size u64 | expiry i64 ms | last access i64 ms | key URL (the rest, UTF-8).
     struct IndexEntry {
         var size: Int
         var lastAccess: Date
@@ -55,6 +58,39 @@ public final class DownloadCache: Sendable {
         var expiresAt: Date
         /// The access time is newer than the one stored (a memory-tier hit): written at ``close()``.
         var accessUnsaved = false
+
+        static let magic: [UInt8] = Array("CDM1".utf8)
+
+        init(size: Int, lastAccess: Date, keyURL: String, expiresAt: Date) {
+            self.size = size
+            self.lastAccess = lastAccess
+            self.keyURL = keyURL
+            self.expiresAt = expiresAt
+        }
+
+        init?(decoding bytes: [UInt8]) {
+            guard bytes.count >= 28, bytes[0..<4].elementsEqual(Self.magic) else { return nil }
+            func integer(_ offset: Int) -> Int64 {
+                Int64(bitPattern: bytes[offset..<offset + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+            }
+            let size = integer(4)
+            guard size >= 0, let url = String(bytes: bytes[28...], encoding: .utf8) else { return nil }
+            self.size = Int(size)
+            expiresAt = Date(timeIntervalSince1970: TimeInterval(integer(12)) / 1000)
+            lastAccess = Date(timeIntervalSince1970: TimeInterval(integer(20)) / 1000)
+            keyURL = url
+        }
+
+        func encoded() -> [UInt8] {
+            func bytes(_ value: Int64) -> [UInt8] {
+                (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(bitPattern: value) >> (8 * UInt64($0))) }
+            }
+            func milliseconds(_ date: Date) -> Int64 {
+                let value = date.timeIntervalSince1970 * 1000
+                return value.isFinite ? Int64(max(-9e15, min(9e15, value))) : 0
+            }
+            return Self.magic + bytes(Int64(size)) + bytes(milliseconds(expiresAt)) + bytes(milliseconds(lastAccess)) + Array(keyURL.utf8)
+        }
     }
 
     struct Index {
@@ -128,9 +164,9 @@ public final class DownloadCache: Sendable {
         return "dl." + Hex.encode(digest)
     }
 
-    /// The key of an entry's last-access time.
-    static func accessKey(for key: String) -> String {
-        "la." + key.dropFirst(3)
+    /// The key of an entry's ``IndexEntry``.
+    static func metaKey(for key: String) -> String {
+        "mt." + key.dropFirst(3)
     }
 
     // MARK: - Reading
@@ -143,7 +179,11 @@ public final class DownloadCache: Sendable {
             touch(key, save: false)
             return record
         }
-        guard let record = storedRecord(forKey: key) else { return nil }
+        guard let record = storedRecord(forKey: key) else {
+            // Damaged, or its body file went away: drop it so it stops counting.
+            if withIndex({ $0.entries[key] != nil }) { remove(key: key) }
+            return nil
+        }
         memory.insert(record, for: key)
         touch(key, save: true)
         return record
@@ -167,17 +207,17 @@ public final class DownloadCache: Sendable {
     /// ``close()``).
     private func touch(_ key: String, save: Bool) {
         let date = now()
-        let known = withIndex { index -> Bool in
-            guard index.entries[key] != nil else { return false }
+        let entry = withIndex { index -> IndexEntry? in
+            guard index.entries[key] != nil else { return nil }
             index.entries[key]?.lastAccess = date
             index.entries[key]?.accessUnsaved = !save
-            return true
+            return index.entries[key]
         }
-        if save, known { saveAccess(date, forKey: key) }
+        if save, let entry { saveMeta(entry, forKey: key) }
     }
 
-    private func saveAccess(_ date: Date, forKey key: String) {
-        try? store.set(UInt64(max(0, date.timeIntervalSince1970 * 1000)), forKey: Self.accessKey(for: key))
+    private func saveMeta(_ entry: IndexEntry, forKey key: String) {
+        try? store.setRaw(entry.encoded(), forKey: Self.metaKey(for: key))
     }
 
     // MARK: - Writing
@@ -259,7 +299,7 @@ public final class DownloadCache: Sendable {
         let entry = IndexEntry(size: bytes.count + fileLength, lastAccess: date, keyURL: record.keyURL,
                                expiresAt: record.freshness.expiry(ttl: record.ttl))
         withIndex { $0.entries[key] = entry }
-        saveAccess(date, forKey: key)
+        saveMeta(entry, forKey: key)
         applyLimits()
         return nil
     }
@@ -384,12 +424,12 @@ public final class DownloadCache: Sendable {
 
     /// Saves the access times of memory-tier hits and closes the store.
     public func close() {
-        let unsaved = withIndex { index -> [(String, Date)] in
-            let keys = index.entries.filter(\.value.accessUnsaved)
-            for key in keys.keys { index.entries[key]?.accessUnsaved = false }
-            return keys.map { ($0.key, $0.value.lastAccess) }
+        let unsaved = withIndex { index -> [(String, IndexEntry)] in
+            let entries = index.entries.filter(\.value.accessUnsaved)
+            for key in entries.keys { index.entries[key]?.accessUnsaved = false }
+            return entries.map { ($0.key, $0.value) }
         }
-        for (key, date) in unsaved { saveAccess(date, forKey: key) }
+        for (key, entry) in unsaved { saveMeta(entry, forKey: key) }
         store.close()
     }
 
@@ -406,12 +446,21 @@ public final class DownloadCache: Sendable {
         }
     }
 
-    /// Reads every record once: its size, URL, expiry and last access. Entries that cannot be
-    /// used (undecodable, body file missing) are removed.
+    /// Reads every entry's ``IndexEntry`` (or, for a record without one, the record itself). An
+    /// entry that cannot be used (undecodable, body file missing) and a stray index entry are removed.
     private func loadIndex() -> [String: IndexEntry] {
         var entries: [String: IndexEntry] = [:]
         var broken: [String] = []
-        for key in (try? store.allKeys()) ?? [] where key.hasPrefix("dl.") {
+        let keys = (try? store.allKeys()) ?? []
+        let records = Set(keys.filter { $0.hasPrefix("dl.") })
+        for key in keys where key.hasPrefix("mt.") && !records.contains("dl." + key.dropFirst(3)) {
+            try? store.remove(key)
+        }
+        for key in records {
+            if let meta = (try? store.rawValue(forKey: Self.metaKey(for: key))).flatMap({ $0 }).flatMap(IndexEntry.init(decoding:)) {
+                entries[key] = meta
+                continue
+            }
             guard let bytes = try? store.rawValue(forKey: key), let record = CacheRecord(decoding: bytes) else {
                 broken.append(key)
                 continue
@@ -424,13 +473,13 @@ public final class DownloadCache: Sendable {
                 }
                 fileLength = length
             }
-            let access = (try? store.uint64(forKey: Self.accessKey(for: key))).flatMap { $0 }
-                .map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) } ?? record.responseTime
-            entries[key] = IndexEntry(size: bytes.count + fileLength, lastAccess: access, keyURL: record.keyURL,
-                                      expiresAt: record.freshness.expiry(ttl: record.ttl))
+            let entry = IndexEntry(size: bytes.count + fileLength, lastAccess: record.responseTime, keyURL: record.keyURL,
+                                   expiresAt: record.freshness.expiry(ttl: record.ttl))
+            entries[key] = entry
+            saveMeta(entry, forKey: key)
         }
         for key in broken {
-            try? store.remove([key, Self.accessKey(for: key)])
+            try? store.remove([key, Self.metaKey(for: key)])
         }
         return entries
     }
@@ -440,7 +489,7 @@ public final class DownloadCache: Sendable {
         guard !keys.isEmpty else { return }
         let records = keys.map { storedRecord(forKey: $0) }
         do {
-            try store.remove(keys + keys.map(Self.accessKey(for:)))
+            try store.remove(keys + keys.map(Self.metaKey(for:)))
         } catch {
             var failure = DownloadError.file(store.configuration.directory, "cannot remove cache entries: \(error)")
             failure.cause = error

@@ -7,9 +7,12 @@ import Foundation
 /// The cache stages of a transfer: what the cache answers before the network, conditional
 /// requests and 304s, storing the result, and a stale result in place of a failure.
 extension Transfer {
-    /// The cache this request uses: the downloader's, when the policy is not `disabled`.
+    /// The cache this request uses: the downloader's, when the policy is not `disabled` and the
+    /// method is `GET` (the identity does not cover a request body, so other methods are never
+    /// cached; an offline request with another method is a miss).
     var activeCache: DownloadCache? {
-        request.cachePolicy.isEnabled ? downloader.configuration.cache : nil
+        guard request.cachePolicy.isEnabled, request.method.uppercased() == "GET" else { return nil }
+        return downloader.configuration.cache
     }
 
     /// The cached record this request may use: stored under its cache key, with its cache version
