@@ -93,6 +93,9 @@ extension ErrorCode where Domain == DownloadError {
     /// The body's digest differs from the expected one (the request's or the server's
     /// `Content-Digest` / `Repr-Digest`): nothing was cached or written.
     public static var integrity: Self { Self() }
+    /// An offline request (``CachePolicy/Mode/returnCacheDontLoad``) found nothing usable in the
+    /// cache; no request was made.
+    public static var notCached: Self { Self() }
 }
 
 extension DownloadError {
@@ -192,6 +195,11 @@ extension DownloadError {
         default: "connection failed: \(String(cString: strerror(code)))"
         }
         return .transport(url: url, what, cause: cause)
+    }
+
+    /// An offline request found nothing in the cache.
+    public static func notCached(url: String?) -> DownloadError {
+        DownloadError(.notCached, "not in the cache, and the request may not use the network (offline)", url: url)
     }
 
     /// A local file failed.

@@ -98,16 +98,6 @@ public enum DownloadDestination: Sendable, Hashable {
     case file(String)
 }
 
-/// Whether a download is cached, and in which form.
-public enum CachePolicy: Sendable, Hashable {
-    /// Neither read nor written.
-    case disabled
-    /// Stores the body as it arrived (still encrypted; decrypted again on each hit) or decrypted.
-    /// With `revalidate` a hit is confirmed with a conditional GET (`If-None-Match` /
-    /// `If-Modified-Since`, answered 304); without it a hit is returned without any request.
-    case enabled(storeDecrypted: Bool, revalidate: Bool)
-}
-
 /// Runs before the transfer, per caller: may add headers (tokens), rewrite the URL, return `nil` to
 /// cancel (the caller gets `cancelled`), or throw to reject (the caller gets `rejected`, or the
 /// ``DownloadError`` thrown).

@@ -10,6 +10,9 @@ public struct DownloadResult: Sendable {
         case cache
         /// The cache, after the server confirmed it with 304.
         case revalidated
+        /// A stale cache entry, served because the request failed (``CachePolicy/staleIfError``
+        /// or the response's `stale-if-error`).
+        case stale
     }
 
     /// The response (for a cache hit without revalidation: the one that was cached).

@@ -186,6 +186,18 @@ public final class Downloader: Sendable {
         attach(task, request: request, identity: identity, decryptor: decryptor, responseModifier: responseModifier)
     }
 
+    /// Starts `request` (already through the request modifier) with nobody waiting for its
+    /// result: the background refresh of ``CachePolicy/Mode/returnCacheThenRevalidate``. Its events
+    /// reach the accessories, the logger and ``eventStream()`` as any transfer's.
+    func refreshInBackground(_ request: DownloadRequest, decryptor: (any Decryptor)?, responseModifier: ResponseModifier?) {
+        let task = DownloadTask(request: request, progressInterval: configuration.progressInterval) { [weak self] task in
+            self?.detach(task)
+        }
+        let identity = RequestIdentity(request: request, decryptor: decryptor, responseModifier: responseModifier,
+                                       ignoredHeaders: configuration.headersIgnoredForIdentity)
+        attach(task, request: request, identity: identity, decryptor: decryptor, responseModifier: responseModifier)
+    }
+
     // MARK: - Scheduling
 
     private func attach(_ task: DownloadTask, request: DownloadRequest, identity: RequestIdentity,

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The body of a transfer while it arrives, kept across attempts so that a retry after a cut
 /// continues it with a range request instead of starting over.
 ///
@@ -17,6 +23,9 @@ final class ReceivingBody {
     private(set) var received = 0
     /// Whether part of the body came from a range request (a resume).
     var resumed = false
+    /// When the request that brought this head went out and the head came in, on the cache's
+    /// clock (for freshness); `nil` without a cache.
+    var cacheTimes: (request: Date, response: Date)?
 
     init(processor: BodyProcessor, verifier: IntegrityVerifier, partial: PartialDownload?, head: DownloadResponse,
          validator: String?, expected: Int?) {

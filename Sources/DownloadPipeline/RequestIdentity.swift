@@ -22,6 +22,11 @@ public struct RequestIdentity: Sendable, Hashable {
     public let contentKey: String
     /// Keys the in-flight transfer.
     public let transferKey: String
+    /// Keys the cache entry: the content identity with the URL passed through the cache policy's
+    /// ``CacheKeyFilter`` (the same as ``contentKey`` without one).
+    public let cacheKey: String
+    /// The normalized URL after the key filter: what ``DownloadCache/entries(for:)`` matches.
+    public let cacheURL: String
 
     /// Headers that never change the content.
     public static let defaultIgnoredHeaders: Set<String> = [
@@ -37,23 +42,28 @@ public struct RequestIdentity: Sendable, Hashable {
             .filter { !ignoredHeaders.contains($0.name) }
             .sorted { ($0.name, $0.value) < ($1.name, $1.value) }
             .map { "\($0.name):\($0.value)" }
-        var content = [request.method.uppercased(), Self.normalizedURL(request.url)]
-        content += headers
-        content.append("decryptor=\(decryptor?.identity ?? "none")")
-        content.append("response-modifier=\(responseModifier?.identity ?? "none")")
-        if let digest = request.expectedSHA256 { content.append("sha256=\(Hex.encode(digest))") }
-        if let credential = request.credential { content.append("credential=\(Self.keyDigest(credential.authorizationValue))") }
+        var rest = headers
+        rest.append("decryptor=\(decryptor?.identity ?? "none")")
+        rest.append("response-modifier=\(responseModifier?.identity ?? "none")")
+        if let digest = request.expectedSHA256 { rest.append("sha256=\(Hex.encode(digest))") }
+        if let credential = request.credential { rest.append("credential=\(Self.keyDigest(credential.authorizationValue))") }
         // A body is sent once per request: such a request shares neither a transfer nor a cache entry.
-        if request.body != nil { content.append("body=\(Self.bodyCounter.add(1, ordering: .relaxed).newValue)") }
-        contentKey = content.joined(separator: "\n")
+        if request.body != nil { rest.append("body=\(Self.bodyCounter.add(1, ordering: .relaxed).newValue)") }
+        let method = request.method.uppercased()
+        let url = Self.normalizedURL(request.url)
+        contentKey = ([method, url] + rest).joined(separator: "\n")
+        if let filter = request.cachePolicy.keyFilter {
+            cacheURL = Self.normalizedURL(filter.transform(request.url))
+            cacheKey = ([method, cacheURL] + rest).joined(separator: "\n")
+        } else {
+            cacheURL = url
+            cacheKey = contentKey
+        }
         let destination = switch request.destination {
         case .memory: "memory"
         case .file(let path): "file:\(path)"
         }
-        let cache = switch request.cachePolicy {
-        case .disabled: "off"
-        case .enabled(let storeDecrypted, let revalidate): "on:\(storeDecrypted):\(revalidate)"
-        }
+        let cache = request.cachePolicy.identity
         transferKey = contentKey + "\ndestination=\(destination)\nresume=\(request.resumeFile ?? "")\ncache=\(cache)"
     }
 

@@ -34,19 +34,21 @@ extension Transfer {
         }
     }
 
-    private var cachePolicy: (storeDecrypted: Bool, revalidate: Bool)? {
-        guard downloader.configuration.cache != nil, request.body == nil, case .enabled(let storeDecrypted, let revalidate) = request.cachePolicy else { return nil }
-        return (storeDecrypted, revalidate)
+    /// The pipeline proper: the cache, then attempts under the retry policy, then a stale cached
+    /// result in place of a failure where the policy allows it (see `Transfer+Cache.swift`).
+    func perform() async throws(DownloadError) -> DownloadResult {
+        let cached = usableCacheRecord()
+        if let served = try await answerFromCache(cached) { return served }
+        do {
+            return try await performNetwork(cached: cached)
+        } catch {
+            if let stale = try await staleResult(cached, after: error) { return stale }
+            throw error
+        }
     }
 
-    /// The pipeline proper: the cache, then attempts under the retry policy.
-    func perform() async throws(DownloadError) -> DownloadResult {
-        let cache = downloader.configuration.cache
-        let policy = cachePolicy
-        let cached = policy != nil ? cache?.record(for: identity.contentKey) : nil
-        if let cached, policy?.revalidate == false {
-            return try await deliver(cached, source: .cache)
-        }
+    /// Attempts under the retry policy (conditional when `cached` is given).
+    private func performNetwork(cached: CacheRecord?) async throws(DownloadError) -> DownloadResult {
         let retry = request.retryPolicy ?? downloader.configuration.retryPolicy
         let partial = request.resumeFile.map { PartialDownload(path: $0, url: request.url.absoluteString) }
         var body: ReceivingBody?
@@ -111,12 +113,14 @@ extension Transfer {
 
         // Fetch.
         emit(.start(attempt: attempt))
+        let requestTime = activeCache?.now()
         let response: TransportResponse
         do {
             response = try await downloader.transport.start(transportRequest(headers: headers))
         } catch {
             throw Self.translate(error, url: url)
         }
+        let cacheTimes = requestTime.flatMap { requestTime in activeCache.map { (request: requestTime, response: $0.now()) } }
         var head = response.head
 
         // Response modifier, before validation.
@@ -134,7 +138,7 @@ extension Transfer {
         // Validation of the status.
         if head.status == 304, body == nil, let cached {
             try await drain(response.body, url: url)
-            return try await deliver(cached, source: .revalidated)
+            return try await deliver(freshen(cached, with: head, times: cacheTimes), source: .revalidated)
         }
         guard ResponseValidator.acceptedStatuses(request.validators).contains(where: { $0.contains(head.status) }) else {
             var error = DownloadError.badStatus(url: url, head.status)
@@ -142,6 +146,7 @@ extension Transfer {
             throw error
         }
         let receiving = try await prepareBody(head: head, resumeFrom: resumeFrom, partial: partial, current: &body)
+        receiving.cacheTimes = cacheTimes
 
         // Body: chunks into the partial file, the digests, the decryptor and the output.
         var jsonBody = JSONBodyCheck(request.validators)
@@ -207,10 +212,9 @@ extension Transfer {
         if let sha256 = request.expectedSHA256 {
             expectations.insert(DigestExpectation(algorithm: .sha256, digest: sha256, source: "the expected SHA-256"), at: 0)
         }
-        let policy = cachePolicy
-        let cacheWriter = policy != nil ? downloader.configuration.cache?.makeBodyWriter() : nil
+        let cacheWriter = makeCacheWriter(for: resultHead)
         let processor = try BodyProcessor(decryptor: decryptor, response: resultHead, destination: request.destination,
-                                          cacheWriter: cacheWriter, cacheResult: policy?.storeDecrypted ?? false, url: url)
+                                          cacheWriter: cacheWriter, cacheResult: request.cachePolicy.storeDecrypted, url: url)
         let validator = PartialDownload.validator(of: head)
         let receiving = ReceivingBody(processor: processor, verifier: IntegrityVerifier(expectations), partial: partial, head: resultHead,
                                       validator: validator, expected: length)
@@ -237,15 +241,13 @@ extension Transfer {
         let output = try await receiving.processor.finish()
         if receiving.processor.decrypts { emit(.decrypt(duration: receiving.processor.decryptionTime)) }
         receiving.partial?.remove()
-        if let cache = downloader.configuration.cache, let policy = cachePolicy, let writer = receiving.processor.cacheWriter {
-            cache.store(decrypted: policy.storeDecrypted || decryptor == nil, response: receiving.head, body: writer, for: identity.contentKey)
-        }
+        storeInCache(receiving)
         return DownloadResult(response: receiving.head, data: output.data, filePath: output.path, resultLength: output.length,
                               bytesReceived: bytesReceived, source: receiving.resumed ? .resumed : .network)
     }
 
     /// Serves a cache record: decrypts it when it was stored as it arrived.
-    private func deliver(_ record: CacheRecord, source: DownloadResult.Source) async throws(DownloadError) -> DownloadResult {
+    func deliver(_ record: CacheRecord, source: DownloadResult.Source) async throws(DownloadError) -> DownloadResult {
         let url = request.url.absoluteString
         let body = try BodyProcessor(decryptor: record.decrypted ? nil : decryptor, response: record.response,
                                      destination: request.destination, cacheWriter: nil, cacheResult: false, url: url)

@@ -28,7 +28,7 @@ extension FetchCommand {
         }
         let headers = headers.map(\.field)
         let totalTimeout = Duration.milliseconds(Int(timeout * 1000))
-        let cachePolicy: CachePolicy = cache == nil ? .disabled : .enabled(storeDecrypted: false, revalidate: true)
+        let cachePolicy = cacheOptions.policy
         let bars = SystemIO.standardErrorIsTerminal ? FetchBatchProgress() : nil
         let requests = entries.enumerated().map { index, entry in
             var request = DownloadRequest(url: entry.url, headers: headers, decryptor: decryptor,
@@ -44,7 +44,8 @@ extension FetchCommand {
         }
         let retryPolicy = RetryPolicy(retries: retry)
         let policy: DownloadBatch.Policy = batchPolicy == .failFast ? .failFast : .collectAll
-        let (results, failedFirst) = try await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cache, configuration: {
+        let (results, failedFirst) = try await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cacheOptions.cache,
+                                                                cacheLimits: cacheOptions.limits, configuration: {
             .init(maximumConcurrentTransfers: parallel, totalTimeout: nil, cache: $0, retryPolicy: retryPolicy,
                   logger: log.makeLogger(label: "keytool-fetch"))
         }) { downloader -> (results: [Result<DownloadResult, DownloadError>], failedFirst: Int?) in

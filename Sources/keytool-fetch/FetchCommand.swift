@@ -58,8 +58,7 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Write the result to this file (mode 0600) instead of standard output.", valueName: "file"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Cache downloads (still encrypted) in this directory, revalidated with ETag / Last-Modified.", valueName: "dir"))
-    var cache: String?
+    @OptionGroup var cacheOptions: FetchCacheOptions
 
     @Flag(help: "Continue an interrupted download from OUT.part (needs -o).")
     var resume = false
@@ -108,6 +107,10 @@ struct FetchCommand: AsyncParsableCommand {
             // The argument itself is not repeated: a header value is often a token.
             throw ValidationError("--header must be 'Name: value'; header \(index + 1) \(problem)")
         }
+        if cacheOptions.isMaintenance {
+            guard url == nil, batch == nil else { throw ValidationError("--cache-stats, --cache-remove and --cache-trim take no URL or --batch") }
+            return
+        }
         if key == nil, scheme != .none {
             throw ValidationError("--key is required (except with --scheme none)")
         }
@@ -135,6 +138,10 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if cacheOptions.isMaintenance {
+            SystemIO.writeStandardOutput(try cacheOptions.runMaintenance())
+            return
+        }
         let decryptor = try makeDecryptor()
         if let batch {
             try await runBatch(batch, decryptor: decryptor)
@@ -149,13 +156,14 @@ struct FetchCommand: AsyncParsableCommand {
         if let progressBar {
             request.progress = { progressBar.draw($0) }
         }
-        if cache != nil { request.cachePolicy = .enabled(storeDecrypted: false, revalidate: true) }
+        request.cachePolicy = cacheOptions.policy
         try self.request.apply(to: &request)
         let logger = log.makeLogger(label: "keytool-fetch")
         let retryPolicy = RetryPolicy(retries: retry)
         let result: DownloadResult
         do {
-            result = try await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cache, configuration: {
+            result = try await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cacheOptions.cache,
+                                                   cacheLimits: cacheOptions.limits, configuration: {
                 .init(totalTimeout: nil, cache: $0, retryPolicy: retryPolicy, logger: logger)
             }) { downloader throws(DownloadError) in
                 // The bar's line ends before the result or an error is written.
@@ -210,13 +218,13 @@ struct FetchCommand: AsyncParsableCommand {
     /// `cacheDirectory`, when given); the transport and the cache are shut down afterwards.
     static func withDownloader<T>(
         transport transportConfiguration: AsyncHTTPClientTransport.Configuration, cacheDirectory: String?,
-        configuration: (DownloadCache?) -> Downloader.Configuration,
+        cacheLimits: CacheLimits = .unlimited, configuration: (DownloadCache?) -> Downloader.Configuration,
         _ body: (Downloader) async throws(DownloadError) -> T
     ) async throws(DownloadError) -> T {
         let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
         var downloadCache: DownloadCache?
         do {
-            if let cacheDirectory { downloadCache = try DownloadCache(directory: cacheDirectory) }
+            if let cacheDirectory { downloadCache = try DownloadCache(directory: cacheDirectory, limits: cacheLimits) }
         } catch {
             try? await transport.shutdown()
             throw error

@@ -25,6 +25,9 @@ public struct DownloadEvent: Sendable {
         case decrypt(duration: Duration)
         /// The transfer ended: `error` is `nil` on success.
         case finish(bytesReceived: Int, attempts: Int, error: DownloadError?)
+        /// The result could not be stored in the cache (the download itself succeeded): `reason`
+        /// names the file or store and the system's reason.
+        case cacheStoreFailed(reason: String)
     }
 
     /// What happened.
@@ -44,8 +47,8 @@ public struct DownloadEvent: Sendable {
         self.elapsed = elapsed
     }
 
-    /// The kind's name: `queued`, `start`, `response`, `retry`, `resume`, `verify`, `decrypt` or
-    /// `finish`.
+    /// The kind's name: `queued`, `start`, `response`, `retry`, `resume`, `verify`, `decrypt`,
+    /// `finish` or `cacheStoreFailed`.
     public var name: String {
         switch kind {
         case .queued: "queued"
@@ -56,6 +59,7 @@ public struct DownloadEvent: Sendable {
         case .verify: "verify"
         case .decrypt: "decrypt"
         case .finish: "finish"
+        case .cacheStoreFailed: "cacheStoreFailed"
         }
     }
 }

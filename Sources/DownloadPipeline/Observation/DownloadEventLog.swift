@@ -45,6 +45,9 @@ enum DownloadEventLog {
                 level = .debug
                 message = "download finished"
             }
+        case .cacheStoreFailed(let reason):
+            level = .notice
+            message = "the result was not cached: \(reason)"
         }
         logger.log(level: level, "\(message)", metadata: metadata)
     }

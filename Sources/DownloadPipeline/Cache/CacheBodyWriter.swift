@@ -19,6 +19,8 @@ final class CacheBodyWriter {
     private(set) var length = 0
     /// A write failed: nothing will be cached.
     private(set) var failed = false
+    /// Why, when a write failed (names the file and the system's reason; never payload bytes).
+    private(set) var failureReason: String?
 
     /// `directory` is where large bodies go (`nil`: every body stays in memory, as with an
     /// encrypted store).
@@ -43,7 +45,7 @@ final class CacheBodyWriter {
                 try writer.append(memory)
                 memory = []
             } catch {
-                fail()
+                fail("cannot write the cached body in \(directory): \(error)")
                 return
             }
         }
@@ -51,7 +53,7 @@ final class CacheBodyWriter {
             do throws(DownloadError) {
                 try file.append(bytes)
             } catch {
-                fail()
+                fail("cannot write the cached body: \(error)")
             }
         } else {
             memory += bytes
@@ -70,8 +72,9 @@ final class CacheBodyWriter {
             try FileWriter.move(temporaryPath, to: finalPath)
         } catch {
             // The cache is best effort: the download itself succeeded.
-            self.temporaryPath = nil
             abandon()
+            failed = true
+            failureReason = "cannot move the cached body into place: \(error)"
             return nil
         }
         self.temporaryPath = nil
@@ -87,8 +90,9 @@ final class CacheBodyWriter {
         memory = []
     }
 
-    private func fail() {
+    private func fail(_ reason: String) {
         failed = true
+        failureReason = reason
         abandon()
     }
 }
