@@ -55,10 +55,10 @@ final class ProxyProcess: @unchecked Sendable {
     }
 
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        // SIGKILL, then a bounded poll: tinyproxy may linger on SIGTERM, and Foundation's
+        // waitUntilExit spins here.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        for _ in 0..<500 where process.isRunning { usleep(10_000) }
         try? FileManager.default.removeItem(at: directory)
     }
 
