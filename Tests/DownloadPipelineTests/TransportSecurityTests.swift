@@ -152,6 +152,28 @@ struct TransportSecurityTests {
         }
     }
 
+    @Test("over HTTP/2, concurrent downloads all run as h2 streams and identical ones in flight coalesce")
+    func concurrentOverHTTP2() async throws {
+        try await Self.withServer { server in
+            var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(5), idleReadTimeout: .seconds(10))
+            configuration.security = .init(trustRoots: try Self.privateRoots())
+            let transport = AsyncHTTPClientTransport(configuration: configuration)
+            let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: .seconds(20), retryPolicy: RetryPolicy(retries: 0)))
+            let urls = [server.url("/data?a"), server.url("/data?b"), server.url("/data?a"), server.url("/data?c")]
+            let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+                for url in urls { group.addTask { try await downloader.result(for: DownloadRequest(url: url)).data } }
+                var all: [[UInt8]] = []
+                for try await data in group { all.append(data) }
+                return all
+            }
+            try await transport.shutdown()
+            #expect(results.count == 4 && results.allSatisfy { $0 == server.body })
+            // Identical requests in flight together share one transfer, so 3 or 4 reach the server.
+            #expect((3...4).contains(server.requests.count))
+            #expect(server.requests.allSatisfy { $0.http2 })
+        }
+    }
+
     @Test("a trust root the TLS library refuses fails every request with the reason, not a crash")
     func refusedTrustRoot() async throws {
         var configuration = AsyncHTTPClientTransport.Configuration()
