@@ -40,6 +40,10 @@ let package = Package(
         // NIOCore and NIOHTTP1 (ByteBuffer, HTTPMethod, TimeAmount), which AsyncHTTPClientTransport
         // uses directly: declared rather than reached through async-http-client's own dependency.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        // NIOSSL, for AsyncHTTPClientTransport's TLS settings (trust roots, client identity);
+        // NIOHTTP2 for the tests' HTTP/2 server. Both already in the graph through async-http-client.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // Tests only: the server side of multipart/form-data uploads is parsed with it.
@@ -80,6 +84,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strict
         ),
@@ -151,8 +156,14 @@ let package = Package(
                 "DownloadPipeline", "AsymmetricKeys", "CofferErrors", "CryptoOpenSSL", "ASN1Kit", "KVStorage", "CofferTestSupport",
                 "CofferJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ],
             swiftSettings: strict
         ),

@@ -6,6 +6,8 @@ import Foundation
 #endif
 import NIOCore
 import NIOHTTP1
+import NIOSSL
+import Synchronization
 
 /// The ``HTTPTransport`` Coffer ships: one shared `HTTPClient` from swift-server/async-http-client.
 ///
@@ -28,8 +30,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         /// Whether a failed connection attempt (refused, unreachable) is retried until the connect
         /// timeout. Off by default: a refused connection fails at once.
         public var retriesConnectionAttempts: Bool
+        /// HTTP version, trust roots and client identity (``TransportSecurity``).
+        public var security = TransportSecurity()
+        /// The proxies requests go through (default: none; ``ProxySettings/fromEnvironment(_:)``
+        /// reads curl's variables).
+        public var proxy = ProxySettings.direct
 
-        /// Creates settings: 10 s connect, 30 s idle read, up to 5 redirects, 16 connections per host.
+        /// Creates settings: 10 s connect, 30 s idle read, up to 5 redirects, 16 connections per host,
+        /// HTTP/2 with HTTP/1.1 fallback, the system's trust store, no proxy.
         public init(connectTimeout: Duration = .seconds(10), idleReadTimeout: Duration = .seconds(30),
                     followsRedirects: Bool = true, maximumRedirects: Int = 5, maximumConnectionsPerHost: Int = 16,
                     retriesConnectionAttempts: Bool = false) {
@@ -44,27 +52,56 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// The settings the client was made with.
     public let configuration: Configuration
-    private let client: HTTPClient
+    /// One `HTTPClient` per proxy in use (the key `nil`: direct), made on first use.
+    private let clients: Mutex<[ProxySettings.Proxy?: HTTPClient]>
+    private let directConfiguration: HTTPClient.Configuration
+    /// Why the TLS settings were refused (a trust root or identity NIOSSL does not accept):
+    /// every request fails with it.
+    private let setupError: DownloadError?
 
     /// Creates the transport and its `HTTPClient` (on the shared NIO event loop group).
+    ///
+    /// Settings the TLS library refuses (``validate(_:)`` reports them up front) make every
+    /// request fail with that error.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        var clientConfiguration = HTTPClient.Configuration(
-            redirectConfiguration: configuration.followsRedirects
-                ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow,
-            timeout: HTTPClient.Configuration.Timeout(connect: Self.timeAmount(configuration.connectTimeout),
-                                                      read: Self.timeAmount(configuration.idleReadTimeout)),
-            connectionPool: HTTPClient.Configuration.ConnectionPool(
-                idleTimeout: .seconds(60),
-                concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maximumConnectionsPerHost)
-        )
-        clientConfiguration.httpVersion = .http1Only
-        clientConfiguration.connectionPool.retryConnectionEstablishment = configuration.retriesConnectionAttempts
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        var setupError: DownloadError?
+        var settings: HTTPClient.Configuration
+        do {
+            settings = try Self.clientConfiguration(configuration)
+        } catch {
+            setupError = error as? DownloadError ?? .transport(url: nil, "TLS settings refused: \(error)")
+            var fallback = configuration
+            fallback.security = TransportSecurity(httpVersion: configuration.security.httpVersion)
+            settings = (try? Self.clientConfiguration(fallback)) ?? HTTPClient.Configuration()
+        }
+        self.setupError = setupError
+        directConfiguration = settings
+        clients = Mutex([:])
+    }
+
+    /// Checks that the TLS library accepts `configuration`'s trust roots and client identity.
+    ///
+    /// - Throws: ``DownloadError`` `.transport` naming what it refused.
+    public static func validate(_ configuration: Configuration) throws {
+        _ = try clientConfiguration(configuration)
+    }
+
+    /// The client for `url`: direct, or through its proxy.
+    private func client(for url: URL) -> HTTPClient {
+        let proxy = configuration.proxy.proxy(for: url)
+        return clients.withLock { clients in
+            if let client = clients[proxy] { return client }
+            let client = HTTPClient(eventLoopGroupProvider: .singleton,
+                                    configuration: Self.applying(proxy, to: directConfiguration))
+            clients[proxy] = client
+            return client
+        }
     }
 
     public func start(_ request: TransportRequest) async throws -> TransportResponse {
         let urlText = request.url.absoluteString
+        if let setupError { throw DownloadError.transport(url: urlText, setupError.reason) }
         var clientRequest = HTTPClientRequest(url: urlText)
         clientRequest.method = HTTPMethod(rawValue: request.method)
         for header in request.headers {
@@ -77,9 +114,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(clientRequest, deadline: .distantFuture)
+            response = try await client(for: request.url).execute(clientRequest, deadline: .distantFuture)
         } catch {
-            throw Self.translate(error, url: urlText)
+            throw Self.explainingHandshake(Self.translate(error, url: urlText), request: request, security: configuration.security)
         }
         let head = DownloadResponse(
             url: response.url ?? request.url,
@@ -91,13 +128,18 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     public func shutdown() async throws {
-        try await client.shutdown()
+        let all = clients.withLock { clients in
+            defer { clients.removeAll() }
+            return Array(clients.values)
+        }
+        for client in all { try await client.shutdown() }
     }
 
     /// Maps async-http-client and NIO errors to ``DownloadError``.
     static func translate(_ error: any Error, url: String) -> DownloadError {
         if let error = error as? DownloadError { return error }
         if error is CancellationError { return .cancelled(url: url) }
+        if let tls = translateTLS(error, url: url) { return tls }
         if let error = error as? HTTPClientError {
             switch error {
             case .connectTimeout, .getConnectionFromPoolTimeout, .tlsHandshakeTimeout:
@@ -126,11 +168,6 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             return .connectionFailed(url: url, errno: error.errnoCode, cause: error)
         }
         return .transport(url: url, "connection failed: \(String(describing: error))", cause: error)
-    }
-
-    private static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }
 

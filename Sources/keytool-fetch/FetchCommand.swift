@@ -97,6 +97,7 @@ struct FetchCommand: AsyncParsableCommand {
     @OptionGroup var request: FetchRequestOptions
 
     @OptionGroup var log: LogOptions
+    @OptionGroup(title: "Transport security and proxies") var transportOptions: FetchTransportOptions
 
     static func main() async {
         await CommandLineTool.main(FetchCommand.self, name: "keytool")
@@ -201,11 +202,16 @@ struct FetchCommand: AsyncParsableCommand {
         }
     }
 
-    /// The transport settings from the timeout options.
+    /// The transport settings from the timeout and transport options (trust roots and client
+    /// identity read from their files).
     var transportConfiguration: AsyncHTTPClientTransport.Configuration {
-        AsyncHTTPClientTransport.Configuration(connectTimeout: .milliseconds(Int(connectTimeout * 1000)),
-                                               idleReadTimeout: .milliseconds(Int(idleTimeout * 1000)),
-                                               maximumConnectionsPerHost: max(16, parallel))
+        get throws(DownloadError) {
+            var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: .milliseconds(Int(connectTimeout * 1000)),
+                                                                       idleReadTimeout: .milliseconds(Int(idleTimeout * 1000)),
+                                                                       maximumConnectionsPerHost: max(16, parallel))
+            try transportOptions.apply(to: &configuration, passphrase: passphrase)
+            return configuration
+        }
     }
 
     /// `URL` as given, or a usage error when it does not parse as one.

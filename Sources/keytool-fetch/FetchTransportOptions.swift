@@ -1,0 +1,96 @@
+import ArgumentParser
+import AsymmetricKeys
+import CommandLineSupport
+@_spi(Oracles) import DownloadPipeline
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import KeytoolSupport
+
+/// `keytool fetch`'s transport options: HTTP version, trust roots, client identity (mutual TLS)
+/// and proxies, spelled as curl spells them where curl has them.
+struct FetchTransportOptions: ParsableArguments {
+    @Flag(name: .customLong("http1.1"), help: "Use HTTP/1.1 only (default: HTTP/2 when the server offers it in the TLS handshake).")
+    var http1 = false
+
+    @Flag(name: .customLong("http2"), help: "Offer HTTP/2 with HTTP/1.1 fallback (the default).")
+    var http2 = false
+
+    @Option(help: ArgumentHelp("Trust the CA certificates in this file (PEM bundle, DER, PKCS#7, PKCS#12) or directory instead of the system's.",
+                               valueName: "file|dir"))
+    var cacert: String?
+
+    @Flag(name: .customLong("cacert-with-system"), help: "Trust the --cacert certificates beside the system's, not instead of them.")
+    var cacertWithSystem = false
+
+    @Option(name: .customLong("client-identity"),
+            help: ArgumentHelp("The TLS client certificate chain and key in one file (PKCS#12, or PEM with key and certificates).", valueName: "file"))
+    var clientIdentity: String?
+
+    @Option(name: .customLong("client-key"), help: ArgumentHelp("The TLS client private key (with --client-cert).", valueName: "file"))
+    var clientKey: String?
+
+    @Option(name: .customLong("client-cert"), help: ArgumentHelp("The TLS client certificate chain, leaf first (with --client-key).", valueName: "file"))
+    var clientCert: String?
+
+    @Option(help: ArgumentHelp("Go through this proxy: http://[USER:PASSWORD@]HOST[:PORT], socks5://HOST[:PORT] or socks5h://HOST[:PORT] (default: https_proxy, http_proxy, all_proxy).",
+                               valueName: "url"))
+    var proxy: String?
+
+    @Option(name: .customLong("no-proxy"), help: ArgumentHelp("Hosts reached without a proxy: comma-separated names or domain suffixes, or '*' (default: no_proxy).",
+                                                              valueName: "list"))
+    var noProxy: String?
+
+    func validate() throws {
+        if http1, http2 { throw ValidationError("give --http1.1 or --http2, not both") }
+        if cacertWithSystem, cacert == nil { throw ValidationError("--cacert-with-system needs --cacert") }
+        if clientIdentity != nil, clientKey != nil || clientCert != nil {
+            throw ValidationError("give --client-identity FILE, or --client-key and --client-cert, not both")
+        }
+        if (clientKey == nil) != (clientCert == nil) { throw ValidationError("--client-key and --client-cert go together") }
+        if let proxy {
+            do { _ = try ProxySettings.Proxy(url: proxy) } catch { throw ValidationError("--proxy: \(error)") }
+        }
+    }
+
+    /// `configuration` with these options: the files read (passphrases from `passphrase`), the
+    /// proxy from `--proxy`/`--no-proxy` or the environment.
+    func apply(to configuration: inout AsyncHTTPClientTransport.Configuration, passphrase: PassphraseOptions,
+               environment: [String: String] = ProcessInfo.processInfo.environment) throws(DownloadError) {
+        var security = TransportSecurity(httpVersion: http1 ? .http1 : .automatic)
+        let provider = passphrase.provider
+        try Self.typed {
+            try KDFLimits.$current.withValue(passphrase.kdfLimits) {
+                if let cacert {
+                    security.trustRoots = TransportSecurity.TrustRoots(
+                        certificates: try TransportTrustStore.certificates(at: cacert, passphrase: provider),
+                        includesSystemRoots: cacertWithSystem)
+                }
+                if let clientIdentity {
+                    security.clientIdentity = try TransportTrustStore.clientIdentity(file: clientIdentity, passphrase: provider)
+                } else if let clientKey, let clientCert {
+                    security.clientIdentity = try TransportTrustStore.clientIdentity(key: clientKey, certificates: clientCert, passphrase: provider)
+                }
+            }
+        }
+        configuration.security = security
+        if let proxy {
+            let parsed = try Self.typed { try ProxySettings.Proxy(url: proxy) }
+            configuration.proxy = ProxySettings(proxy: parsed, noProxy: ProxySettings.parseList(noProxy ?? environment["no_proxy"] ?? environment["NO_PROXY"] ?? ""))
+        } else {
+            var settings = try Self.typed { try ProxySettings.fromEnvironment(environment) }
+            if let noProxy { settings.noProxy = ProxySettings.parseList(noProxy) }
+            configuration.proxy = settings
+        }
+        try Self.typed { try AsyncHTTPClientTransport.validate(configuration) }
+    }
+
+    /// `body`'s error as a ``DownloadError``.
+    private static func typed<T>(_ body: () throws -> T) throws(DownloadError) -> T {
+        do { return try body() } catch let error as DownloadError { throw error } catch {
+            throw DownloadError.transport(url: nil, "\(error)")
+        }
+    }
+}

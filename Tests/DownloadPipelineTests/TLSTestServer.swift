@@ -1,0 +1,116 @@
+import CofferTestSupport
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdHTTP2
+import HummingbirdTLS
+import NIOCore
+import NIOSSL
+import Synchronization
+
+/// The request context of ``TLSTestServer``: Hummingbird's, plus the channel the request came on
+/// (to tell HTTP/2 streams from HTTP/1 connections and see the peer's address).
+struct ChannelRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
+/// A TLS server (Hummingbird 2 over swift-nio-ssl) on 127.0.0.1 with Fixtures/tls/server.pem and
+/// its intermediate: HTTP/2 with HTTP/1.1 fallback (ALPN) or HTTP/1.1 only, optionally requiring a
+/// client certificate issued by Fixtures/tls/client-ca.pem. `GET /data` answers ``body`` (a
+/// `Range: bytes=N-` request gets 206 and the rest). Every request is recorded with its HTTP
+/// version and the peer's address.
+final class TLSTestServer: Sendable {
+    struct Seen: Sendable {
+        var path: String
+        /// Whether the request came on an HTTP/2 stream.
+        var http2: Bool
+        /// The address of the connection's peer (the client, or the proxy in between).
+        var peer: String
+        var range: String?
+    }
+
+    final class RequestLog: Sendable {
+        let seen = Mutex<[Seen]>([])
+    }
+
+    let port: Int
+    let body: [UInt8]
+    private let log: RequestLog
+    private let runner: Task<Void, any Error>
+
+    private init(port: Int, body: [UInt8], log: RequestLog, runner: Task<Void, any Error>) {
+        self.port = port
+        self.body = body
+        self.log = log
+        self.runner = runner
+    }
+
+    static func fixture(_ name: String) -> String {
+        ToolProcess.repositoryRoot.appendingPathComponent("Fixtures/tls/\(name)").path
+    }
+
+    /// Starts a server and waits until it listens.
+    static func start(http2: Bool = true, requireClientCertificate: Bool = false,
+                      body: [UInt8] = Array((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })) async throws -> TLSTestServer {
+        let chain = try NIOSSLCertificate.fromPEMFile(fixture("server-chain.pem")).map { NIOSSLCertificateSource.certificate($0) }
+        let key = try NIOSSLPrivateKey(file: fixture("server.key.pem"), format: .pem)
+        var tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+        if requireClientCertificate {
+            tls.certificateVerification = .noHostnameVerification
+            tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(fixture("client-ca.pem")))
+        }
+        let log = RequestLog()
+        let router = Router(context: ChannelRequestContext.self)
+        router.get("/data") { request, context -> Response in
+            // An HTTP/2 stream channel is the child of the connection's channel, itself the child
+            // of the listening socket; an HTTP/1 connection's channel is the listener's child.
+            let isHTTP2 = context.channel.parent?.parent != nil
+            let connection = isHTTP2 ? context.channel.parent! : context.channel
+            let range = request.headers[.range]
+            log.seen.withLock {
+                $0.append(Seen(path: "/data", http2: isHTTP2, peer: connection.remoteAddress?.ipAddress ?? "?", range: range))
+            }
+            if let range, range.hasPrefix("bytes="), range.hasSuffix("-"), let start = Int(range.dropFirst(6).dropLast()), start < body.count {
+                var headers = HTTPFields()
+                headers[.eTag] = "\"v1\""
+                headers[.contentRange] = "bytes \(start)-\(body.count - 1)/\(body.count)"
+                return Response(status: .partialContent, headers: headers,
+                                body: ResponseBody(byteBuffer: ByteBuffer(bytes: body[start...])))
+            }
+            var headers = HTTPFields()
+            headers[.eTag] = "\"v1\""
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
+        let server: HTTPServerBuilder = http2 ? try .http2Upgrade(tlsConfiguration: tls) : try .tls(.http1(), tlsConfiguration: tls)
+        let app = Application(router: router, server: server,
+                              configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { channel in
+                                  portContinuation.yield(channel.localAddress?.port ?? 0)
+                                  portContinuation.finish()
+                              })
+        let runner = Task { try await app.run() }
+        var port = 0
+        for await value in portStream { port = value }
+        guard port > 0 else {
+            runner.cancel()
+            throw TestServerError("the TLS test server did not start")
+        }
+        return TLSTestServer(port: port, body: body, log: log, runner: runner)
+    }
+
+    func stop() async {
+        runner.cancel()
+        _ = await runner.result
+    }
+
+    func url(_ path: String = "/data", host: String = "127.0.0.1") -> URL { URL(string: "https://\(host):\(port)\(path)")! }
+
+    var requests: [Seen] { log.seen.withLock { $0 } }
+}

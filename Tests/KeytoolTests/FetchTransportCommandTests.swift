@@ -1,0 +1,149 @@
+import CofferTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `keytool fetch`'s transport options against `openssl s_server -WWW` (the real tool) with the
+/// private CA and identities of Fixtures/tls: --cacert, --client-identity, --client-key with
+/// --client-cert, and the options' own checks.
+@Suite("keytool fetch: --cacert, client identities, proxies options", .serialized, .timeLimit(.minutes(1)))
+struct FetchTransportCommandTests {
+    static func tls(_ name: String) -> String { CLIRunner.fixture("tls/" + name) }
+
+    /// `openssl s_server -WWW` serving `directory` over TLS on a free port, optionally requiring
+    /// a client certificate from the client CA.
+    struct ServerFailure: Error, CustomStringConvertible { let description: String }
+
+    final class OpenSSLServer {
+        let port: Int
+        private let process: Process
+
+        init(directory: String, requireClientCertificate: Bool) throws {
+            port = try Self.freePort()
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            var arguments = ["s_server", "-quiet", "-WWW", "-accept", "127.0.0.1:\(port)",
+                             "-cert", FetchTransportCommandTests.tls("server.pem"), "-key", FetchTransportCommandTests.tls("server.key.pem"),
+                             "-cert_chain", FetchTransportCommandTests.tls("intermediate-ca.pem")]
+            if requireClientCertificate { arguments += ["-Verify", "2", "-CAfile", FetchTransportCommandTests.tls("client-ca.pem")] }
+            process.arguments = arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: directory)
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Readiness: poll until the port accepts a connection.
+            for _ in 0..<500 {
+                guard process.isRunning else { throw ServerFailure(description: "openssl s_server exited with \(process.terminationStatus)") }
+                if Self.canConnect(port) { return }
+                usleep(20_000)
+            }
+        }
+
+        func stop() {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            for _ in 0..<500 where process.isRunning { usleep(10_000) }
+        }
+
+        func url(_ path: String) -> String { "https://127.0.0.1:\(port)/\(path)" }
+
+        static func canConnect(_ port: Int) -> Bool {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            } == 0
+        }
+
+        static func freePort() throws -> Int {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            return Int(UInt16(bigEndian: address.sin_port))
+        }
+    }
+
+    static func withServer(requireClientCertificate: Bool, _ body: (OpenSSLServer, [UInt8], String) throws -> Void) throws {
+        let directory = try TestScratch.directory("fetch-tls")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let payload = Array((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        try Data(payload).write(to: directory.appendingPathComponent("payload.bin"))
+        let server = try OpenSSLServer(directory: directory.path, requireClientCertificate: requireClientCertificate)
+        defer { server.stop() }
+        try body(server, payload, directory.path)
+    }
+
+    /// Arguments common to every fetch: no decryption, one attempt, no proxy from the environment.
+    static let base = ["--scheme", "none", "--retry", "0", "--no-proxy", "*"]
+
+    @Test("--cacert (file or directory) trusts the private CA; without it the failure names the cause")
+    func cacert() throws {
+        try Self.withServer(requireClientCertificate: false) { server, payload, directory in
+            for trust in [Self.tls("root-ca.pem"), Self.tls("ca-dir")] {
+                let out = directory + "/out-\(trust.hasSuffix("dir") ? "dir" : "file")"
+                let result = try CLIRunner.run(["fetch", server.url("payload.bin"), "--cacert", trust, "-o", out] + Self.base)
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(Array(try Data(contentsOf: URL(fileURLWithPath: out))) == payload)
+            }
+            let refused = try CLIRunner.run(["fetch", server.url("payload.bin")] + Self.base)
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("trusted root"), "\(refused.stderr)")
+        }
+    }
+
+    @Test("--client-identity (PKCS#12, passphrase from a file) and --client-key/--client-cert pass mutual TLS; none fails clearly")
+    func clientIdentity() throws {
+        try Self.withServer(requireClientCertificate: true) { server, payload, _ in
+            let trust = ["--cacert", Self.tls("root-ca.pem")]
+            let p12 = try CLIRunner.run(["fetch", server.url("payload.bin"), "--client-identity", Self.tls("client-identity.p12"),
+                                         "--passphrase-file", Self.tls("passphrase.txt")] + trust + Self.base)
+            #expect(p12.status == 0, "\(p12.stderr)")
+            #expect(p12.stdoutBytes == payload)
+            let apart = try CLIRunner.run(["fetch", server.url("payload.bin"), "--client-key", Self.tls("client.key-encrypted.pem"),
+                                           "--client-cert", Self.tls("client-chain.pem")] + trust + Self.base,
+                                          environment: ["COFFER_TEST_PASS": "coffer-test-pass"])
+            #expect(apart.status == 1)
+            #expect(apart.stderr.contains("client.key-encrypted.pem"), "\(apart.stderr)")
+            let withEnv = try CLIRunner.run(["fetch", server.url("payload.bin"), "--client-key", Self.tls("client.key-encrypted.pem"),
+                                             "--client-cert", Self.tls("client-chain.pem"), "--passphrase-env", "COFFER_TEST_PASS"] + trust + Self.base,
+                                            environment: ["COFFER_TEST_PASS": "coffer-test-pass"])
+            #expect(withEnv.status == 0, "\(withEnv.stderr)")
+            #expect(withEnv.stdoutBytes == payload)
+            #expect(!withEnv.stderr.contains("coffer-test-pass"))
+            let without = try CLIRunner.run(["fetch", server.url("payload.bin")] + trust + Self.base)
+            #expect(without.status == 1)
+            #expect(without.stderr.contains("client certificate"), "\(without.stderr)")
+        }
+    }
+
+    @Test("conflicting or incomplete transport options are usage errors", arguments: [
+        (["--http1.1", "--http2"], "not both"),
+        (["--cacert-with-system"], "needs --cacert"),
+        (["--client-key", "k.pem"], "go together"),
+        (["--client-identity", "a.p12", "--client-cert", "c.pem"], "not both"),
+        (["--proxy", "ftp://user:s3cret@proxy"], "not supported"),
+    ])
+    func usage(arguments: [String], message: String) throws {
+        let result = try CLIRunner.run(["fetch", "https://127.0.0.1:1/x", "--scheme", "none"] + arguments)
+        #expect(result.status != 0 && result.status != 1, "\(result.status)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!result.stderr.contains("s3cret"))
+    }
+}
