@@ -44,6 +44,7 @@ public struct RequestIdentity: Sendable, Hashable {
         let destination = switch request.destination {
         case .memory: "memory"
         case .file(let path): "file:\(path)"
+        case .standardOutput: "stdout"
         }
         let cache = switch request.cachePolicy {
         case .disabled: "off"
