@@ -155,7 +155,9 @@ struct FetchCommand: AsyncParsableCommand {
             }) { downloader throws(DownloadError) in
                 // The bar's line ends before an error is written.
                 defer { progressBar?.end() }
-                return try await downloader.result(for: request)
+                return try await FetchInterruption.run(downloader) { [request] () async throws(DownloadError) in
+                    try await downloader.result(for: request)
+                }
             }
         } catch {
             guard let hint = Self.schemeHint(for: error) else { throw error }

@@ -45,7 +45,8 @@ struct FetchStreamingTests {
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     /// An HTTP server whose bodies are generated block by block as they are sent, never held:
-    /// `/blocks/N` is N generated blocks; `/cut/N` announces N blocks and closes after half.
+    /// `/blocks/N` is N generated blocks; `/cut/N` announces N blocks and closes after half;
+    /// `/stall/N` announces N blocks, sends one and holds the connection.
     final class GeneratingServer: Sendable {
         private let listener: LoopbackListener
 
@@ -66,9 +67,12 @@ struct FetchStreamingTests {
                 return
             }
             LoopbackListener.send(fd, LoopbackListener.responseHead(length: blocks << 20))
-            let sent = parts[0] == "cut" ? blocks / 2 : blocks
+            let sent = parts[0] == "cut" ? blocks / 2 : parts[0] == "stall" ? 1 : blocks
             for index in 0..<sent where !listener.isStopping {
                 LoopbackListener.send(fd, generatedBlock(index))
+            }
+            if parts[0] == "stall" {
+                while !listener.isStopping { usleep(20_000) }
             }
         }
     }
@@ -149,6 +153,30 @@ struct FetchStreamingTests {
         #expect(replaced.status == 0, "\(replaced.stderr)")
         #expect(FileWriterProbe.size(output) == 2 << 20)
         #expect(scratch.names == ["out.bin"])
+    }
+
+    @Test("SIGINT during a download: the temporary file is removed, OUT is not written, exit 130")
+    func interruptRemovesTemporaryFile() throws {
+        let server = try GeneratingServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let process = Process()
+        process.executableURL = Self.fetch
+        process.arguments = [server.url("/stall/8"), "--scheme", "none", "-o", scratch.file("out.bin")]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Waits for the first block to reach the temporary file.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !scratch.names.contains(where: { $0.hasPrefix("out.bin.download-") && FileWriterProbe.size(scratch.file($0)) > 0 }) {
+            usleep(20_000)
+        }
+        #expect(scratch.names.contains { $0.hasPrefix("out.bin.download-") }, "\(scratch.names)")
+        process.interrupt()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 128 + SIGINT)
+        #expect(scratch.names.isEmpty, "\(scratch.names)")
     }
 
     @Test("-o naming a symbolic link is refused and nothing is written through it; a link to a device is written")
