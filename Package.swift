@@ -143,6 +143,7 @@ let package = Package(
             dependencies: [
                 "DownloadPipeline", "AsymmetricKeys", "CofferErrors", "CryptoOpenSSL", "ASN1Kit", "KVStorage", "CofferTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
