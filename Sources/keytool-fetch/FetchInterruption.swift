@@ -28,9 +28,9 @@ enum FetchInterruption {
         _ = receivedSignal.load(ordering: .relaxed)
         var blocked = sigset_t()
         sigemptyset(&blocked)
-        for signal in signals {
-            sigaddset(&blocked, signal)
-            Glibc.signal(signal) { number in receivedSignal.store(number, ordering: .relaxed) }
+        for number in signals {
+            sigaddset(&blocked, number)
+            signal(number) { received in receivedSignal.store(received, ordering: .relaxed) }
         }
         // A program started by another (a test runner, a supervisor) can inherit a mask that
         // blocks these signals.
@@ -54,15 +54,15 @@ enum FetchInterruption {
             group.cancelAll()
             return first
         }
-        let signal = receivedSignal.load(ordering: .relaxed)
-        if signal != 0 {
+        let caught = receivedSignal.load(ordering: .relaxed)
+        if caught != 0 {
             // Cancelled: the transfers end on their own tasks, removing their temporary files.
             let deadline = ContinuousClock.now + .seconds(2)
             while downloader.runningTransfers > 0, ContinuousClock.now < deadline {
                 try? await Task.sleep(for: .milliseconds(10))
             }
-            SystemIO.writeStandardError("\nkeytool: interrupted (signal \(signal)); the download was cancelled\n")
-            exit(128 + signal)
+            SystemIO.writeStandardError("\nkeytool: interrupted (signal \(caught)); the download was cancelled\n")
+            exit(128 + caught)
         }
         guard let outcome else { preconditionFailure("the download ended without a result") }
         return try outcome.get()
