@@ -167,7 +167,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "KeytoolTests", dependencies: ["keytool", "keytool-fetch", "KeytoolSupport", "DownloadPipeline", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "KeytoolTests", dependencies: ["keytool", "keytool-fetch", "KeytoolSupport", "DownloadPipeline", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "KvstoreTests", dependencies: ["kvstore", "KVStorage", "CofferTestSupport"], swiftSettings: strict),
     ]
 )

@@ -123,7 +123,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             status: Int(response.status.code),
             headers: response.headers.map { (name: $0.name, value: $0.value) }
         )
-        let body = TransportBody(ClientBody(body: response.body, url: urlText))
+        let body = ClientBody.make(response.body, url: urlText)
         return TransportResponse(head: head, body: body)
     }
 
@@ -171,26 +171,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 }
 
-/// The client's body as `[UInt8]` chunks, with errors translated.
-private struct ClientBody: AsyncSequence, Sendable {
-    typealias Element = [UInt8]
-    let body: HTTPClientResponse.Body
-    let url: String
-
-    func makeAsyncIterator() -> Iterator { Iterator(base: body.makeAsyncIterator(), url: url) }
-
-    struct Iterator: AsyncIteratorProtocol {
-        var base: HTTPClientResponse.Body.AsyncIterator
-        let url: String
-
-        mutating func next() async throws -> [UInt8]? {
-            do {
-                guard let buffer = try await base.next() else { return nil }
-                return Array(buffer.readableBytesView)
-            } catch {
-                throw AsyncHTTPClientTransport.translate(error, url: url)
-            }
-        }
+/// The client's body as `[UInt8]` chunks, with errors translated, read ahead on its own task
+/// (``ReadAheadBody``) so that receiving overlaps the pipeline's decryption and writing.
+private enum ClientBody {
+    static func make(_ body: HTTPClientResponse.Body, url: String) -> TransportBody {
+        TransportBody(ReadAheadBody(base: body) { AsyncHTTPClientTransport.translate($0, url: url) })
     }
 }
 

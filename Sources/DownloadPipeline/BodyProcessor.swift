@@ -43,7 +43,10 @@ final class BodyProcessor {
     /// Feeds the next chunk of the body.
     func consume(_ chunk: [UInt8]) throws(DownloadError) {
         if !cacheResult { cacheWriter?.append(chunk) }
-        if let stream {
+        if stream is PassthroughStream {
+            // The `none` scheme: the chunk itself, without the stream's copy.
+            try emit(chunk)
+        } else if let stream {
             let plaintext: [UInt8]
             let started = ContinuousClock.now
             defer { decryptionTime += ContinuousClock.now - started }

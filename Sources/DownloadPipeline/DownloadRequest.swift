@@ -92,10 +92,17 @@ public struct DownloadRequest: Sendable {
 public enum DownloadDestination: Sendable, Hashable {
     /// ``DownloadResult/data`` holds the result.
     case memory
-    /// The result is written to this file as it is decrypted (through a temporary file renamed at
-    /// the end, so a failed download leaves no half file; a device such as `/dev/null` is written
-    /// directly). Memory stays flat with a ``StreamingDecryptor`` or no decryptor.
+    /// The result is written to this file as it is decrypted, through a new temporary file
+    /// beside it (`PATH.download-XXXXXXXX`, mode 0600) that is flushed (`fsync`) and renamed over
+    /// `PATH` at the end. A failed or cancelled download removes the temporary file and leaves
+    /// `PATH` as it was; the rename replaces a symbolic link at `PATH` rather than writing through
+    /// it. A device or pipe (`/dev/null`, a FIFO) is written directly. Memory stays flat with a
+    /// ``StreamingDecryptor`` or no decryptor. The same holds for a resumed download and a cache hit.
     case file(String)
+    /// The result is written to the process's standard output (descriptor 1) as it is decrypted,
+    /// never collected. A failure part-way leaves what was written; ``DownloadResult/filePath`` is
+    /// `nil`. Memory stays flat with a ``StreamingDecryptor`` or no decryptor.
+    case standardOutput
 }
 
 /// Runs before the transfer, per caller: may add headers (tokens), rewrite the URL, return `nil` to

@@ -11,6 +11,8 @@ import Darwin
 final class FileWriter {
     let path: String
     private var descriptor: Int32
+    /// Whether ``closeFile()`` closes the descriptor (not for standard output).
+    private let ownsDescriptor: Bool
 
     /// Opens `path` for writing (created with `mode`), truncated unless `append`.
     init(path: String, append: Bool, mode: mode_t = 0o600) throws(DownloadError) {
@@ -20,9 +22,54 @@ final class FileWriter {
         repeat { fd = open(path, flags, mode) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw DownloadError.file(path, "cannot open for writing", errno: errno) }
         descriptor = fd
+        ownsDescriptor = true
+    }
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+        ownsDescriptor = true
+    }
+
+    /// Writes to a descriptor that stays open (standard output), named `name` in errors.
+    init(borrowing descriptor: Int32, name: String) {
+        path = name
+        self.descriptor = descriptor
+        ownsDescriptor = false
+    }
+
+    /// Creates a new temporary file beside `path` (same directory, so a rename can replace `path`
+    /// atomically), named `PATH.download-XXXXXXXX`, mode 0600.
+    /// The file is created with `O_CREAT | O_EXCL | O_NOFOLLOW`: an existing file or a symbolic
+    /// link planted at that name is never opened, let alone written through.
+    static func temporary(beside path: String, mode: mode_t = 0o600) throws(DownloadError) -> FileWriter {
+        var attempts = 0
+        while true {
+            let candidate = path + ".download-" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+            if fd >= 0 { return FileWriter(path: candidate, descriptor: fd) }
+            let code = errno
+            attempts += 1
+            // EINTR, or a name taken by chance: try another.
+            guard code == EINTR || (code == EEXIST && attempts < 16) else {
+                throw DownloadError.file(path, "cannot create a temporary file beside it", errno: code)
+            }
+        }
     }
 
     deinit { closeFile() }
+
+    /// Flushes the file's data to the storage device (`fsync`), so that a rename after it cannot
+    /// expose an empty or partial file after a crash.
+    func sync() throws(DownloadError) {
+        guard descriptor >= 0 else { return }
+        var result: Int32
+        repeat { result = fsync(descriptor) } while result < 0 && errno == EINTR
+        // EINVAL: a pipe or device, which has nothing to flush.
+        if result < 0 && errno != EINVAL && errno != EROFS {
+            throw DownloadError.file(path, "fsync failed", errno: errno)
+        }
+    }
 
     /// Writes all of `bytes`.
     func append(_ bytes: some Collection<UInt8>) throws(DownloadError) {
@@ -38,7 +85,7 @@ final class FileWriter {
     /// Closes the descriptor. Idempotent.
     func closeFile() {
         if descriptor >= 0 {
-            _ = close(descriptor)
+            if ownsDescriptor { _ = close(descriptor) }
             descriptor = -1
         }
     }

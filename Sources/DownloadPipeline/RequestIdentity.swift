@@ -62,6 +62,7 @@ public struct RequestIdentity: Sendable, Hashable {
         let destination = switch request.destination {
         case .memory: "memory"
         case .file(let path): "file:\(path)"
+        case .standardOutput: "stdout"
         }
         let cache = request.cachePolicy.identity
         transferKey = contentKey + "\ndestination=\(destination)\nresume=\(request.resumeFile ?? "")\ncache=\(cache)"

@@ -52,10 +52,12 @@ extension FetchCommand {
             // The bars are cleared before the summary is written.
             defer { bars?.end() }
             let batch = DownloadBatch(downloader: downloader, requests: requests, maximumConcurrent: parallel, policy: policy)
-            do throws(DownloadBatchError) {
-                return (try await batch.run(), nil)
-            } catch {
-                return (error.results, error.index)
+            return await FetchInterruption.run(downloader) { () async -> (results: [Result<DownloadResult, DownloadError>], failedFirst: Int?) in
+                do throws(DownloadBatchError) {
+                    return (try await batch.run(), nil)
+                } catch {
+                    return (error.results, error.index)
+                }
             }
         }
         var failures = 0

@@ -35,7 +35,10 @@ struct FetchCommand: AsyncParsableCommand {
             exponential backoff, honouring Retry-After; a cut download resumes with a range request. \
             --batch FILE fetches every line 'URL [sha256=HEX] [out=NAME]' into --output-dir, \
             --parallel at a time, and prints one line per URL (ok or failed, and why); it exits 0 \
-            only when every download succeeded.
+            only when every download succeeded. The result is never held in memory: -o OUT \
+            is written through a temporary file beside OUT that is renamed over it at the end \
+            (a failed download leaves OUT untouched; a symbolic link at OUT is refused), and \
+            standard output is written as the bytes are decrypted.
             """
     )
 
@@ -149,7 +152,8 @@ struct FetchCommand: AsyncParsableCommand {
             return
         }
         guard let url else { return }
-        var request = DownloadRequest(url: url, headers: headers.map(\.field), decryptor: decryptor)
+        var request = DownloadRequest(url: url, headers: headers.map(\.field), decryptor: decryptor,
+                                      destination: try FetchOutput.destination(for: output))
         request.totalTimeout = .milliseconds(Int(timeout * 1000))
         request.expectedSHA256 = sha256
         if resume, let output { request.resumeFile = output + ".part" }
@@ -161,21 +165,22 @@ struct FetchCommand: AsyncParsableCommand {
         try self.request.apply(to: &request)
         let logger = log.makeLogger(label: "keytool-fetch")
         let retryPolicy = RetryPolicy(retries: retry)
-        let result: DownloadResult
         do {
-            result = try await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cacheOptions.cache,
-                                                   cacheLimits: cacheOptions.limits, configuration: {
+            // The result streams to its destination (FetchOutput) as it is decrypted.
+            _ = try await Self.withDownloader(transport: transportConfiguration, cacheDirectory: cacheOptions.cache,
+                                              cacheLimits: cacheOptions.limits, configuration: {
                 .init(totalTimeout: nil, cache: $0, retryPolicy: retryPolicy, logger: logger)
             }) { downloader throws(DownloadError) in
-                // The bar's line ends before the result or an error is written.
+                // The bar's line ends before an error is written.
                 defer { progressBar?.end() }
-                return try await downloader.result(for: request)
+                return try await FetchInterruption.run(downloader) { [request] () async throws(DownloadError) in
+                    try await downloader.result(for: request)
+                }
             }
         } catch {
             guard let hint = Self.schemeHint(for: error) else { throw error }
             throw CommandError("\(error); \(hint)")
         }
-        try OutputFile.write(result.data, to: output, mode: 0o600)
     }
 
     /// The way out on the command line when `--scheme auto` could not tell the scheme from the
