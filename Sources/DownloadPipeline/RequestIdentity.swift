@@ -40,6 +40,9 @@ public struct RequestIdentity: Sendable, Hashable {
         let headers = request.headers
             .map { (name: $0.name.lowercased(), value: HTTPFieldText.trimmed($0.value)) }
             .filter { !ignoredHeaders.contains($0.name) }
+            // `Accept: */*` (a default header) says what no Accept says (RFC 9110 §12.5.1), so a
+            // request with and one without share an identity and a cache entry.
+            .filter { !($0.name == "accept" && $0.value == "*/*") }
             .sorted { ($0.name, $0.value) < ($1.name, $1.value) }
             .map { "\($0.name):\($0.value)" }
         var rest = headers

@@ -32,10 +32,16 @@ extension Downloader {
     }
 
     /// What the cache holds for `request` as this downloader keys it (its default decryptor and
-    /// response modifier, its ignored headers); `nil` without a cache or an entry. The request
-    /// modifier does not run.
+    /// response modifier, its ignored headers, its base URL and default headers); `nil` without a
+    /// cache or an entry. The request modifier does not run.
     public func cachedEntry(for request: DownloadRequest) -> CacheEntry? {
-        configuration.cache?.lookup(request, decryptor: request.decryptor ?? configuration.decryptor,
+        // The request as the pipeline sends it: the URL resolved against the base URL, without
+        // user info, and the default headers (which a stored `Vary` may name) added.
+        var request = request
+        request.url = configuration.resolvedURL(for: request)
+        Configuration.moveUserInfo(of: &request)
+        configuration.addDefaultHeaders(to: &request)
+        return configuration.cache?.lookup(request, decryptor: request.decryptor ?? configuration.decryptor,
                                     responseModifier: request.responseModifier ?? configuration.responseModifier,
                                     ignoredHeaders: configuration.headersIgnoredForIdentity)
     }
