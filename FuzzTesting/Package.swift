@@ -24,6 +24,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzStoreSalvage", ["KVStorage"]),
     ("FuzzCMS", ["DownloadPipeline", "AsymmetricKeys"]),
     ("FuzzHTTPFields", ["DownloadPipeline"]),
+    ("FuzzHTTPCache", ["DownloadPipeline"]),
     ("FuzzJWK", ["AsymmetricKeys", "CofferJSON"]),
     ("FuzzPKCS12", ["AsymmetricKeys", "CryptoOpenSSL"]),
     ("FuzzX509", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),

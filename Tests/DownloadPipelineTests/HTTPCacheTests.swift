@@ -1,5 +1,5 @@
 import CofferTestSupport
-@testable import DownloadPipeline
+@_spi(Oracles) @testable import DownloadPipeline
 import Foundation
 import KVStorage
 import Testing
@@ -544,5 +544,26 @@ struct HTTPCacheTests {
         #expect(!control.noStore)
         #expect(CacheControl("max-age=99999999999999999999").maxAge == CacheControl.deltaSecondsCap)
         #expect(CacheControl("max-age=\"30\"").maxAge == 30)
+    }
+}
+
+/// Damaged cache records read from disk: a miss or a record, never a trap.
+@Suite("Cache records from a damaged disk")
+struct CacheRecordDamageTests {
+    /// A `CDC2` record by its layout, with the TTL field given.
+    static func record(ttl: [UInt8]) -> [UInt8] {
+        func length(_ count: Int) -> [UInt8] { (0..<4).reversed().map { UInt8(truncatingIfNeeded: count >> (8 * $0)) } }
+        func string(_ text: String) -> [UInt8] { length(text.utf8.count) + Array(text.utf8) }
+        let time: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 1]
+        return Array("CDC2".utf8) + [8] + [0, 200] + string("http://example.test/") + length(0)
+            + time + time + ttl + string("http://example.test/") + length(0) + Array("body".utf8)
+    }
+
+    @Test("a TTL past Int64 milliseconds reads clamped instead of trapping")
+    func hugeTTL() {
+        // Before the clamp this record trapped in Int64(Double) while the cache index loaded.
+        #expect(CacheOracles.recordRoundTrips(Self.record(ttl: [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])) == true)
+        #expect(CacheOracles.recordRoundTrips(Self.record(ttl: [0, 0, 0, 0, 0, 0, 0x03, 0xE8])) == true)
+        #expect(CacheOracles.recordRoundTrips(Array(Self.record(ttl: [0, 0, 0, 0, 0, 0, 0, 0]).prefix(20))) == nil)
     }
 }

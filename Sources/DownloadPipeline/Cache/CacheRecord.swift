@@ -160,7 +160,8 @@ struct CacheRecord: Sendable {
             }
             if flags & 8 != 0 {
                 guard let ttl = reader.time() else { return nil }
-                self.ttl = .milliseconds(Int64(max(0, ttl.timeIntervalSince1970 * 1000)))
+                // Clamped as the writer clamps times: a damaged value past Int64 would trap.
+                self.ttl = .milliseconds(Int64(min(9e15, max(0, ttl.timeIntervalSince1970 * 1000))))
             } else {
                 ttl = nil
             }
