@@ -35,8 +35,7 @@ extension ToolProcess {
         _ executable: URL, _ arguments: [String], stdoutPath: String, environment: [String: String] = [:]
     ) throws -> PeakMemoryRun {
         let errorPath = TestScratch.path("stderr.txt")
-        var childEnvironment = ProcessInfo.processInfo.environment
-        childEnvironment.merge(environment) { $1 }
+        let variables = Self.childEnvironment(adding: environment)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -44,7 +43,7 @@ extension ToolProcess {
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        let envp = childEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }

@@ -36,10 +36,7 @@ public enum ToolProcess {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        var childEnvironment = ProcessInfo.processInfo.environment
-        for name in removingEnvironment { childEnvironment.removeValue(forKey: name) }
-        childEnvironment.merge(environment) { $1 }
-        process.environment = childEnvironment
+        process.environment = childEnvironment(adding: environment, removing: removingEnvironment)
         let input = Pipe()
         let output = Pipe()
         let errors = Pipe()
@@ -65,6 +62,19 @@ public enum ToolProcess {
         tool name: String, _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:]
     ) throws -> ToolOutput {
         try run(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, stdin: stdin, environment: environment)
+    }
+
+    /// The proxy variables `keytool fetch` follows as curl does (`ProxySettings.fromEnvironment`).
+    public static let proxyVariables = ["http_proxy", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
+
+    /// A child's environment: this process's, without `removing` and without the proxy variables
+    /// (a machine behind a proxy, such as a CI runner, must not route the tests' loopback servers
+    /// through it), then `adding` on top (a test that wants a proxy variable passes it here).
+    public static func childEnvironment(adding: [String: String] = [:], removing: [String] = []) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for name in removing + proxyVariables { environment.removeValue(forKey: name) }
+        environment.merge(adding) { $1 }
+        return environment
     }
 
     /// A program that exited with a status other than 0.

@@ -162,6 +162,7 @@ struct FetchStreamingTests {
         let scratch = try Scratch()
         let process = Process()
         process.executableURL = Self.fetch
+        process.environment = ToolProcess.childEnvironment()
         process.arguments = [server.url("/stall/8"), "--scheme", "none", "-o", scratch.file("out.bin")]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
