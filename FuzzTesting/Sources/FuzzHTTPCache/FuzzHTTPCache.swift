@@ -32,7 +32,7 @@ public func fuzzHTTPCache(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), String(line[line.index(after: colon)...]))
         }
-        let seed = rest.prefix(8).reduce(0) { $0 << 8 | Double($1) }
+        let seed = Double(rest.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
         let requestTime = Date(timeIntervalSince1970: seed)
         let responseTime = Date(timeIntervalSince1970: seed + Double(rest.count))
         let (lifetime, age) = CacheOracles.freshness(headers: headers, status: 200, requestTime: requestTime,
