@@ -28,9 +28,12 @@ public func fuzzHTTPCache(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
     default:
         // Lines "Name: value" become the response's fields; the clock values come from the input too.
         let text = String(decoding: rest, as: UTF8.self)
-        let headers: [(name: String, value: String)] = text.split(separator: "\n").compactMap { line in
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            return (String(line[..<colon]), String(line[line.index(after: colon)...]))
+        var headers: [(name: String, value: String)] = []
+        for line in text.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name: Substring = line[..<colon]
+            let value: Substring = line[line.index(after: colon)...]
+            headers.append((String(name), String(value)))
         }
         let seed = Double(rest.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
         let requestTime = Date(timeIntervalSince1970: seed)
