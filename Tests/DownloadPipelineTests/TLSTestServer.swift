@@ -56,7 +56,7 @@ final class TLSTestServer: Sendable {
     }
 
     /// Starts a server and waits until it listens.
-    static func start(http2: Bool = true, requireClientCertificate: Bool = false,
+    static func start(http2: Bool = true, requireClientCertificate: Bool = false, bindHost: String = "127.0.0.1",
                       body: [UInt8] = Array((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })) async throws -> TLSTestServer {
         let chain = try NIOSSLCertificate.fromPEMFile(fixture("server-chain.pem")).map { NIOSSLCertificateSource.certificate($0) }
         let key = try NIOSSLPrivateKey(file: fixture("server.key.pem"), format: .pem)
@@ -90,7 +90,7 @@ final class TLSTestServer: Sendable {
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         let server: HTTPServerBuilder = http2 ? try .http2Upgrade(tlsConfiguration: tls) : try .tls(.http1(), tlsConfiguration: tls)
         let app = Application(router: router, server: server,
-                              configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              configuration: .init(address: .hostname(bindHost, port: 0)),
                               onServerRunning: { channel in
                                   portContinuation.yield(channel.localAddress?.port ?? 0)
                                   portContinuation.finish()

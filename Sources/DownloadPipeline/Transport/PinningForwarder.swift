@@ -1,0 +1,119 @@
+import AsymmetricKeys
+import NIOCore
+import NIOPosix
+import NIOSSL
+import Synchronization
+
+/// A listener on 127.0.0.1 that carries plain HTTP/1.1 from AsyncHTTPClient to one `https`
+/// origin over a TLS connection Coffer sets up itself, so that the server's public key can be
+/// checked against ``TransportSecurity/pinnedPublicKeys`` on the very connection the request
+/// then uses (AsyncHTTPClient builds its own TLS handler and offers no verification hook).
+///
+/// Each accepted connection stays unread (`autoRead` off) while the forwarder connects to the
+/// origin, completes the TLS handshake with the transport's trust roots and client identity
+/// (chain and host name verified as usual) and compares the SubjectPublicKeyInfo SHA-256 of
+/// every certificate of the verified chain with the pins. Only on a match are the two
+/// connections joined byte for byte (``GlueHandler``) and the request read: on a mismatch, or a
+/// failed connection or handshake, the reason is recorded for the transport and both sides are
+/// closed, so no request byte reaches the origin.
+final class PinningForwarder: Sendable {
+    /// The origin, as `host:port`, for messages.
+    let origin: String
+    /// The port of the listener on 127.0.0.1.
+    let localPort: Int
+    private let listener: any Channel
+    private let failures: FailureBox
+
+    private init(origin: String, localPort: Int, listener: any Channel, failures: FailureBox) {
+        self.origin = origin
+        self.localPort = localPort
+        self.listener = listener
+        self.failures = failures
+    }
+
+    /// Binds a listener on 127.0.0.1 (an ephemeral port) forwarding to `host`:`port`.
+    ///
+    /// - Parameters:
+    ///   - pins: The accepted pins, the base64 of SPKI SHA-256 digests.
+    ///   - tls: The TLS client settings (full verification, roots, identity).
+    static func start(host: String, port: Int, pins: Set<String>, tls: TLSConfiguration,
+                      connectTimeout: TimeAmount) async throws -> PinningForwarder {
+        var tls = tls
+        tls.applicationProtocols = ["http/1.1"]
+        let context = try NIOSSLContext(configuration: tls)
+        let failures = FailureBox()
+        let origin = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        // An IP address is checked against the certificate's IP SANs and never sent as SNI.
+        let serverHostname: String? = Self.isIPAddress(host) ? nil : host
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.autoRead, value: false)
+            .childChannelInitializer { inbound in
+                connect(inbound: inbound, host: host, port: port, serverHostname: serverHostname, context: context,
+                        pins: pins, origin: origin, failures: failures, connectTimeout: connectTimeout)
+                return inbound.eventLoop.makeSucceededVoidFuture()
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        return PinningForwarder(origin: origin, localPort: listener.localAddress?.port ?? 0, listener: listener, failures: failures)
+    }
+
+    /// The reason the last failed connection was closed (a pin mismatch, a TLS or connection
+    /// failure), cleared as it is taken.
+    func takeFailure() -> DownloadError? {
+        failures.value.withLock { failure in
+            defer { failure = nil }
+            return failure
+        }
+    }
+
+    func shutdown() async {
+        try? await listener.close()
+    }
+
+    static func isIPAddress(_ host: String) -> Bool {
+        (try? SocketAddress(ipAddress: host, port: 0)) != nil
+    }
+
+    /// `sha256//` and the base64 of a pin, as curl spells it.
+    static func spelled(_ pin: String) -> String { "sha256//" + pin }
+
+    /// Opens the TLS connection to the origin for `inbound` (on `inbound`'s event loop).
+    private static func connect(inbound: any Channel, host: String, port: Int, serverHostname: String?, context: NIOSSLContext,
+                                pins: Set<String>, origin: String, failures: FailureBox, connectTimeout: TimeAmount) {
+        ClientBootstrap(group: inbound.eventLoop)
+            .connectTimeout(connectTimeout)
+            .channelInitializer { outbound in
+                outbound.eventLoop.makeCompletedFuture {
+                    let verified = VerifiedChain()
+                    let ssl = try PinnedHandshake.clientHandler(context: context, serverHostname: serverHostname) { result, certificate in
+                        // Called for each certificate of the chain BoringSSL builds, with its own
+                        // verdict, which stays the verdict: the pins only add a requirement.
+                        if result == .certificateVerified, let der = try? certificate.toDERBytes() {
+                            verified.pins.append(PinnedHandshake.pin(ofCertificate: der))
+                        }
+                        return result
+                    }
+                    try outbound.pipeline.syncOperations.addHandler(ssl)
+                    try outbound.pipeline.syncOperations.addHandler(
+                        PinCheckHandler(pins: pins, verified: verified, origin: origin, failures: failures, inbound: inbound))
+                }
+            }
+            .connect(host: host, port: port)
+            .whenFailure { error in
+                failures.record(AsyncHTTPClientTransport.translate(error, url: "https://\(origin)/"))
+                inbound.close(promise: nil)
+            }
+    }
+
+    final class FailureBox: Sendable {
+        let value = Mutex<DownloadError?>(nil)
+
+        func record(_ error: DownloadError) { value.withLock { $0 = error } }
+    }
+
+    /// The pins of the certificates BoringSSL verified, leaf last, for one handshake (touched on
+    /// the connection's event loop only).
+    final class VerifiedChain: @unchecked Sendable {
+        var pins: [String] = []
+    }
+}
