@@ -116,6 +116,37 @@ struct PinningTests {
         }
     }
 
+    @Test("concurrent pinned downloads share the origin's forwarder; each connection is checked")
+    func concurrent() async throws {
+        try await TransportSecurityTests.withServer { server in
+            var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(5), idleReadTimeout: .seconds(10))
+            configuration.security = try Self.security(pins: try Self.pins("root-ca"))
+            let transport = AsyncHTTPClientTransport(configuration: configuration)
+            let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: .seconds(20), retryPolicy: RetryPolicy(retries: 0)))
+            let urls = (0..<6).map { server.url("/data?n=\($0)") }
+            let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+                for url in urls { group.addTask { try await downloader.result(for: DownloadRequest(url: url)).data } }
+                var all: [[UInt8]] = []
+                for try await data in group { all.append(data) }
+                return all
+            }
+            try await transport.shutdown()
+            #expect(results.count == 6 && results.allSatisfy { $0 == server.body })
+            #expect(server.requests.count == 6)
+        }
+    }
+
+    @Test("with pins a redirect is not followed: the error names the Location")
+    func redirect() async throws {
+        try await TransportSecurityTests.withServer { server in
+            let error = await #expect(throws: DownloadError.self) {
+                _ = try await TransportSecurityTests.fetch(server.url("/redirect"), security: try Self.security(pins: try Self.pins("server")))
+            }
+            #expect(error?.description.contains("redirects to /data") == true, "\(String(describing: error))")
+            #expect(server.requests.isEmpty, "/data was not fetched")
+        }
+    }
+
     @Test("pins parse as curl spells them; anything else is refused by name")
     func parsing() throws {
         let pins = try TransportSecurity.pins(parsing: "\(try Self.pin("server")); \(try Self.pin("root-ca"))")

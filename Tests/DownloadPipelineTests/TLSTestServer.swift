@@ -23,7 +23,7 @@ struct ChannelRequestContext: RequestContext {
 /// A TLS server (Hummingbird 2 over swift-nio-ssl) on 127.0.0.1 with Fixtures/tls/server.pem and
 /// its intermediate: HTTP/2 with HTTP/1.1 fallback (ALPN) or HTTP/1.1 only, optionally requiring a
 /// client certificate issued by Fixtures/tls/client-ca.pem. `GET /data` answers ``body`` (a
-/// `Range: bytes=N-` request gets 206 and the rest). Every request is recorded with its HTTP
+/// `Range: bytes=N-` request gets 206 and the rest); `GET /redirect` is a 302 to `/data`. Every request is recorded with its HTTP
 /// version and the peer's address.
 final class TLSTestServer: Sendable {
     struct Seen: Sendable {
@@ -67,6 +67,11 @@ final class TLSTestServer: Sendable {
         }
         let log = RequestLog()
         let router = Router(context: ChannelRequestContext.self)
+        router.get("/redirect") { _, _ -> Response in
+            var headers = HTTPFields()
+            headers[.location] = "/data"
+            return Response(status: .found, headers: headers)
+        }
         router.get("/data") { request, context -> Response in
             // An HTTP/2 stream channel is the child of the connection's channel, itself the child
             // of the listening socket; an HTTP/1 connection's channel is the listener's child.
