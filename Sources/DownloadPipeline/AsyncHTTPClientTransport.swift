@@ -129,9 +129,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 response = try await client(for: request.url).execute(clientRequest, deadline: .distantFuture)
             }
         } catch {
-            if let failure = forwarder?.takeFailure() {
-                throw DownloadError.transport(url: urlText, failure.reason, cause: failure.cause)
-            }
+            if let failure = forwarder?.takeFailure(url: urlText) { throw failure }
             throw Self.explainingHandshake(Self.translate(error, url: urlText), request: request, security: configuration.security)
         }
         if pinned, configuration.followsRedirects, (300..<400).contains(Int(response.status.code)), response.status.code != 304,

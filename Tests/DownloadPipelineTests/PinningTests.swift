@@ -33,6 +33,7 @@ struct PinningTests {
             #expect(result.response.url == server.url("/data?x=1"))
             #expect(server.requests.count == 1)
             #expect(server.requests.first?.http2 == false)
+            #expect(server.requests.first?.authority == "127.0.0.1:\(server.port)", "the origin's Host, not the forwarder's")
         }
     }
 
@@ -157,6 +158,16 @@ struct PinningTests {
         #expect(PinnedOrigins.pathAndQuery(of: "https://h:1") == "/")
         #expect(PinnedOrigins.pathAndQuery(of: "https://h:1?q=1#f") == "/?q=1")
         #expect(PinnedOrigins.pathAndQuery(of: "https://u@h/a%20b/c?x=%2F#frag") == "/a%20b/c?x=%2F")
+    }
+
+    @Test("an origin that refuses the connection is reported as such, not as the forwarder closing")
+    func refusedOrigin() async throws {
+        let error = await #expect(throws: DownloadError.self) {
+            _ = try await TransportSecurityTests.fetch(URL(string: "https://127.0.0.1:1/x")!, security: try Self.security(pins: try Self.pins("server")))
+        }
+        #expect(error?.code == .transport, "\(String(describing: error))")
+        #expect(error?.description.contains("https://127.0.0.1:1/x") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("refused") == true, "\(String(describing: error))")
     }
 
     @Test("pins through a proxy are refused with a clear error")

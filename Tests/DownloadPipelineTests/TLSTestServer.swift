@@ -33,6 +33,8 @@ final class TLSTestServer: Sendable {
         /// The address of the connection's peer (the client, or the proxy in between).
         var peer: String
         var range: String?
+        /// The request's authority (HTTP/1.1: its `Host` header).
+        var authority: String? = nil
     }
 
     final class RequestLog: Sendable {
@@ -79,7 +81,7 @@ final class TLSTestServer: Sendable {
             let connection = isHTTP2 ? context.channel.parent! : context.channel
             let range = request.headers[.range]
             log.seen.withLock {
-                $0.append(Seen(path: "/data", http2: isHTTP2, peer: connection.remoteAddress?.ipAddress ?? "?", range: range))
+                $0.append(Seen(path: "/data", http2: isHTTP2, peer: connection.remoteAddress?.ipAddress ?? "?", range: range, authority: request.head.authority))
             }
             if let range, range.hasPrefix("bytes="), range.hasSuffix("-"), let start = Int(range.dropFirst(6).dropLast()), start < body.count {
                 var headers = HTTPFields()

@@ -32,8 +32,7 @@ final class PinCheckHandler: ChannelInboundHandler {
         guard seen.contains(where: pins.contains) else {
             let expected = pins.sorted().map(PinningForwarder.spelled).joined(separator: ", ")
             let chain = seen.reversed().map(PinningForwarder.spelled).joined(separator: ", ")
-            failures.record(.transport(url: "https://\(origin)/",
-                                       "TLS: the server's public key matches none of the pinned public keys (expected \(expected); the verified chain, leaf first, has \(chain.isEmpty ? "no certificate" : chain)); no request was sent"))
+            failures.record(.pinMismatch("TLS: the server's public key matches none of the pinned public keys (expected \(expected); the verified chain, leaf first, has \(chain.isEmpty ? "no certificate" : chain)); no request was sent"))
             context.close(promise: nil)
             inbound.close(promise: nil)
             return
@@ -49,7 +48,7 @@ final class PinCheckHandler: ChannelInboundHandler {
             inbound.setOption(.autoRead, value: true).whenFailure { _ in }
             inbound.read()
         } catch {
-            failures.record(.transport(url: "https://\(origin)/", "the pinning forwarder could not join the connections: \(error)"))
+            failures.record(.error(error))
             context.close(promise: nil)
             inbound.close(promise: nil)
         }
@@ -59,7 +58,7 @@ final class PinCheckHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if !settled {
             settled = true
-            failures.record(AsyncHTTPClientTransport.translate(error, url: "https://\(origin)/"))
+            failures.record(.error(error))
             context.close(promise: nil)
             inbound.close(promise: nil)
             return

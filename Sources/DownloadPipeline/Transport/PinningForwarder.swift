@@ -57,12 +57,27 @@ final class PinningForwarder: Sendable {
         return PinningForwarder(origin: origin, localPort: listener.localAddress?.port ?? 0, listener: listener, failures: failures)
     }
 
+    /// Why the last failed connection was closed, cleared as it is taken.
+    enum Failure: Sendable {
+        /// No certificate of the verified chain has a pinned public key: the sentence.
+        case pinMismatch(String)
+        /// The connection to the origin or its TLS handshake failed.
+        case error(any Error)
+    }
+
     /// The reason the last failed connection was closed (a pin mismatch, a TLS or connection
-    /// failure), cleared as it is taken.
-    func takeFailure() -> DownloadError? {
-        failures.value.withLock { failure in
+    /// failure), as the error of a request for `url`; cleared as it is taken.
+    func takeFailure(url: String) -> DownloadError? {
+        let failure = failures.value.withLock { failure in
             defer { failure = nil }
             return failure
+        }
+        switch failure {
+        case .pinMismatch(let reason)?: return .transport(url: url, reason)
+        case .error(let error)?:
+            if case ChannelError.connectTimeout = error { return .timeout(url: url, .connect) }
+            return AsyncHTTPClientTransport.translate(error, url: url)
+        case nil: return nil
         }
     }
 
@@ -100,15 +115,15 @@ final class PinningForwarder: Sendable {
             }
             .connect(host: host, port: port)
             .whenFailure { error in
-                failures.record(AsyncHTTPClientTransport.translate(error, url: "https://\(origin)/"))
+                failures.record(.error(error))
                 inbound.close(promise: nil)
             }
     }
 
     final class FailureBox: Sendable {
-        let value = Mutex<DownloadError?>(nil)
+        let value = Mutex<Failure?>(nil)
 
-        func record(_ error: DownloadError) { value.withLock { $0 = error } }
+        func record(_ failure: Failure) { value.withLock { $0 = failure } }
     }
 
     /// The pins of the certificates BoringSSL verified, leaf last, for one handshake (touched on
