@@ -8,16 +8,14 @@ final class PinCheckHandler: ChannelInboundHandler {
 
     private let pins: Set<String>
     private let verified: PinningForwarder.VerifiedChain
-    private let origin: String
     private let failures: PinningForwarder.FailureBox
     private let inbound: any Channel
     private var settled = false
 
-    init(pins: Set<String>, verified: PinningForwarder.VerifiedChain, origin: String,
+    init(pins: Set<String>, verified: PinningForwarder.VerifiedChain,
          failures: PinningForwarder.FailureBox, inbound: any Channel) {
         self.pins = pins
         self.verified = verified
-        self.origin = origin
         self.failures = failures
         self.inbound = inbound
     }

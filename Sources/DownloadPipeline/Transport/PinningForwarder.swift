@@ -17,15 +17,12 @@ import Synchronization
 /// failed connection or handshake, the reason is recorded for the transport and both sides are
 /// closed, so no request byte reaches the origin.
 final class PinningForwarder: Sendable {
-    /// The origin, as `host:port`, for messages.
-    let origin: String
     /// The port of the listener on 127.0.0.1.
     let localPort: Int
     private let listener: any Channel
     private let failures: FailureBox
 
-    private init(origin: String, localPort: Int, listener: any Channel, failures: FailureBox) {
-        self.origin = origin
+    private init(localPort: Int, listener: any Channel, failures: FailureBox) {
         self.localPort = localPort
         self.listener = listener
         self.failures = failures
@@ -42,7 +39,6 @@ final class PinningForwarder: Sendable {
         tls.applicationProtocols = ["http/1.1"]
         let context = try NIOSSLContext(configuration: tls)
         let failures = FailureBox()
-        let origin = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         // An IP address is checked against the certificate's IP SANs and never sent as SNI.
         let serverHostname: String? = Self.isIPAddress(host) ? nil : host
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -50,11 +46,11 @@ final class PinningForwarder: Sendable {
             .childChannelOption(.autoRead, value: false)
             .childChannelInitializer { inbound in
                 connect(inbound: inbound, host: host, port: port, serverHostname: serverHostname, context: context,
-                        pins: pins, origin: origin, failures: failures, connectTimeout: connectTimeout)
+                        pins: pins, failures: failures, connectTimeout: connectTimeout)
                 return inbound.eventLoop.makeSucceededVoidFuture()
             }
             .bind(host: "127.0.0.1", port: 0).get()
-        return PinningForwarder(origin: origin, localPort: listener.localAddress?.port ?? 0, listener: listener, failures: failures)
+        return PinningForwarder(localPort: listener.localAddress?.port ?? 0, listener: listener, failures: failures)
     }
 
     /// Why the last failed connection was closed, cleared as it is taken.
@@ -94,7 +90,7 @@ final class PinningForwarder: Sendable {
 
     /// Opens the TLS connection to the origin for `inbound` (on `inbound`'s event loop).
     private static func connect(inbound: any Channel, host: String, port: Int, serverHostname: String?, context: NIOSSLContext,
-                                pins: Set<String>, origin: String, failures: FailureBox, connectTimeout: TimeAmount) {
+                                pins: Set<String>, failures: FailureBox, connectTimeout: TimeAmount) {
         ClientBootstrap(group: inbound.eventLoop)
             .connectTimeout(connectTimeout)
             .channelInitializer { outbound in
@@ -110,7 +106,7 @@ final class PinningForwarder: Sendable {
                     }
                     try outbound.pipeline.syncOperations.addHandler(ssl)
                     try outbound.pipeline.syncOperations.addHandler(
-                        PinCheckHandler(pins: pins, verified: verified, origin: origin, failures: failures, inbound: inbound))
+                        PinCheckHandler(pins: pins, verified: verified, failures: failures, inbound: inbound))
                 }
             }
             .connect(host: host, port: port)
