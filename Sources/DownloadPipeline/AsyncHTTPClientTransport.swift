@@ -150,8 +150,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             defer { clients.removeAll() }
             return Array(clients.values)
         }
-        for client in all { try await client.shutdown() }
-        try await pinning.shutdown()
+        var failure: (any Error)?
+        for client in all {
+            do { try await client.shutdown() } catch { failure = failure ?? error }
+        }
+        do { try await pinning.shutdown() } catch { failure = failure ?? error }
+        if let failure { throw failure }
     }
 
     /// Maps async-http-client and NIO errors to ``DownloadError``.

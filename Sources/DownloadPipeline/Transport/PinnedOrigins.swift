@@ -15,7 +15,7 @@ final class PinnedOrigins: Sendable {
     /// Where a pinned request goes instead of its `https` URL.
     struct Route {
         let forwarder: PinningForwarder
-        /// `http://127.0.0.1:PORT` with the request's path and query.
+        /// `http+unix://` with the forwarder's socket and the request's path and query.
         let url: String
         /// The `Host` header the origin expects (`host` or `host:port`).
         let host: String
@@ -53,8 +53,12 @@ final class PinnedOrigins: Sendable {
             forwarder = kept
         }
         let bracketed = host.contains(":") ? "[\(host)]" : host
+        // Never the https URL itself: this client does not pin.
+        guard let local = URL(httpURLWithSocketPath: forwarder.socketPath, uri: Self.pathAndQuery(of: urlText)) else {
+            throw DownloadError.invalidURL(urlText, "its path cannot be sent through the pinning forwarder")
+        }
         return Route(forwarder: forwarder,
-                     url: "http://127.0.0.1:\(forwarder.localPort)\(Self.pathAndQuery(of: urlText))",
+                     url: local.absoluteString,
                      host: url.port.map { "\(bracketed):\($0)" } ?? bracketed,
                      client: client(settings))
     }
@@ -99,7 +103,10 @@ final class PinnedOrigins: Sendable {
             defer { forwarders.removeAll() }
             return Array(forwarders.values)
         }
-        try await client?.shutdown()
+        // The forwarders (and their socket directories) go even when the client's shutdown fails.
+        var failure: (any Error)?
+        do { try await client?.shutdown() } catch { failure = error }
         for forwarder in all { await forwarder.shutdown() }
+        if let failure { throw failure }
     }
 }

@@ -1,10 +1,18 @@
 import AsymmetricKeys
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NIOCore
 import NIOPosix
 import NIOSSL
 import Synchronization
 
-/// A listener on 127.0.0.1 that carries plain HTTP/1.1 from AsyncHTTPClient to one `https`
+/// A listener on a Unix domain socket in a new private directory (mode 0700, so no other user
+/// can reach it) that carries plain HTTP/1.1 from AsyncHTTPClient to one `https`
 /// origin over a TLS connection Coffer sets up itself, so that the server's public key can be
 /// checked against ``TransportSecurity/pinnedPublicKeys`` on the very connection the request
 /// then uses (AsyncHTTPClient builds its own TLS handler and offers no verification hook).
@@ -17,18 +25,21 @@ import Synchronization
 /// failed connection or handshake, the reason is recorded for the transport and both sides are
 /// closed, so no request byte reaches the origin.
 final class PinningForwarder: Sendable {
-    /// The port of the listener on 127.0.0.1.
-    let localPort: Int
+    /// The path of the listening socket.
+    let socketPath: String
+    private let directory: String
     private let listener: any Channel
     private let failures: FailureBox
 
-    private init(localPort: Int, listener: any Channel, failures: FailureBox) {
-        self.localPort = localPort
+    private init(socketPath: String, directory: String, listener: any Channel, failures: FailureBox) {
+        self.socketPath = socketPath
+        self.directory = directory
         self.listener = listener
         self.failures = failures
     }
 
-    /// Binds a listener on 127.0.0.1 (an ephemeral port) forwarding to `host`:`port`.
+    /// Binds a listener on a Unix domain socket in a new directory only this user can enter,
+    /// forwarding to `host`:`port`.
     ///
     /// - Parameters:
     ///   - pins: The accepted pins, the base64 of SPKI SHA-256 digests.
@@ -41,16 +52,36 @@ final class PinningForwarder: Sendable {
         let failures = FailureBox()
         // An IP address is checked against the certificate's IP SANs and never sent as SNI.
         let serverHostname: String? = Self.isIPAddress(host) ? nil : host
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        let directory = try makePrivateDirectory()
+        let socketPath = directory + "/forwarder.sock"
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelOption(.autoRead, value: false)
             .childChannelInitializer { inbound in
                 connect(inbound: inbound, host: host, port: port, serverHostname: serverHostname, context: context,
                         pins: pins, failures: failures, connectTimeout: connectTimeout)
                 return inbound.eventLoop.makeSucceededVoidFuture()
             }
-            .bind(host: "127.0.0.1", port: 0).get()
-        return PinningForwarder(localPort: listener.localAddress?.port ?? 0, listener: listener, failures: failures)
+        let listener: any Channel
+        do {
+            listener = try await bootstrap.bind(unixDomainSocketPath: socketPath).get()
+        } catch {
+            rmdir(directory)
+            throw DownloadError.transport(url: nil, "the pinning forwarder cannot listen on \(socketPath): \(error)")
+        }
+        return PinningForwarder(socketPath: socketPath, directory: directory, listener: listener, failures: failures)
+    }
+
+    /// A new directory, mode 0700, under `TMPDIR` (when a socket path there fits) or `/tmp`.
+    private static func makePrivateDirectory() throws -> String {
+        var base = "/tmp"
+        if let tmp = getenv("TMPDIR").map({ String(cString: $0) }), tmp.hasPrefix("/"), tmp.utf8.count < 60 {
+            base = tmp.hasSuffix("/") ? String(tmp.dropLast()) : tmp
+        }
+        var template = Array((base + "/coffer-pin-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw DownloadError.transport(url: nil, "the pinning forwarder cannot make a directory in \(base): \(String(cString: strerror(errno)))")
+        }
+        return String(cString: made)
     }
 
     /// Why the last failed connection was closed, cleared as it is taken.
@@ -79,6 +110,8 @@ final class PinningForwarder: Sendable {
 
     func shutdown() async {
         try? await listener.close()
+        unlink(socketPath)
+        rmdir(directory)
     }
 
     static func isIPAddress(_ host: String) -> Bool {
