@@ -141,9 +141,14 @@ struct FetchTransportCommandTests {
 
     @Test("--pinnedpubkey: the server's or its CA's pin (or a key file) passes; a wrong pin exits 1 naming the pins")
     func pinnedPublicKey() throws {
-        try Self.withServer(requireClientCertificate: false) { server, payload, _ in
+        try Self.withServer(requireClientCertificate: false) { server, payload, directory in
             let trust = ["--cacert", Self.tls("root-ca.pem")]
-            for pins in ["\(try Self.pin("unrelated-ca"));\(try Self.pin("server"))", try Self.pin("root-ca"), Self.tls("intermediate-ca.pem")] {
+            // The server's public key as openssl writes it (a PEM SubjectPublicKeyInfo), as curl takes it.
+            let publicKey = try ToolProcess.run(tool: "openssl", ["x509", "-in", Self.tls("server.pem"), "-pubkey", "-noout"])
+            #expect(publicKey.status == 0, "\(publicKey.stderr)")
+            let publicKeyFile = directory + "/server.pub.pem"
+            try Data(publicKey.stdout).write(to: URL(fileURLWithPath: publicKeyFile))
+            for pins in [publicKeyFile, "\(try Self.pin("unrelated-ca"));\(try Self.pin("server"))", try Self.pin("root-ca"), Self.tls("intermediate-ca.pem")] {
                 let result = try CLIRunner.run(["fetch", server.url("payload.bin"), "--pinnedpubkey", pins] + trust + Self.base)
                 #expect(result.status == 0, "\(pins): \(result.stderr)")
                 #expect(result.stdoutBytes == payload)
