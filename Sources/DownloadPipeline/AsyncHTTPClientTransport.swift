@@ -58,6 +58,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Why the TLS settings were refused (a trust root or identity NIOSSL does not accept):
     /// every request fails with it.
     private let setupError: DownloadError?
+    /// With pinned public keys: the forwarders, one per `https` origin (`host:port`), and the
+    /// HTTP/1.1 client that talks to them (``PinningForwarder``).
+    private let pinning = PinnedOrigins()
 
     /// Creates the transport and its `HTTPClient` (on the shared NIO event loop group).
     ///
@@ -102,6 +105,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     public func start(_ request: TransportRequest) async throws -> TransportResponse {
         let urlText = request.url.absoluteString
         if let setupError { throw DownloadError.transport(url: urlText, setupError.reason) }
+        let pinned = !configuration.security.pinnedPublicKeys.isEmpty && request.url.scheme?.lowercased() == "https"
         var clientRequest = HTTPClientRequest(url: urlText)
         clientRequest.method = HTTPMethod(rawValue: request.method)
         for header in request.headers {
@@ -113,13 +117,27 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                                          length: body.length.map { .known(Int64($0)) } ?? .unknown)
         }
         let response: HTTPClientResponse
+        var forwarder: PinningForwarder?
         do {
-            response = try await client(for: request.url).execute(clientRequest, deadline: .distantFuture)
+            if pinned {
+                let route = try await pinning.route(request, configuration: configuration, settings: directConfiguration)
+                forwarder = route.forwarder
+                clientRequest.url = route.url
+                if !clientRequest.headers.contains(name: "host") { clientRequest.headers.add(name: "Host", value: route.host) }
+                response = try await route.client.execute(clientRequest, deadline: .distantFuture)
+            } else {
+                response = try await client(for: request.url).execute(clientRequest, deadline: .distantFuture)
+            }
         } catch {
+            if let failure = forwarder?.takeFailure(url: urlText) { throw failure }
             throw Self.explainingHandshake(Self.translate(error, url: urlText), request: request, security: configuration.security)
         }
+        if pinned, configuration.followsRedirects, (300..<400).contains(Int(response.status.code)), response.status.code != 304,
+           let location = response.headers.first(name: "location") {
+            throw DownloadError.transport(url: urlText, "the server redirects to \(location.prefix(500)); redirects are not followed when public keys are pinned (fetch that URL itself)")
+        }
         let head = DownloadResponse(
-            url: response.url ?? request.url,
+            url: pinned ? request.url : (response.url ?? request.url),
             status: Int(response.status.code),
             headers: response.headers.map { (name: $0.name, value: $0.value) }
         )
@@ -132,7 +150,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             defer { clients.removeAll() }
             return Array(clients.values)
         }
-        for client in all { try await client.shutdown() }
+        var failure: (any Error)?
+        for client in all {
+            do { try await client.shutdown() } catch { failure = failure ?? error }
+        }
+        do { try await pinning.shutdown() } catch { failure = failure ?? error }
+        if let failure { throw failure }
     }
 
     /// Maps async-http-client and NIO errors to ``DownloadError``.

@@ -43,7 +43,17 @@ struct FetchTransportOptions: ParsableArguments {
                                                               valueName: "list"))
     var noProxy: String?
 
+    @Option(name: .customLong("pinnedpubkey"),
+            help: ArgumentHelp("Accept the server only if its verified chain (leaf, intermediate or root) has one of these public keys: 'sha256//BASE64;sha256//BASE64' (the spkiSHA256 that keytool inspect prints), or a file with the public key (PEM, DER or any key container). Checked besides the usual verification, before the request is sent; HTTP/1.1, no redirects, no proxy.",
+                               valueName: "pins|file"))
+    var pinnedPublicKey: String?
+
     func validate() throws {
+        if let pinnedPublicKey, pinnedPublicKey.hasPrefix("sha256//") {
+            do { _ = try TransportSecurity.pins(parsing: pinnedPublicKey) } catch let error as DownloadError {
+                throw ValidationError("--pinnedpubkey: \(error.reason)")
+            }
+        }
         if http1, http2 { throw ValidationError("give --http1.1 or --http2, not both") }
         if cacertWithSystem, cacert == nil { throw ValidationError("--cacert-with-system needs --cacert") }
         if clientIdentity != nil, clientKey != nil || clientCert != nil {
@@ -72,6 +82,11 @@ struct FetchTransportOptions: ParsableArguments {
                     security.clientIdentity = try TransportTrustStore.clientIdentity(file: clientIdentity, passphrase: provider)
                 } else if let clientKey, let clientCert {
                     security.clientIdentity = try TransportTrustStore.clientIdentity(key: clientKey, certificates: clientCert, passphrase: provider)
+                }
+                if let pinnedPublicKey {
+                    security.pinnedPublicKeys = pinnedPublicKey.hasPrefix("sha256//")
+                        ? try TransportSecurity.pins(parsing: pinnedPublicKey)
+                        : try TransportTrustStore.publicKeyPins(file: pinnedPublicKey)
                 }
             }
         }

@@ -23,7 +23,7 @@ struct ChannelRequestContext: RequestContext {
 /// A TLS server (Hummingbird 2 over swift-nio-ssl) on 127.0.0.1 with Fixtures/tls/server.pem and
 /// its intermediate: HTTP/2 with HTTP/1.1 fallback (ALPN) or HTTP/1.1 only, optionally requiring a
 /// client certificate issued by Fixtures/tls/client-ca.pem. `GET /data` answers ``body`` (a
-/// `Range: bytes=N-` request gets 206 and the rest). Every request is recorded with its HTTP
+/// `Range: bytes=N-` request gets 206 and the rest); `GET /redirect` is a 302 to `/data`. Every request is recorded with its HTTP
 /// version and the peer's address.
 final class TLSTestServer: Sendable {
     struct Seen: Sendable {
@@ -33,6 +33,8 @@ final class TLSTestServer: Sendable {
         /// The address of the connection's peer (the client, or the proxy in between).
         var peer: String
         var range: String?
+        /// The request's authority (HTTP/1.1: its `Host` header).
+        var authority: String? = nil
     }
 
     final class RequestLog: Sendable {
@@ -56,7 +58,7 @@ final class TLSTestServer: Sendable {
     }
 
     /// Starts a server and waits until it listens.
-    static func start(http2: Bool = true, requireClientCertificate: Bool = false,
+    static func start(http2: Bool = true, requireClientCertificate: Bool = false, bindHost: String = "127.0.0.1",
                       body: [UInt8] = Array((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })) async throws -> TLSTestServer {
         let chain = try NIOSSLCertificate.fromPEMFile(fixture("server-chain.pem")).map { NIOSSLCertificateSource.certificate($0) }
         let key = try NIOSSLPrivateKey(file: fixture("server.key.pem"), format: .pem)
@@ -67,6 +69,11 @@ final class TLSTestServer: Sendable {
         }
         let log = RequestLog()
         let router = Router(context: ChannelRequestContext.self)
+        router.get("/redirect") { _, _ -> Response in
+            var headers = HTTPFields()
+            headers[.location] = "/data"
+            return Response(status: .found, headers: headers)
+        }
         router.get("/data") { request, context -> Response in
             // An HTTP/2 stream channel is the child of the connection's channel, itself the child
             // of the listening socket; an HTTP/1 connection's channel is the listener's child.
@@ -74,7 +81,7 @@ final class TLSTestServer: Sendable {
             let connection = isHTTP2 ? context.channel.parent! : context.channel
             let range = request.headers[.range]
             log.seen.withLock {
-                $0.append(Seen(path: "/data", http2: isHTTP2, peer: connection.remoteAddress?.ipAddress ?? "?", range: range))
+                $0.append(Seen(path: "/data", http2: isHTTP2, peer: connection.remoteAddress?.ipAddress ?? "?", range: range, authority: request.head.authority))
             }
             if let range, range.hasPrefix("bytes="), range.hasSuffix("-"), let start = Int(range.dropFirst(6).dropLast()), start < body.count {
                 var headers = HTTPFields()
@@ -90,7 +97,7 @@ final class TLSTestServer: Sendable {
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         let server: HTTPServerBuilder = http2 ? try .http2Upgrade(tlsConfiguration: tls) : try .tls(.http1(), tlsConfiguration: tls)
         let app = Application(router: router, server: server,
-                              configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              configuration: .init(address: .hostname(bindHost, port: 0)),
                               onServerRunning: { channel in
                                   portContinuation.yield(channel.localAddress?.port ?? 0)
                                   portContinuation.finish()

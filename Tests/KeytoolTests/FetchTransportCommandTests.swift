@@ -133,7 +133,38 @@ struct FetchTransportCommandTests {
         }
     }
 
+    /// A pin of Fixtures/tls/facts.json (computed by openssl).
+    static func pin(_ name: String) throws -> String {
+        let facts = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tls("facts.json")))) as? [String: Any]
+        return try #require((facts?["pins"] as? [String: String])?[name])
+    }
+
+    @Test("--pinnedpubkey: the server's or its CA's pin (or a key file) passes; a wrong pin exits 1 naming the pins")
+    func pinnedPublicKey() throws {
+        try Self.withServer(requireClientCertificate: false) { server, payload, directory in
+            let trust = ["--cacert", Self.tls("root-ca.pem")]
+            // The server's public key as openssl writes it (a PEM SubjectPublicKeyInfo), as curl takes it.
+            let publicKey = try ToolProcess.run(tool: "openssl", ["x509", "-in", Self.tls("server.pem"), "-pubkey", "-noout"])
+            #expect(publicKey.status == 0, "\(publicKey.stderr)")
+            let publicKeyFile = directory + "/server.pub.pem"
+            try Data(publicKey.stdout).write(to: URL(fileURLWithPath: publicKeyFile))
+            for pins in [publicKeyFile, "\(try Self.pin("unrelated-ca"));\(try Self.pin("server"))", try Self.pin("root-ca"), Self.tls("intermediate-ca.pem")] {
+                let result = try CLIRunner.run(["fetch", server.url("payload.bin"), "--pinnedpubkey", pins] + trust + Self.base)
+                #expect(result.status == 0, "\(pins): \(result.stderr)")
+                #expect(result.stdoutBytes == payload)
+            }
+            let wrong = try CLIRunner.run(["fetch", server.url("payload.bin"), "--pinnedpubkey", try Self.pin("client")] + trust + Self.base)
+            #expect(wrong.status == 1)
+            #expect(wrong.stdoutBytes.isEmpty)
+            #expect(wrong.stderr.contains("matches none of the pinned public keys"), "\(wrong.stderr)")
+            let expected = try Self.pin("client"), seen = try Self.pin("server")
+            #expect(wrong.stderr.contains(expected) && wrong.stderr.contains(seen), "\(wrong.stderr)")
+        }
+    }
+
     @Test("conflicting or incomplete transport options are usage errors", arguments: [
+        (["--pinnedpubkey", "sha256//AAAA"], "not a public key pin"),
+        (["--pinnedpubkey", "sha256//q1DdDgvcwDrPuV++utb0861D3BntxTKHQkUeT3tMePk=;"], "not a public key pin"),
         (["--http1.1", "--http2"], "not both"),
         (["--cacert-with-system"], "needs --cacert"),
         (["--client-key", "k.pem"], "go together"),

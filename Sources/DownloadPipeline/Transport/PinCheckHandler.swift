@@ -1,0 +1,74 @@
+import NIOCore
+import NIOTLS
+
+/// After the origin's TLS handshake: joins the two connections when a pin matches, else
+/// records the mismatch and closes both.
+final class PinCheckHandler: ChannelInboundHandler {
+    typealias InboundIn = NIOAny
+
+    private let pins: Set<String>
+    private let verified: PinningForwarder.VerifiedChain
+    private let failures: PinningForwarder.FailureBox
+    private let inbound: any Channel
+    private var settled = false
+
+    init(pins: Set<String>, verified: PinningForwarder.VerifiedChain,
+         failures: PinningForwarder.FailureBox, inbound: any Channel) {
+        self.pins = pins
+        self.verified = verified
+        self.failures = failures
+        self.inbound = inbound
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard case TLSUserEvent.handshakeCompleted = event, !settled else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        settled = true
+        let seen = verified.pins
+        guard seen.contains(where: pins.contains) else {
+            let expected = pins.sorted().map(PinningForwarder.spelled).joined(separator: ", ")
+            let chain = seen.reversed().map(PinningForwarder.spelled).joined(separator: ", ")
+            failures.record(.pinMismatch("TLS: the server's public key matches none of the pinned public keys (expected \(expected); the verified chain, leaf first, has \(chain.isEmpty ? "no certificate" : chain)); no request was sent"))
+            context.close(promise: nil)
+            inbound.close(promise: nil)
+            return
+        }
+        guard inbound.isActive else {
+            context.close(promise: nil)
+            return
+        }
+        do {
+            let (outboundGlue, inboundGlue) = GlueHandler.matchedPair()
+            try context.pipeline.syncOperations.addHandler(outboundGlue)
+            try inbound.pipeline.syncOperations.addHandler(inboundGlue)
+            inbound.setOption(.autoRead, value: true).whenFailure { _ in }
+            inbound.read()
+        } catch {
+            failures.record(.error(error))
+            context.close(promise: nil)
+            inbound.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if !settled {
+            settled = true
+            failures.record(.error(error))
+            context.close(promise: nil)
+            inbound.close(promise: nil)
+            return
+        }
+        context.fireErrorCaught(error)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if !settled {
+            settled = true
+            inbound.close(promise: nil)
+        }
+        context.fireChannelInactive()
+    }
+}

@@ -1,0 +1,40 @@
+import AsymmetricKeys
+import NIOCore
+import NIOSSL
+
+/// The TLS client handler of a ``PinningForwarder`` connection and the pins it compares.
+enum PinnedHandshake {
+    /// A client handler whose `verify` callback sees each certificate of the chain BoringSSL
+    /// builds together with BoringSSL's verdict (the per-certificate callback of OpenSSL's
+    /// `SSL_set_verify`). Chain and host name verification stay NIOSSL's: the callback can only
+    /// keep or refuse, and the forwarder keeps the verdict as given.
+    ///
+    /// swift-nio-ssl 2.37.6 reaches that callback only through a deprecated initializer (its
+    /// successors replace verification wholesale); calling it through ``LegacyVerifyingHandler``
+    /// keeps the build free of the deprecation warning without changing what runs.
+    static func clientHandler(context: NIOSSLContext, serverHostname: String?,
+                              verify: @escaping NIOSSLVerificationCallback) throws -> NIOSSLClientHandler {
+        let type: any LegacyVerifyingHandler.Type = NIOSSLClientHandler.self
+        guard let handler = try type.init(context: context, serverHostname: serverHostname, verificationCallback: verify)
+            as? NIOSSLClientHandler else {
+            throw DownloadError.transport(url: nil, "the TLS client handler could not be made")
+        }
+        return handler
+    }
+
+    /// The base64 SHA-256 of a certificate's SubjectPublicKeyInfo (`spkiSHA256`, what `keytool
+    /// inspect` prints), or a digest of the whole DER when Coffer cannot parse the certificate
+    /// (so that it matches no pin).
+    static func pin(ofCertificate der: [UInt8]) -> String {
+        if let info = try? CertificateInfo(derEncoded: der[...]) { return info.spkiSHA256 }
+        return "unparsed certificate"
+    }
+}
+
+/// NIOSSLClientHandler's deprecated initializer with a per-certificate verification callback,
+/// as a protocol requirement (see ``PinnedHandshake/clientHandler(context:serverHostname:verify:)``).
+protocol LegacyVerifyingHandler {
+    init(context: NIOSSLContext, serverHostname: String?, verificationCallback: NIOSSLVerificationCallback?) throws
+}
+
+extension NIOSSLClientHandler: LegacyVerifyingHandler {}

@@ -1,0 +1,163 @@
+import AsymmetricKeys
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import NIOCore
+import NIOPosix
+import NIOSSL
+import Synchronization
+
+/// A listener on a Unix domain socket in a new private directory (mode 0700, so no other user
+/// can reach it) that carries plain HTTP/1.1 from AsyncHTTPClient to one `https`
+/// origin over a TLS connection Coffer sets up itself, so that the server's public key can be
+/// checked against ``TransportSecurity/pinnedPublicKeys`` on the very connection the request
+/// then uses (AsyncHTTPClient builds its own TLS handler and offers no verification hook).
+///
+/// Each accepted connection stays unread (`autoRead` off) while the forwarder connects to the
+/// origin, completes the TLS handshake with the transport's trust roots and client identity
+/// (chain and host name verified as usual) and compares the SubjectPublicKeyInfo SHA-256 of
+/// every certificate of the verified chain with the pins. Only on a match are the two
+/// connections joined byte for byte (``GlueHandler``) and the request read: on a mismatch, or a
+/// failed connection or handshake, the reason is recorded for the transport and both sides are
+/// closed, so no request byte reaches the origin.
+final class PinningForwarder: Sendable {
+    /// The path of the listening socket.
+    let socketPath: String
+    private let directory: String
+    private let listener: any Channel
+    private let failures: FailureBox
+
+    private init(socketPath: String, directory: String, listener: any Channel, failures: FailureBox) {
+        self.socketPath = socketPath
+        self.directory = directory
+        self.listener = listener
+        self.failures = failures
+    }
+
+    /// Binds a listener on a Unix domain socket in a new directory only this user can enter,
+    /// forwarding to `host`:`port`.
+    ///
+    /// - Parameters:
+    ///   - pins: The accepted pins, the base64 of SPKI SHA-256 digests.
+    ///   - tls: The TLS client settings (full verification, roots, identity).
+    static func start(host: String, port: Int, pins: Set<String>, tls: TLSConfiguration,
+                      connectTimeout: TimeAmount) async throws -> PinningForwarder {
+        var tls = tls
+        tls.applicationProtocols = ["http/1.1"]
+        let context = try NIOSSLContext(configuration: tls)
+        let failures = FailureBox()
+        // An IP address is checked against the certificate's IP SANs and never sent as SNI.
+        let serverHostname: String? = Self.isIPAddress(host) ? nil : host
+        let directory = try makePrivateDirectory()
+        let socketPath = directory + "/forwarder.sock"
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelOption(.autoRead, value: false)
+            .childChannelInitializer { inbound in
+                connect(inbound: inbound, host: host, port: port, serverHostname: serverHostname, context: context,
+                        pins: pins, failures: failures, connectTimeout: connectTimeout)
+                return inbound.eventLoop.makeSucceededVoidFuture()
+            }
+        let listener: any Channel
+        do {
+            listener = try await bootstrap.bind(unixDomainSocketPath: socketPath).get()
+        } catch {
+            rmdir(directory)
+            throw DownloadError.transport(url: nil, "the pinning forwarder cannot listen on \(socketPath): \(error)")
+        }
+        return PinningForwarder(socketPath: socketPath, directory: directory, listener: listener, failures: failures)
+    }
+
+    /// A new directory, mode 0700, under `TMPDIR` (when a socket path there fits) or `/tmp`.
+    private static func makePrivateDirectory() throws -> String {
+        var base = "/tmp"
+        if let tmp = getenv("TMPDIR").map({ String(cString: $0) }), tmp.hasPrefix("/"), tmp.utf8.count < 60 {
+            base = tmp.hasSuffix("/") ? String(tmp.dropLast()) : tmp
+        }
+        var template = Array((base + "/coffer-pin-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw DownloadError.transport(url: nil, "the pinning forwarder cannot make a directory in \(base): \(String(cString: strerror(errno)))")
+        }
+        return String(cString: made)
+    }
+
+    /// Why the last failed connection was closed, cleared as it is taken.
+    enum Failure: Sendable {
+        /// No certificate of the verified chain has a pinned public key: the sentence.
+        case pinMismatch(String)
+        /// The connection to the origin or its TLS handshake failed.
+        case error(any Error)
+    }
+
+    /// The reason the last failed connection was closed (a pin mismatch, a TLS or connection
+    /// failure), as the error of a request for `url`; cleared as it is taken.
+    func takeFailure(url: String) -> DownloadError? {
+        let failure = failures.value.withLock { failure in
+            defer { failure = nil }
+            return failure
+        }
+        switch failure {
+        case .pinMismatch(let reason)?: return .transport(url: url, reason)
+        case .error(let error)?:
+            if case ChannelError.connectTimeout = error { return .timeout(url: url, .connect) }
+            return AsyncHTTPClientTransport.translate(error, url: url)
+        case nil: return nil
+        }
+    }
+
+    func shutdown() async {
+        try? await listener.close()
+        unlink(socketPath)
+        rmdir(directory)
+    }
+
+    static func isIPAddress(_ host: String) -> Bool {
+        (try? SocketAddress(ipAddress: host, port: 0)) != nil
+    }
+
+    /// `sha256//` and the base64 of a pin, as curl spells it.
+    static func spelled(_ pin: String) -> String { "sha256//" + pin }
+
+    /// Opens the TLS connection to the origin for `inbound` (on `inbound`'s event loop).
+    private static func connect(inbound: any Channel, host: String, port: Int, serverHostname: String?, context: NIOSSLContext,
+                                pins: Set<String>, failures: FailureBox, connectTimeout: TimeAmount) {
+        ClientBootstrap(group: inbound.eventLoop)
+            .connectTimeout(connectTimeout)
+            .channelInitializer { outbound in
+                outbound.eventLoop.makeCompletedFuture {
+                    let verified = VerifiedChain()
+                    let ssl = try PinnedHandshake.clientHandler(context: context, serverHostname: serverHostname) { result, certificate in
+                        // Called for each certificate of the chain BoringSSL builds, with its own
+                        // verdict, which stays the verdict: the pins only add a requirement.
+                        if result == .certificateVerified, let der = try? certificate.toDERBytes() {
+                            verified.pins.append(PinnedHandshake.pin(ofCertificate: der))
+                        }
+                        return result
+                    }
+                    try outbound.pipeline.syncOperations.addHandler(ssl)
+                    try outbound.pipeline.syncOperations.addHandler(
+                        PinCheckHandler(pins: pins, verified: verified, failures: failures, inbound: inbound))
+                }
+            }
+            .connect(host: host, port: port)
+            .whenFailure { error in
+                failures.record(.error(error))
+                inbound.close(promise: nil)
+            }
+    }
+
+    final class FailureBox: Sendable {
+        let value = Mutex<Failure?>(nil)
+
+        func record(_ failure: Failure) { value.withLock { $0 = failure } }
+    }
+
+    /// The pins of the certificates BoringSSL verified, leaf last, for one handshake (touched on
+    /// the connection's event loop only).
+    final class VerifiedChain: @unchecked Sendable {
+        var pins: [String] = []
+    }
+}

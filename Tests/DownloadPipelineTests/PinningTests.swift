@@ -1,0 +1,183 @@
+import CofferTestSupport
+@testable import DownloadPipeline
+import Foundation
+import Testing
+
+/// SPKI pinning (curl's `--pinnedpubkey`) through the transport's pinning forwarder, against the
+/// real TLS server of ``TLSTestServer`` and the pins openssl computed for Fixtures/tls (facts.json).
+@Suite("Transport security: public key pins checked on the connection itself", .serialized, .timeLimit(.minutes(1)))
+struct PinningTests {
+    static func pin(_ name: String) throws -> String {
+        let url = URL(fileURLWithPath: TLSTestServer.fixture("facts.json"))
+        let facts = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
+        return try #require((facts?["pins"] as? [String: String])?[name])
+    }
+
+    static func pins(_ names: String...) throws -> [[UInt8]] {
+        try TransportSecurity.pins(parsing: try names.map(pin).joined(separator: ";"))
+    }
+
+    static func security(pins: [[UInt8]], roots: String = "root-ca.pem", identity: ClientIdentity? = nil) throws -> TransportSecurity {
+        let certificates = try TransportTrustStore.certificates(at: TLSTestServer.fixture(roots))
+        return TransportSecurity(trustRoots: .init(certificates: certificates, includesSystemRoots: false),
+                                 clientIdentity: identity, pinnedPublicKeys: pins)
+    }
+
+    @Test("the pin of the leaf, the intermediate or the root passes; so does a list where one pin matches",
+          arguments: [["server"], ["intermediate-ca"], ["root-ca"], ["unrelated-ca", "client", "server"]])
+    func matchingPin(names: [String]) async throws {
+        let pins = try names.map { try Self.pins($0)[0] }
+        try await TransportSecurityTests.withServer { server in
+            let result = try await TransportSecurityTests.fetch(server.url("/data?x=1"), security: try Self.security(pins: pins))
+            #expect(result.data == server.body)
+            #expect(result.response.url == server.url("/data?x=1"))
+            #expect(server.requests.count == 1)
+            #expect(server.requests.first?.http2 == false)
+            #expect(server.requests.first?.authority == "127.0.0.1:\(server.port)", "the origin's Host, not the forwarder's")
+        }
+    }
+
+    @Test("a wrong pin fails before any request reaches the server, naming the pins expected and seen")
+    func wrongPin() async throws {
+        try await TransportSecurityTests.withServer { server in
+            let refused = await #expect(throws: DownloadError.self) {
+                _ = try await TransportSecurityTests.fetch(server.url(), security: try Self.security(pins: try Self.pins("unrelated-ca", "client")))
+            }
+            let text = refused?.description ?? ""
+            #expect(refused?.code == .transport)
+            #expect(text.contains(server.url().absoluteString), "\(text)")
+            #expect(text.contains("matches none of the pinned public keys"), "\(text)")
+            for name in ["unrelated-ca", "client", "server", "intermediate-ca", "root-ca"] {
+                let pin = try Self.pin(name)
+                #expect(text.contains(pin), "\(name): \(text)")
+            }
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test("the right pin does not make an untrusted chain or a wrong host name acceptable")
+    func verificationKept() async throws {
+        try await TransportSecurityTests.withServer { server in
+            let untrusted = await #expect(throws: DownloadError.self) {
+                _ = try await TransportSecurityTests.fetch(server.url(), security: try Self.security(pins: try Self.pins("server"), roots: "unrelated-ca.pem"))
+            }
+            #expect(untrusted?.description.contains("trusted root") == true, "\(String(describing: untrusted))")
+            #expect(server.requests.isEmpty)
+        }
+        let server = try await TLSTestServer.start(bindHost: "0.0.0.0")
+        do {
+            let wrongName = await #expect(throws: DownloadError.self) {
+                _ = try await TransportSecurityTests.fetch(server.url(host: "127.0.0.2"), security: try Self.security(pins: try Self.pins("server")))
+            }
+            #expect(wrongName?.code == .transport)
+            #expect(wrongName?.description.lowercased().contains("hostname") == true, "\(String(describing: wrongName))")
+            #expect(server.requests.isEmpty)
+            // The same server by a name its certificate holds passes.
+            let result = try await TransportSecurityTests.fetch(server.url(host: "localhost"), security: try Self.security(pins: try Self.pins("server")))
+            #expect(result.data == server.body)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test("a resumed download (Range) and a 32 MiB body pass through the forwarder intact")
+    func rangeAndLargeBody() async throws {
+        let directory = try TestScratch.directory("pin-resume")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await TransportSecurityTests.withServer { server in
+            let part = directory.appendingPathComponent("out.part").path
+            try Data(server.body[..<50_000]).write(to: URL(fileURLWithPath: part))
+            try Data("coffer-resume 1\n\(server.url().absoluteString)\n\"v1\"\n".utf8).write(to: URL(fileURLWithPath: part + ".resume"))
+            let result = try await TransportSecurityTests.fetch(server.url(), security: try Self.security(pins: try Self.pins("server")), resumeFile: part)
+            #expect(result.data == server.body)
+            #expect(server.requests.last?.range == "bytes=50000-")
+        }
+        let big = (0..<(32 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 13) }
+        let server = try await TLSTestServer.start(body: big)
+        do {
+            let result = try await TransportSecurityTests.fetch(server.url(), security: try Self.security(pins: try Self.pins("intermediate-ca")))
+            #expect(result.data.count == big.count)
+            #expect(result.data == big)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test("mutual TLS works with pins")
+    func mutualTLS() async throws {
+        let identity = try TransportTrustStore.clientIdentity(file: TLSTestServer.fixture("client-identity.pem"), passphrase: TransportSecurityTests.passphrase)
+        try await TransportSecurityTests.withServer(requireClientCertificate: true) { server in
+            let result = try await TransportSecurityTests.fetch(server.url(), security: try Self.security(pins: try Self.pins("server"), identity: identity))
+            #expect(result.data == server.body)
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    @Test("concurrent pinned downloads share the origin's forwarder; each connection is checked")
+    func concurrent() async throws {
+        try await TransportSecurityTests.withServer { server in
+            var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(5), idleReadTimeout: .seconds(10))
+            configuration.security = try Self.security(pins: try Self.pins("root-ca"))
+            let transport = AsyncHTTPClientTransport(configuration: configuration)
+            let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: .seconds(20), retryPolicy: RetryPolicy(retries: 0)))
+            let urls = (0..<6).map { server.url("/data?n=\($0)") }
+            let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+                for url in urls { group.addTask { try await downloader.result(for: DownloadRequest(url: url)).data } }
+                var all: [[UInt8]] = []
+                for try await data in group { all.append(data) }
+                return all
+            }
+            try await transport.shutdown()
+            #expect(results.count == 6 && results.allSatisfy { $0 == server.body })
+            #expect(server.requests.count == 6)
+        }
+    }
+
+    @Test("with pins a redirect is not followed: the error names the Location")
+    func redirect() async throws {
+        try await TransportSecurityTests.withServer { server in
+            let error = await #expect(throws: DownloadError.self) {
+                _ = try await TransportSecurityTests.fetch(server.url("/redirect"), security: try Self.security(pins: try Self.pins("server")))
+            }
+            #expect(error?.description.contains("redirects to /data") == true, "\(String(describing: error))")
+            #expect(server.requests.isEmpty, "/data was not fetched")
+        }
+    }
+
+    @Test("pins parse as curl spells them; anything else is refused by name")
+    func parsing() throws {
+        let pins = try TransportSecurity.pins(parsing: "\(try Self.pin("server")); \(try Self.pin("root-ca"))")
+        #expect(pins.count == 2 && pins.allSatisfy { $0.count == 32 })
+        for bad in ["", "sha256//", "sha1//q1DdDgvcwDrPuV++utb0861D3BntxTKHQkUeT3tMePk=", "sha256//AAAA", "\(try Self.pin("server"));"] {
+            #expect(throws: DownloadError.self, "\(bad)") { _ = try TransportSecurity.pins(parsing: bad) }
+        }
+        #expect(PinnedOrigins.pathAndQuery(of: "https://h:1") == "/")
+        #expect(PinnedOrigins.pathAndQuery(of: "https://h:1?q=1#f") == "/?q=1")
+        #expect(PinnedOrigins.pathAndQuery(of: "https://u@h/a%20b/c?x=%2F#frag") == "/a%20b/c?x=%2F")
+    }
+
+    @Test("an origin that refuses the connection is reported as such, not as the forwarder closing")
+    func refusedOrigin() async throws {
+        let error = await #expect(throws: DownloadError.self) {
+            _ = try await TransportSecurityTests.fetch(URL(string: "https://127.0.0.1:1/x")!, security: try Self.security(pins: try Self.pins("server")))
+        }
+        #expect(error?.code == .transport, "\(String(describing: error))")
+        #expect(error?.description.contains("https://127.0.0.1:1/x") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("refused") == true, "\(String(describing: error))")
+    }
+
+    @Test("pins through a proxy are refused with a clear error")
+    func proxyRefused() async throws {
+        var security = try Self.security(pins: try Self.pins("server"))
+        security.httpVersion = .http1
+        let error = await #expect(throws: DownloadError.self) {
+            _ = try await TransportSecurityTests.fetch(URL(string: "https://127.0.0.1:1/x")!, security: security,
+                                                       proxy: ProxySettings(proxy: try .init(url: "http://127.0.0.1:2")))
+        }
+        #expect(error?.description.contains("not supported through a proxy") == true, "\(String(describing: error))")
+    }
+}
