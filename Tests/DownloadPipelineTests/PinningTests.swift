@@ -44,7 +44,8 @@ struct PinningTests {
                 _ = try await TransportSecurityTests.fetch(server.url(), security: try Self.security(pins: try Self.pins("unrelated-ca", "client")))
             }
             let text = refused?.description ?? ""
-            #expect(refused?.code == .transport)
+            #expect(refused?.code == .rejected)
+            #expect(refused.map(RetryPolicy.isRetryable) == false, "a pin mismatch is not retried")
             #expect(text.contains(server.url().absoluteString), "\(text)")
             #expect(text.contains("matches none of the pinned public keys"), "\(text)")
             for name in ["unrelated-ca", "client", "server", "intermediate-ca", "root-ca"] {

@@ -100,7 +100,8 @@ final class PinningForwarder: Sendable {
             return failure
         }
         switch failure {
-        case .pinMismatch(let reason)?: return .transport(url: url, reason)
+        // Rejected, not a transport failure: another attempt meets the same key, so it is not retried.
+        case .pinMismatch(let reason)?: return .rejected(url: url, reason)
         case .error(let error)?:
             if case ChannelError.connectTimeout = error { return .timeout(url: url, .connect) }
             return AsyncHTTPClientTransport.translate(error, url: url)
