@@ -24,7 +24,7 @@ final class ProxyProcess: @unchecked Sendable {
     /// tinyproxy in the foreground, logging to a file in a temporary directory.
     static func tinyproxy(bind: String) throws -> ProxyProcess {
         let directory = try TestScratch.directory("tinyproxy")
-        let port = try freePort()
+        let port = try LoopbackPort.free()
         let config = """
             Port \(port)
             Listen 127.0.0.1
@@ -45,7 +45,7 @@ final class ProxyProcess: @unchecked Sendable {
     /// microsocks (SOCKS5, no authentication).
     static func microsocks(bind: String) throws -> ProxyProcess {
         let directory = try TestScratch.directory("microsocks")
-        let port = try freePort()
+        let port = try LoopbackPort.free()
         return try start(["microsocks", "-i", "127.0.0.1", "-p", String(port), "-b", bind], port: port, directory: directory, tool: "microsocks")
     }
 
@@ -79,42 +79,10 @@ final class ProxyProcess: @unchecked Sendable {
                     ? "\(tool) is not installed (apt-get install \(tool); .ci/run installs it)"
                     : "\(tool) exited with status \(process.terminationStatus) at start")
             }
-            if canConnect(port) { return proxy }
+            if LoopbackPort.accepts(port) { return proxy }
             usleep(20_000)
         }
         proxy.stop()
         throw Failure(description: "\(tool) did not listen on 127.0.0.1:\(port)")
-    }
-
-    private static func canConnect(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
-    }
-
-    /// A port nobody listens on now (bound to 0, read back, closed).
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { throw Failure(description: "bind failed") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

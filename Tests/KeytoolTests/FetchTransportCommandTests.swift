@@ -22,7 +22,7 @@ struct FetchTransportCommandTests {
         private let process: Process
 
         init(directory: String, requireClientCertificate: Bool) throws {
-            port = try Self.freePort()
+            port = try LoopbackPort.free()
             process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
             var arguments = ["s_server", "-quiet", "-WWW", "-accept", "127.0.0.1:\(port)",
@@ -38,7 +38,7 @@ struct FetchTransportCommandTests {
             // Readiness: poll until the port accepts a connection.
             for _ in 0..<500 {
                 guard process.isRunning else { throw ServerFailure(description: "openssl s_server exited with \(process.terminationStatus)") }
-                if Self.canConnect(port) { return }
+                if LoopbackPort.accepts(port) { return }
                 usleep(20_000)
             }
         }
@@ -49,35 +49,6 @@ struct FetchTransportCommandTests {
         }
 
         func url(_ path: String) -> String { "https://127.0.0.1:\(port)/\(path)" }
-
-        static func canConnect(_ port: Int) -> Bool {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { return false }
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            return withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            } == 0
-        }
-
-        static func freePort() throws -> Int {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            _ = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-            }
-            return Int(UInt16(bigEndian: address.sin_port))
-        }
     }
 
     static func withServer(requireClientCertificate: Bool, _ body: (OpenSSLServer, [UInt8], String) throws -> Void) throws {
