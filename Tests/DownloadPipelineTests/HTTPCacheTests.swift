@@ -16,6 +16,15 @@ struct HTTPCacheTests {
         try DownloadCache(directory: try TestScratch.directory("http-cache").path, inlineLimit: inlineLimit, limits: limits, now: clock.now)
     }
 
+    /// A cache on a fake clock, the fake origin `makeOrigin` builds on that clock, and a downloader
+    /// over both: what most of these tests start from. The caller closes the cache.
+    static func scene(_ makeOrigin: (FakeClock) -> CacheOrigin) throws -> (FakeClock, DownloadCache, CacheOrigin, Downloader) {
+        let clock = FakeClock()
+        let cache = try Self.cache(clock)
+        let origin = makeOrigin(clock)
+        return (clock, cache, origin, Downloader(transport: origin.transport, configuration: .init(cache: cache)))
+    }
+
     func request(_ mode: CachePolicy.Mode = .useProtocol, url: URL? = nil, headers: [(name: String, value: String)] = [],
                  ttl: Duration? = nil, version: String? = nil) -> DownloadRequest {
         DownloadRequest(url: url ?? self.url, headers: headers, cachePolicy: CachePolicy(mode, ttl: ttl, version: version))
@@ -49,11 +58,8 @@ struct HTTPCacheTests {
     @Test("freshness: a fresh entry is served without a request; a stale one is revalidated (304) and freshened",
           arguments: freshnessRules)
     func freshness(_ rule: Freshness) async throws {
-        let clock = FakeClock()
-        let cache = try Self.cache(clock)
+        let (clock, cache, origin, downloader) = try Self.scene { clock in CacheOrigin(body, headers: rule.headers(clock.date), clock: clock) }
         defer { cache.close() }
-        let origin = CacheOrigin(body, headers: rule.headers(clock.date), clock: clock)
-        let downloader = Downloader(transport: origin.transport, configuration: .init(cache: cache))
         #expect(try await downloader.result(for: request()).source == .network)
 
         clock.advance(rule.freshAt)
@@ -74,11 +80,8 @@ struct HTTPCacheTests {
 
     @Test("a response without freshness information is stale at once and revalidated")
     func noFreshness() async throws {
-        let clock = FakeClock()
-        let cache = try Self.cache(clock)
+        let (clock, cache, _, downloader) = try Self.scene { clock in CacheOrigin(body, clock: clock) }
         defer { cache.close() }
-        let origin = CacheOrigin(body, clock: clock)
-        let downloader = Downloader(transport: origin.transport, configuration: .init(cache: cache))
         _ = try await downloader.result(for: request())
         #expect(try await downloader.result(for: request()).source == .revalidated)
         #expect(cache.lookup(request())?.isFresh(at: clock.date) == false)
@@ -86,11 +89,8 @@ struct HTTPCacheTests {
 
     @Test("no-store is never stored; no-cache is revalidated on every use even when max-age says fresh")
     func noStoreNoCache() async throws {
-        let clock = FakeClock()
-        let cache = try Self.cache(clock)
+        let (clock, cache, origin, downloader) = try Self.scene { clock in CacheOrigin(body, headers: [("Cache-Control", "no-store, max-age=1000")], clock: clock) }
         defer { cache.close() }
-        let origin = CacheOrigin(body, headers: [("Cache-Control", "no-store, max-age=1000")], clock: clock)
-        let downloader = Downloader(transport: origin.transport, configuration: .init(cache: cache))
         _ = try await downloader.result(for: request())
         #expect(try cache.count() == 0)
         #expect(try await downloader.result(for: request(.returnCacheElseLoad)).source == .network)
@@ -109,12 +109,9 @@ struct HTTPCacheTests {
 
     @Test("Vary: other values of a named header are a miss; Vary: * is not stored")
     func vary() async throws {
-        let clock = FakeClock()
-        let cache = try Self.cache(clock)
+        let (_, cache, origin, downloader) = try Self.scene { clock in CacheOrigin(body, headers: [("Cache-Control", "max-age=1000"), ("Vary", "User-Agent")], clock: clock) }
         defer { cache.close() }
         // User-Agent is left out of the request identity, so only Vary tells the entries apart.
-        let origin = CacheOrigin(body, headers: [("Cache-Control", "max-age=1000"), ("Vary", "User-Agent")], clock: clock)
-        let downloader = Downloader(transport: origin.transport, configuration: .init(cache: cache))
         let a = request(headers: [("User-Agent", "a")])
         #expect(try await downloader.result(for: a).source == .network)
         #expect(try await downloader.result(for: a).source == .cache)
@@ -135,11 +132,8 @@ struct HTTPCacheTests {
 
     @Test("a TTL overrides the server's freshness, and stays with the entry it stored")
     func ttl() async throws {
-        let clock = FakeClock()
-        let cache = try Self.cache(clock)
+        let (clock, cache, _, downloader) = try Self.scene { clock in CacheOrigin(body, headers: [("Cache-Control", "no-cache")], clock: clock) }
         defer { cache.close() }
-        let origin = CacheOrigin(body, headers: [("Cache-Control", "no-cache")], clock: clock)
-        let downloader = Downloader(transport: origin.transport, configuration: .init(cache: cache))
         _ = try await downloader.result(for: request(ttl: .seconds(60)))
         clock.advance(30)
         #expect(try await downloader.result(for: request(ttl: .seconds(60))).source == .cache)
@@ -153,11 +147,8 @@ struct HTTPCacheTests {
 
     @Test("a different cache version is a miss, and the new version replaces the entry")
     func version() async throws {
-        let clock = FakeClock()
-        let cache = try Self.cache(clock)
+        let (_, cache, origin, downloader) = try Self.scene { clock in CacheOrigin(body, clock: clock) }
         defer { cache.close() }
-        let origin = CacheOrigin(body, clock: clock)
-        let downloader = Downloader(transport: origin.transport, configuration: .init(cache: cache))
         _ = try await downloader.result(for: request(.returnCacheElseLoad, version: "1"))
         #expect(try await downloader.result(for: request(.returnCacheElseLoad, version: "1")).source == .cache)
         origin.replace(Array("version two".utf8), etag: "\"v2\"")
@@ -170,11 +161,8 @@ struct HTTPCacheTests {
 
     @Test("a key filter drops signed-URL tokens from the key; the request itself keeps them")
     func keyFilter() async throws {
-        let clock = FakeClock()
-        let cache = try Self.cache(clock)
+        let (_, cache, origin, downloader) = try Self.scene { clock in CacheOrigin(body, clock: clock) }
         defer { cache.close() }
-        let origin = CacheOrigin(body, clock: clock)
-        let downloader = Downloader(transport: origin.transport, configuration: .init(cache: cache))
         func signed(_ query: String) -> DownloadRequest {
             DownloadRequest(url: URL(string: "http://example.test/object?\(query)")!,
                             cachePolicy: CachePolicy(.returnCacheElseLoad, keyFilter: .droppingQueryItems(["token", "expires"])))
@@ -301,11 +289,8 @@ struct HTTPCacheTests {
 
     @Test("returnCacheDontLoad: any entry, even stale, without a request; a miss fails with notCached and no request")
     func offline() async throws {
-        let clock = FakeClock()
-        let cache = try Self.cache(clock)
+        let (clock, cache, origin, downloader) = try Self.scene { clock in CacheOrigin(body, headers: [("Cache-Control", "max-age=1")], clock: clock) }
         defer { cache.close() }
-        let origin = CacheOrigin(body, headers: [("Cache-Control", "max-age=1")], clock: clock)
-        let downloader = Downloader(transport: origin.transport, configuration: .init(cache: cache))
         _ = try await downloader.result(for: request())
         clock.advance(1000)
         let hit = try await downloader.result(for: request(.returnCacheDontLoad))
@@ -322,11 +307,8 @@ struct HTTPCacheTests {
 
     @Test("stale-if-error: a 5xx or a refused connection serves a stale entry within the bound, not past it, not with must-revalidate")
     func staleIfError() async throws {
-        let clock = FakeClock()
-        let cache = try Self.cache(clock)
+        let (clock, cache, origin, downloader) = try Self.scene { clock in CacheOrigin(body, headers: [("Cache-Control", "max-age=10")], clock: clock) }
         defer { cache.close() }
-        let origin = CacheOrigin(body, headers: [("Cache-Control", "max-age=10")], clock: clock)
-        let downloader = Downloader(transport: origin.transport, configuration: .init(cache: cache))
         var policy = CachePolicy(.useProtocol, staleIfError: .seconds(60))
         var bounded = DownloadRequest(url: url, cachePolicy: policy)
         _ = try await downloader.result(for: bounded)
@@ -366,11 +348,8 @@ struct HTTPCacheTests {
 
     @Test("reloadIgnoringCache fetches in full (no conditional request) and still stores")
     func reloadIgnoringCache() async throws {
-        let clock = FakeClock()
-        let cache = try Self.cache(clock)
+        let (_, cache, origin, downloader) = try Self.scene { clock in CacheOrigin(body, headers: [("Cache-Control", "max-age=1000")], clock: clock) }
         defer { cache.close() }
-        let origin = CacheOrigin(body, headers: [("Cache-Control", "max-age=1000")], clock: clock)
-        let downloader = Downloader(transport: origin.transport, configuration: .init(cache: cache))
         _ = try await downloader.result(for: request())
         origin.replace(Array("new content".utf8), etag: "\"v2\"")
         let reloaded = try await downloader.result(for: request(.reloadIgnoringCache))
@@ -383,11 +362,8 @@ struct HTTPCacheTests {
 
     @Test("returnCacheThenRevalidate: the cached result at once, the entry refreshed in the background")
     func cacheThenRevalidate() async throws {
-        let clock = FakeClock()
-        let cache = try Self.cache(clock)
+        let (_, cache, origin, downloader) = try Self.scene { clock in CacheOrigin(body, clock: clock) }
         defer { cache.close() }
-        let origin = CacheOrigin(body, clock: clock)
-        let downloader = Downloader(transport: origin.transport, configuration: .init(cache: cache))
         _ = try await downloader.result(for: request())
         origin.replace(Array("refreshed".utf8), etag: "\"v2\"")
         let events = downloader.eventStream()
