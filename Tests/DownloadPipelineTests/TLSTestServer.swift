@@ -94,21 +94,8 @@ final class TLSTestServer: Sendable {
             headers[.eTag] = "\"v1\""
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }
-        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         let server: HTTPServerBuilder = http2 ? try .http2Upgrade(tlsConfiguration: tls) : try .tls(.http1(), tlsConfiguration: tls)
-        let app = Application(router: router, server: server,
-                              configuration: .init(address: .hostname(bindHost, port: 0)),
-                              onServerRunning: { channel in
-                                  portContinuation.yield(channel.localAddress?.port ?? 0)
-                                  portContinuation.finish()
-                              })
-        let runner = Task { try await app.run() }
-        var port = 0
-        for await value in portStream { port = value }
-        guard port > 0 else {
-            runner.cancel()
-            throw TestServerError("the TLS test server did not start")
-        }
+        let (port, runner) = try await LoopbackApplication.start(router: router, server: server, host: bindHost, what: "the TLS test server")
         return TLSTestServer(port: port, body: body, log: log, runner: runner)
     }
 

@@ -99,19 +99,7 @@ final class TestServer: Sendable {
                 try await EchoRoute.answer(request, state: state)
             }
         }
-        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in
-                                  portContinuation.yield(channel.localAddress?.port ?? 0)
-                                  portContinuation.finish()
-                              })
-        let runner = Task { try await app.run() }
-        var port = 0
-        for await value in portStream { port = value }
-        guard port > 0 else {
-            runner.cancel()
-            throw TestServerError("the test server did not start")
-        }
+        let (port, runner) = try await LoopbackApplication.start(router: router, what: "the test server")
         return TestServer(port: port, state: state, runner: runner)
     }
 
