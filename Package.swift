@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "CofferJSON", targets: ["CofferJSON"]),
         .library(name: "CryptoOpenSSL", targets: ["CryptoOpenSSL"]),
         .library(name: "AsymmetricKeys", targets: ["AsymmetricKeys"]),
+        .library(name: "X509Kit", targets: ["X509Kit"]),
         .library(name: "KVStorage", targets: ["KVStorage"]),
         .library(name: "DownloadPipeline", targets: ["DownloadPipeline"]),
         .executable(name: "keytool", targets: ["keytool"]),
@@ -75,6 +76,8 @@ let package = Package(
         .target(name: "CofferJSON", dependencies: ["CofferErrors"], swiftSettings: strict),
         .target(name: "CryptoOpenSSL", dependencies: ["CofferErrors", "COpenSSL", "CArgon2"], swiftSettings: strict),
         .target(name: "AsymmetricKeys", dependencies: ["CofferErrors", "ASN1Kit", "CofferJSON", "CryptoOpenSSL"], swiftSettings: strict),
+        // Making and verifying certificates, above the keys that read them.
+        .target(name: "X509Kit", dependencies: ["CofferErrors", "ASN1Kit", "AsymmetricKeys", "CryptoOpenSSL"], swiftSettings: strict),
         .target(name: "KVStorage", dependencies: ["CofferErrors", "CryptoOpenSSL", "CZlib"], swiftSettings: strict),
         .target(
             name: "DownloadPipeline",
@@ -118,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "keytool",
             dependencies: [
-                "ASN1Kit", "AsymmetricKeys", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "KeytoolSupport",
+                "ASN1Kit", "AsymmetricKeys", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "KeytoolSupport", "X509Kit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict,
@@ -152,6 +155,7 @@ let package = Package(
         .testTarget(name: "CofferJSONTests", dependencies: ["CofferJSON", "CofferErrors"], swiftSettings: strict),
         .testTarget(name: "CryptoOpenSSLTests", dependencies: ["CryptoOpenSSL", "CofferErrors", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "AsymmetricKeysTests", dependencies: ["AsymmetricKeys", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "X509KitTests", dependencies: ["X509Kit", "AsymmetricKeys", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStorageTests", dependencies: ["KVStorage", "CofferErrors", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "DownloadPipelineTests",
@@ -170,7 +174,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "KeytoolTests", dependencies: ["keytool", "keytool-fetch", "KeytoolSupport", "DownloadPipeline", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "KeytoolTests", dependencies: ["keytool", "keytool-fetch", "KeytoolSupport", "X509Kit", "DownloadPipeline", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "KvstoreTests", dependencies: ["kvstore", "KVStorage", "CofferTestSupport"], swiftSettings: strict),
     ]
 )

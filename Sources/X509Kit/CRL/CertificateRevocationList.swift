@@ -1,0 +1,17 @@
+import ASN1Kit
+import AsymmetricKeys
+
+/// A parsed X.509 CRL (RFC 5280 §5).
+///
+/// SKELETON: the CRL helper replaces this body (and may add fields).
+public struct CertificateRevocationList: Sendable {
+    /// Who issued the CRL.
+    public var issuer: DistinguishedName
+    /// The whole CRL DER.
+    public var derEncoded: ArraySlice<UInt8>
+
+    /// Parses a CRL DER.
+    public init(derEncoded der: ArraySlice<UInt8>) throws {
+        throw CertificateError(.malformed, "CRL parsing is not implemented yet")
+    }
+}

@@ -1,0 +1,54 @@
+import ASN1Kit
+import AsymmetricKeys
+
+/// What a ``CertificateVerifier`` checks besides the path itself: the time, the peer's name, the
+/// purpose, revocation, depth and the rule set.
+public struct VerificationOptions: Sendable {
+    /// Which rules apply on top of RFC 5280's path validation.
+    public enum Profile: String, Sendable, Hashable {
+        /// RFC 5280 path validation (§6) only, as OpenSSL's `X509_verify_cert` applies it.
+        case rfc5280
+        /// RFC 5280 plus the CA/Browser Forum Baseline Requirements a browser enforces for TLS
+        /// server certificates (as pyca/cryptography's and webpki's verifiers do).
+        case webPKI
+    }
+
+    /// The instant to validate at, seconds since 1970-01-01T00:00:00Z; `nil`: now.
+    public var time: Int64?
+    /// The name the leaf must be for (RFC 6125); `nil`: no name check.
+    public var peer: PeerIdentity?
+    /// The extended key usages the leaf must allow; `nil`: any.
+    public var purpose: CertificatePurpose?
+    /// Key usage bits the leaf must have; `nil` or empty: none required.
+    public var requiredKeyUsage: KeyUsage?
+    /// CRLs to check every certificate of the path against (RFC 5280 §6.3); empty: no revocation
+    /// check.
+    public var revocationLists: [CertificateRevocationList]
+    /// The most intermediate certificates a path may hold (the leaf and the trust anchor are not
+    /// counted, as OpenSSL's `-verify_depth` minus one); `nil`: ``defaultMaximumIntermediates``.
+    public var maximumIntermediates: Int?
+    /// The rule set.
+    public var profile: Profile
+    /// The most signature checks one ``CertificateVerifier/verify(_:untrusted:options:)`` call
+    /// makes across all candidate paths: an attacker who supplies many intermediates or cross signs
+    /// cannot make path building cost more than this.
+    public var maximumSignatureChecks: Int
+
+    /// The default cap on intermediates.
+    public static let defaultMaximumIntermediates = 8
+
+    /// Options for a verification; every check not asked for is off.
+    public init(time: Int64? = nil, peer: PeerIdentity? = nil, purpose: CertificatePurpose? = nil,
+                requiredKeyUsage: KeyUsage? = nil, revocationLists: [CertificateRevocationList] = [],
+                maximumIntermediates: Int? = nil, profile: Profile = .rfc5280,
+                maximumSignatureChecks: Int = 256) {
+        self.time = time
+        self.peer = peer
+        self.purpose = purpose
+        self.requiredKeyUsage = requiredKeyUsage
+        self.revocationLists = revocationLists
+        self.maximumIntermediates = maximumIntermediates
+        self.profile = profile
+        self.maximumSignatureChecks = maximumSignatureChecks
+    }
+}
