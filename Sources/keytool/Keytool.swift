@@ -15,7 +15,7 @@ struct Keytool: AsyncParsableCommand {
         subcommands: [
             InspectCommand.self, ConvertCommand.self, FingerprintCommand.self, CheckCommand.self,
             GenerateCommand.self, EncryptCommand.self, DecryptCommand.self, SignCommand.self, VerifyCommand.self, DeriveCommand.self,
-            MatchCommand.self, Asn1Command.self, FetchLauncher.self,
+            MatchCommand.self, Asn1Command.self, CertificateCommand.self, FetchLauncher.self,
         ]
     )
 
