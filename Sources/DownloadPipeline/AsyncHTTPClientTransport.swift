@@ -12,8 +12,8 @@ import Synchronization
 /// The ``HTTPTransport`` Coffer ships: one shared `HTTPClient` from swift-server/async-http-client.
 ///
 /// Connect and idle-read timeouts and redirect following are the client's; the total timeout is
-/// the ``Downloader``'s. Call ``shutdown()`` before the last reference goes away (the client
-/// requires it).
+/// the ``Downloader``'s. Call ``shutdown()`` before the last reference goes away: it waits for the
+/// connections to close (a transport dropped without it shuts its clients down without waiting).
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The client's settings.
     public struct Configuration: Sendable {
@@ -143,6 +143,15 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         )
         let body = ClientBody.make(response.body, url: urlText)
         return TransportResponse(head: head, body: body)
+    }
+
+    /// A transport dropped without ``shutdown()`` (a caller that returned early or threw) shuts its
+    /// clients down here, without waiting: AsyncHTTPClient traps in debug builds when a client that
+    /// is still running is deinitialized, and an early exit of the caller must not crash the process.
+    deinit {
+        for client in clients.withLock({ Array($0.values) }) {
+            _ = client.shutdown()
+        }
     }
 
     public func shutdown() async throws {

@@ -118,6 +118,24 @@ struct PinningTests {
         }
     }
 
+    @Test("a transport dropped without shutdown(), after direct and pinned requests, shuts down without trapping")
+    func droppedWithoutShutdown() async throws {
+        try await TransportSecurityTests.withServer { server in
+            // AsyncHTTPClient traps in debug builds when a running client is deinitialized; a
+            // caller that throws before shutdown() must not bring the process down with it.
+            for pins in [[], try Self.pins("root-ca")] {
+                var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(5), idleReadTimeout: .seconds(10))
+                configuration.security = try Self.security(pins: pins)
+                var transport: AsyncHTTPClientTransport? = AsyncHTTPClientTransport(configuration: configuration)
+                let result = try await Downloader(transport: transport!).result(for: DownloadRequest(url: server.url("/data")))
+                #expect(result.data == server.body)
+                transport = nil
+                #expect(transport == nil)
+            }
+            #expect(server.requests.count == 2)
+        }
+    }
+
     @Test("concurrent pinned downloads share the origin's forwarder; each connection is checked")
     func concurrent() async throws {
         try await TransportSecurityTests.withServer { server in

@@ -94,6 +94,12 @@ final class PinnedOrigins: Sendable {
         }
     }
 
+    /// Dropped without ``shutdown()``: the client is shut down without waiting (AsyncHTTPClient
+    /// traps in debug builds on a running client's deinit), and the forwarders close their listeners.
+    deinit {
+        if let client = client.withLock({ $0 }) { _ = client.shutdown() }
+    }
+
     func shutdown() async throws {
         let client = client.withLock { client in
             defer { client = nil }

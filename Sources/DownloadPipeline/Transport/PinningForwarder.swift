@@ -109,6 +109,14 @@ final class PinningForwarder: Sendable {
         }
     }
 
+    /// Dropped without ``shutdown()``: the listener is closed without waiting and the socket and
+    /// its private directory are removed, so nothing is left on disk.
+    deinit {
+        listener.close(promise: nil)
+        unlink(socketPath)
+        rmdir(directory)
+    }
+
     func shutdown() async {
         try? await listener.close()
         unlink(socketPath)
