@@ -247,7 +247,7 @@ struct DownloaderTests {
         #expect(transport.count == 2)
     }
 
-    @Test("the total timeout fires on a transfer that never ends, and stops the transport", .timeLimit(.minutes(1)))
+    @Test("the total timeout fires on a transfer that never ends, and stops the transport", .timeLimit(.minutes(2)))
     func totalTimeout() async throws {
         let stopped = AwaitedCount()
         let transport = FakeTransport { request, _ in

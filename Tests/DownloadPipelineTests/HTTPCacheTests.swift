@@ -427,8 +427,8 @@ struct HTTPCacheTests {
         defer { cache.close() }
         let server = try await TestServer.start()
         server.add("doc", .init(bytes: body, etag: "\"d1\"", headers: ["Cache-Control": "max-age=60"]))
-        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: .seconds(2), idleReadTimeout: .seconds(5)))
-        let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: .seconds(20), cache: cache))
+        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead))
+        let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total, cache: cache))
         let url = server.url("/files/doc")
         let other = server.url("/files/other")
         let first = try await downloader.result(for: DownloadRequest(url: url, cachePolicy: .useProtocol()))

@@ -22,9 +22,14 @@ enum OpenSSLPayloads {
 
     static func plaintext(_ count: Int, seed: Int = 1) -> [UInt8] {
         var state = UInt32(truncatingIfNeeded: seed &* 2654435761)
-        return (0..<count).map { _ in
-            state = state &* 1664525 &+ 1013904223
-            return UInt8(truncatingIfNeeded: state >> 24)
+        // Filled in place: a closure per byte costs seconds of a cooperative thread in a debug
+        // build for the tens of megabytes some tests send, and starves the test servers.
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for index in 0..<count {
+                state = state &* 1664525 &+ 1013904223
+                buffer[index] = UInt8(truncatingIfNeeded: state >> 24)
+            }
+            initialized = count
         }
     }
 
@@ -78,13 +83,13 @@ struct IntegrationEnvironment {
     let downloader: Downloader
 
     @discardableResult
-    static func with<T>(configuration: Downloader.Configuration = .init(totalTimeout: .seconds(20)),
+    static func with<T>(configuration: Downloader.Configuration = .init(totalTimeout: LoopbackTimeouts.total),
                         _ body: (IntegrationEnvironment) async throws -> T) async throws -> T {
         let server = try await TestServer.start()
         // The idle-read timeout is not what these tests check (IntegrationFailureTests does): it is
         // as long as the total, so a machine loaded by the rest of the suite (a 5 s one fired
         // there, with the test passing in 2.4 s alone) does not fail them.
-        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: .seconds(2), idleReadTimeout: .seconds(20)))
+        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead))
         let environment = IntegrationEnvironment(server: server, transport: transport,
                                                  downloader: Downloader(transport: transport, configuration: configuration))
         do {
@@ -100,7 +105,7 @@ struct IntegrationEnvironment {
     }
 }
 
-@Suite("Integration: the pipeline against a real HTTP server on 127.0.0.1", .serialized, .timeLimit(.minutes(1)))
+@Suite("Integration: the pipeline against a real HTTP server on 127.0.0.1", .serialized, .timeLimit(.minutes(2)))
 struct IntegrationTests {
     @Test("openssl cms -encrypt payloads decrypt as they stream", arguments: [("-aes-256-gcm", false), ("-aes-128-cbc", true), ("-aes-256-cbc", false)])
     func cms(cipher: String, oaep: Bool) async throws {
@@ -188,7 +193,7 @@ struct IntegrationTests {
 
     @Test("the concurrency limit holds at the server")
     func concurrencyLimit() async throws {
-        try await IntegrationEnvironment.with(configuration: .init(maximumConcurrentTransfers: 3, totalTimeout: .seconds(20))) { env in
+        try await IntegrationEnvironment.with(configuration: .init(maximumConcurrentTransfers: 3, totalTimeout: LoopbackTimeouts.total)) { env in
             for index in 0..<12 {
                 env.server.add("file\(index)", .init(bytes: OpenSSLPayloads.plaintext(1000, seed: index), delay: .milliseconds(100)))
             }
@@ -209,7 +214,7 @@ struct IntegrationTests {
         let scratch = try TestScratch.directory("download")
         let cache = try DownloadCache(directory: scratch.path)
         defer { cache.close() }
-        try await IntegrationEnvironment.with(configuration: .init(totalTimeout: .seconds(20), cache: cache)) { env in
+        try await IntegrationEnvironment.with(configuration: .init(totalTimeout: LoopbackTimeouts.total, cache: cache)) { env in
             env.server.add("cached", .init(bytes: payload, etag: "\"abc\"", lastModified: "Sat, 21 Nov 2026 10:00:00 GMT"))
             let request = DownloadRequest(url: env.server.url("/files/cached"), decryptor: CMSDecryptor(key: key),
                                           cachePolicy: .enabled(storeDecrypted: false, revalidate: true))
@@ -241,7 +246,7 @@ struct IntegrationTests {
     func cancellation() async throws {
         let plain = OpenSSLPayloads.plaintext(200_000, seed: 7)
         let watcher = StopWatcher()
-        try await IntegrationEnvironment.with(configuration: .init(totalTimeout: .seconds(20), accessories: [watcher])) { (env: IntegrationEnvironment) async throws in
+        try await IntegrationEnvironment.with(configuration: .init(totalTimeout: LoopbackTimeouts.total, accessories: [watcher])) { (env: IntegrationEnvironment) async throws in
             env.server.add("slow", .init(bytes: plain, chunkSize: 10_000, chunkDelay: .milliseconds(50)))
             let url = env.server.url("/files/slow")
             var responses = env.downloader.eventStream().filter { $0.name == "response" }.makeAsyncIterator()

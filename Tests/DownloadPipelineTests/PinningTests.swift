@@ -5,7 +5,7 @@ import Testing
 
 /// SPKI pinning (curl's `--pinnedpubkey`) through the transport's pinning forwarder, against the
 /// real TLS server of ``TLSTestServer`` and the pins openssl computed for Fixtures/tls (facts.json).
-@Suite("Transport security: public key pins checked on the connection itself", .serialized, .timeLimit(.minutes(1)))
+@Suite("Transport security: public key pins checked on the connection itself", .serialized, .timeLimit(.minutes(2)))
 struct PinningTests {
     static func pin(_ name: String) throws -> String {
         let url = URL(fileURLWithPath: TLSTestServer.fixture("facts.json"))
@@ -95,7 +95,7 @@ struct PinningTests {
             #expect(result.data == server.body)
             #expect(server.requests.last?.range == "bytes=50000-")
         }
-        let big = (0..<(32 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 13) }
+        let big = OpenSSLPayloads.plaintext(32 << 20, seed: 5)
         let server = try await TLSTestServer.start(body: big)
         do {
             let result = try await TransportSecurityTests.fetch(server.url(), security: try Self.security(pins: try Self.pins("intermediate-ca")))
@@ -124,7 +124,7 @@ struct PinningTests {
             // AsyncHTTPClient traps in debug builds when a running client is deinitialized; a
             // caller that throws before shutdown() must not bring the process down with it.
             for pins in [[], try Self.pins("root-ca")] {
-                var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(5), idleReadTimeout: .seconds(10))
+                var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead)
                 configuration.security = try Self.security(pins: pins)
                 var transport: AsyncHTTPClientTransport? = AsyncHTTPClientTransport(configuration: configuration)
                 let result = try await Downloader(transport: transport!).result(for: DownloadRequest(url: server.url("/data")))
@@ -139,10 +139,10 @@ struct PinningTests {
     @Test("concurrent pinned downloads share the origin's forwarder; each connection is checked")
     func concurrent() async throws {
         try await TransportSecurityTests.withServer { server in
-            var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(5), idleReadTimeout: .seconds(10))
+            var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead)
             configuration.security = try Self.security(pins: try Self.pins("root-ca"))
             let transport = AsyncHTTPClientTransport(configuration: configuration)
-            let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: .seconds(20), retryPolicy: RetryPolicy(retries: 0)))
+            let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total, retryPolicy: RetryPolicy(retries: 0)))
             let urls = (0..<6).map { server.url("/data?n=\($0)") }
             let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
                 for url in urls { group.addTask { try await downloader.result(for: DownloadRequest(url: url)).data } }

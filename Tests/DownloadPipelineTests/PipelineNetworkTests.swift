@@ -9,7 +9,7 @@ import Testing
 
 /// Retries, resume, integrity, batch and chain against real servers on 127.0.0.1 (Hummingbird,
 /// and the raw-socket server for cut connections). Backoff waits are recorded, never slept.
-@Suite("Integration: retry, resume, integrity, batch and chain over loopback", .serialized, .timeLimit(.minutes(1)))
+@Suite("Integration: retry, resume, integrity, batch and chain over loopback", .serialized, .timeLimit(.minutes(2)))
 struct PipelineNetworkTests {
     static func sha256(_ bytes: [UInt8]) -> [UInt8] { Digest.hash(.sha256, bytes) }
 
@@ -17,7 +17,7 @@ struct PipelineNetworkTests {
     func unavailableTwice(retryAfter: String?) async throws {
         let plain = OpenSSLPayloads.plaintext(5000, seed: 11)
         let sleeps = RecordedSleeps()
-        try await IntegrationEnvironment.with(configuration: .init(totalTimeout: .seconds(20), retryPolicy: sleeps.policy(retries: 3))) { (env: IntegrationEnvironment) async throws in
+        try await IntegrationEnvironment.with(configuration: .init(totalTimeout: LoopbackTimeouts.total, retryPolicy: sleeps.policy(retries: 3))) { (env: IntegrationEnvironment) async throws in
             env.server.add("flaky", .init(bytes: plain, failures: 2, retryAfter: retryAfter))
             let result = try await env.downloader.result(for: DownloadRequest(url: env.server.url("/files/flaky")))
             #expect(result.data == plain)
@@ -45,10 +45,10 @@ struct PipelineNetworkTests {
                                                    headers: ["ETag: \"r1\"", "Content-Range: bytes \(half)-\(plain.count - 1)/\(plain.count)"]) + rest)]
         }
         defer { server.stop() }
-        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: .seconds(2), idleReadTimeout: .seconds(5)))
+        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead))
         let scratch = try TestScratch.directory("download")
         let output = scratch.appendingPathComponent("resumed.bin").path
-        let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: .seconds(20), retryPolicy: RecordedSleeps().policy(retries: 2)))
+        let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total, retryPolicy: RecordedSleeps().policy(retries: 2)))
         var request = DownloadRequest(url: server.url("/cut"), destination: .file(output))
         request.expectedSHA256 = Self.sha256(plain)
         let result: DownloadResult
@@ -91,7 +91,7 @@ struct PipelineNetworkTests {
     func contentDigest() async throws {
         let plain = OpenSSLPayloads.plaintext(30_000, seed: 14)
         let recorder = EventRecorder()
-        try await IntegrationEnvironment.with(configuration: .init(totalTimeout: .seconds(20), accessories: [recorder])) { (env: IntegrationEnvironment) async throws in
+        try await IntegrationEnvironment.with(configuration: .init(totalTimeout: LoopbackTimeouts.total, accessories: [recorder])) { (env: IntegrationEnvironment) async throws in
             let right = "sha-256=:\(Base64.encode(Self.sha256(plain))):"
             let wrong = "sha-256=:\(Base64.encode(Self.sha256(Array(plain.dropLast())))):"
             env.server.add("right", .init(bytes: plain, headers: ["Content-Digest": right]))
@@ -118,8 +118,8 @@ struct PipelineNetworkTests {
             return [.send(TestServerRawSocket.head(length: payloads[index].count) + payloads[index])]
         }
         defer { server.stop() }
-        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: .seconds(2), idleReadTimeout: .seconds(20)))
-        let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: .seconds(30)))
+        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead))
+        let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total))
         let failFast = DownloadBatch(downloader: downloader,
                                      requests: ["/stall0", "/missing", "/stall2"].map { DownloadRequest(url: server.url($0)) },
                                      maximumConcurrent: 3, policy: .failFast)

@@ -5,7 +5,7 @@ import Testing
 
 /// ``ReadAheadBody``: the bounded hand-off between the task that reads a response body and the
 /// pipeline that consumes it.
-@Suite("read-ahead body", .timeLimit(.minutes(1)))
+@Suite("read-ahead body", .timeLimit(.minutes(2)))
 struct ReadAheadBodyTests {
     struct Failure: Error, Equatable {}
 

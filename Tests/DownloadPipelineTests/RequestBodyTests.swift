@@ -88,7 +88,7 @@ struct RequestBodyTests {
         let path = scratch.appendingPathComponent("retry.bin").path
         let payload = OpenSSLPayloads.plaintext(300_000, seed: 9)
         try Data(payload).write(to: URL(fileURLWithPath: path))
-        let configuration = Downloader.Configuration(totalTimeout: .seconds(20), retryPolicy: RetryPolicy(retries: 2, initialDelay: .milliseconds(1)))
+        let configuration = Downloader.Configuration(totalTimeout: LoopbackTimeouts.total, retryPolicy: RetryPolicy(retries: 2, initialDelay: .milliseconds(1)))
         try await IntegrationEnvironment.with(configuration: configuration) { environment in
             // /status/503 fails every time: the file is sent once per attempt.
             var request = DownloadRequest(url: environment.server.url("/status/503"))

@@ -5,10 +5,10 @@ import Logging
 import Synchronization
 import Testing
 
-@Suite("Request controls: base URL, default headers, auth, validators, priority, cancelAll, suspend", .serialized, .timeLimit(.minutes(1)))
+@Suite("Request controls: base URL, default headers, auth, validators, priority, cancelAll, suspend", .serialized, .timeLimit(.minutes(2)))
 struct RequestControlTests {
     static func configuration(base: URL? = nil, cdn: URL? = nil) -> Downloader.Configuration {
-        var configuration = Downloader.Configuration(totalTimeout: .seconds(20))
+        var configuration = Downloader.Configuration(totalTimeout: LoopbackTimeouts.total)
         configuration.baseURL = base
         configuration.cdnURL = cdn
         return configuration
@@ -76,7 +76,7 @@ struct RequestControlTests {
         let handler = CapturingLogHandler()
         var logger = Logger(label: "coffer.test") { _ in handler }
         logger.logLevel = .trace
-        var configuration = Downloader.Configuration(totalTimeout: .seconds(20), logger: logger)
+        var configuration = Downloader.Configuration(totalTimeout: LoopbackTimeouts.total, logger: logger)
         configuration.retryPolicy = RetryPolicy(retries: 1, initialDelay: .milliseconds(1))
         try await IntegrationEnvironment.with(configuration: configuration) { environment in
             var basic = DownloadRequest(url: environment.server.url("/echo"))
@@ -163,7 +163,7 @@ struct RequestControlTests {
 
     @Test("priority: with one slot, waiting transfers start high, normal (FIFO), low")
     func priorityOrder() async throws {
-        try await IntegrationEnvironment.with(configuration: .init(maximumConcurrentTransfers: 1, totalTimeout: .seconds(20))) { environment in
+        try await IntegrationEnvironment.with(configuration: .init(maximumConcurrentTransfers: 1, totalTimeout: LoopbackTimeouts.total)) { environment in
             let downloader = environment.downloader
             for name in ["low", "normal1", "normal2", "high"] { environment.server.add(name, .init(bytes: [1])) }
             let events = downloader.eventStream()
@@ -190,7 +190,7 @@ struct RequestControlTests {
 
     @Test("suspend: nothing new starts, a running transfer finishes; resume starts the waiting ones")
     func suspendResume() async throws {
-        try await IntegrationEnvironment.with(configuration: .init(maximumConcurrentTransfers: 2, totalTimeout: .seconds(20))) { environment in
+        try await IntegrationEnvironment.with(configuration: .init(maximumConcurrentTransfers: 2, totalTimeout: LoopbackTimeouts.total)) { environment in
             let downloader = environment.downloader
             environment.server.add("slow", .init(bytes: OpenSSLPayloads.plaintext(200_000), chunkSize: 20_000, chunkDelay: .milliseconds(20)))
             environment.server.add("later", .init(bytes: [7]))
@@ -210,7 +210,7 @@ struct RequestControlTests {
 
     @Test("cancelAll cancels running and waiting downloads; later ones run")
     func cancelAll() async throws {
-        try await IntegrationEnvironment.with(configuration: .init(maximumConcurrentTransfers: 1, totalTimeout: .seconds(20))) { environment in
+        try await IntegrationEnvironment.with(configuration: .init(maximumConcurrentTransfers: 1, totalTimeout: LoopbackTimeouts.total)) { environment in
             let downloader = environment.downloader
             environment.server.add("slow", .init(bytes: OpenSSLPayloads.plaintext(2_000_000), chunkSize: 10_000, chunkDelay: .milliseconds(50)))
             environment.server.add("a", .init(bytes: [1]))
@@ -229,14 +229,14 @@ struct RequestControlTests {
     }
 }
 
-@Suite("user:password@ in a URL", .serialized, .timeLimit(.minutes(1)))
+@Suite("user:password@ in a URL", .serialized, .timeLimit(.minutes(2)))
 struct URLUserInfoTests {
     @Test("becomes a Basic credential on the wire and is absent from the URL the server, logs and errors see")
     func userInfo() async throws {
         let handler = CapturingLogHandler()
         var logger = Logger(label: "coffer.test") { _ in handler }
         logger.logLevel = .trace
-        try await IntegrationEnvironment.with(configuration: .init(totalTimeout: .seconds(20), logger: logger)) { environment in
+        try await IntegrationEnvironment.with(configuration: .init(totalTimeout: LoopbackTimeouts.total, logger: logger)) { environment in
             let port = environment.server.port
             let echo = try EchoReport(try await environment.downloader.result(
                 for: DownloadRequest(url: URL(string: "http://bob:hunter2-SECRET@127.0.0.1:\(port)/echo")!)))

@@ -7,7 +7,7 @@ import Testing
 
 /// AsyncHTTPClientTransport against a real TLS server on 127.0.0.1 (``TLSTestServer``) with the
 /// private CA, server and client identities of Fixtures/tls (made by `tools/make-fixtures tls`).
-@Suite("Transport security: private CAs, client identities and HTTP/2 against a real TLS server", .serialized, .timeLimit(.minutes(1)))
+@Suite("Transport security: private CAs, client identities and HTTP/2 against a real TLS server", .serialized, .timeLimit(.minutes(2)))
 struct TransportSecurityTests {
     static func fixture(_ name: String) -> String { TLSTestServer.fixture(name) }
     static let passphrase: PassphraseProvider = { _ in SecureBytes(Array("coffer-test-pass".utf8)) }
@@ -19,11 +19,11 @@ struct TransportSecurityTests {
     /// Fetches `url` once with `security` (and `proxy`), no retries.
     static func fetch(_ url: URL, security: TransportSecurity, proxy: ProxySettings = .direct,
                       resumeFile: String? = nil) async throws -> DownloadResult {
-        var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(5), idleReadTimeout: .seconds(10))
+        var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead)
         configuration.security = security
         configuration.proxy = proxy
         let transport = AsyncHTTPClientTransport(configuration: configuration)
-        let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: .seconds(20), retryPolicy: RetryPolicy(retries: 0)))
+        let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total, retryPolicy: RetryPolicy(retries: 0)))
         do {
             let result = try await downloader.result(for: DownloadRequest(url: url, resumeFile: resumeFile))
             try await transport.shutdown()
@@ -155,10 +155,10 @@ struct TransportSecurityTests {
     @Test("over HTTP/2, concurrent downloads all run as h2 streams and identical ones in flight coalesce")
     func concurrentOverHTTP2() async throws {
         try await Self.withServer { server in
-            var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(5), idleReadTimeout: .seconds(10))
+            var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead)
             configuration.security = .init(trustRoots: try Self.privateRoots())
             let transport = AsyncHTTPClientTransport(configuration: configuration)
-            let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: .seconds(20), retryPolicy: RetryPolicy(retries: 0)))
+            let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total, retryPolicy: RetryPolicy(retries: 0)))
             let urls = [server.url("/data?a"), server.url("/data?b"), server.url("/data?a"), server.url("/data?c")]
             let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
                 for url in urls { group.addTask { try await downloader.result(for: DownloadRequest(url: url)).data } }
