@@ -186,7 +186,7 @@ struct PathBuilder {
                 limitReached(extended, "the cap of \(options.maximumSignatureChecks) signature checks was reached while building paths")
                 return nil
             }
-            if extended.count - 1 > limit {
+            if PathValidator.countedIntermediates(extended + [candidate.certificate]) > limit {
                 record(PathAttempt(path: extended, failures: [
                     VerificationFailure(certificateIndex: extended.count - 1, reason: .depthExceeded,
                                         detail: "a path through it would hold more than the \(limit) intermediate certificates allowed"),

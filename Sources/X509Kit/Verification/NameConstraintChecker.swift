@@ -54,6 +54,9 @@ struct NameConstraintChecker {
         let permitted = constraints.permitted.filter { Self.form($0) == form }
         if excluded.isEmpty && permitted.isEmpty { return nil }
         for subtree in excluded {
+            if case .dns(let host) = name, case .dns(let base) = subtree, Self.wildcardReaches(host, base) {
+                return "\(name) covers names in the excluded subtree \(subtree)"
+            }
             switch Self.matches(name, subtree) {
             case .some(true): return "\(name) is in the excluded subtree \(subtree)"
             case .some(false): continue
@@ -92,15 +95,27 @@ struct NameConstraintChecker {
         }
     }
 
-    /// A dNSName subtree: the name itself and every name below it; a leading dot means only the
-    /// names below; an empty base matches every name.
+    /// A dNSName subtree: the name itself and every name below it; an empty base matches every
+    /// name. A base with a leading dot (which RFC 5280 allows for URIs, not DNS names) or a name
+    /// not in the preferred name syntax cannot be decided.
     static func dnsMatches(_ name: String, _ base: String) -> Bool? {
-        guard name.utf8.allSatisfy({ $0 < 0x80 }), base.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        let host = trimDot(name.lowercased())
         let constraint = base.lowercased()
         if constraint.isEmpty { return true }
-        if constraint.hasPrefix(".") { return host.hasSuffix(constraint) && host.count > constraint.count }
+        guard RFC5280Rules.isPreferredNameSyntax(name), !constraint.hasPrefix("."),
+              RFC5280Rules.isPreferredNameSyntax(constraint) else { return nil }
+        let host = trimDot(name.lowercased())
         return host == constraint || host.hasSuffix("." + constraint)
+    }
+
+    /// Whether a wildcard name (`*.example.com`) covers a name inside an excluded dNSName subtree
+    /// (`bar.example.com`): such a certificate would be valid for an excluded host.
+    static func wildcardReaches(_ name: String, _ base: String) -> Bool {
+        let host = trimDot(name.lowercased())
+        guard host.hasPrefix("*.") else { return false }
+        let parent = host.dropFirst(2)
+        let constraint = base.lowercased()
+        guard constraint.hasSuffix("." + parent) else { return false }
+        return !constraint.dropLast(parent.count + 1).contains(".")
     }
 
     /// A host in a URI or email subtree: a leading dot means any host below it, else exactly it.
@@ -114,7 +129,7 @@ struct NameConstraintChecker {
 
     /// An rfc822Name subtree: a whole mailbox (with `@`), a host, or (leading dot) any host below.
     static func emailMatches(_ address: String, _ base: String) -> Bool? {
-        guard let at = address.lastIndex(of: "@") else { return nil }
+        guard address.filter({ $0 == "@" }).count == 1, let at = address.lastIndex(of: "@") else { return nil }
         let local = address[..<at]
         let domain = String(address[address.index(after: at)...])
         if let baseAt = base.lastIndex(of: "@") {

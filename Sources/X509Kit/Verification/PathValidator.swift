@@ -30,6 +30,12 @@ struct PathValidator {
         }
     }
 
+    /// The intermediates of a path (neither the leaf nor the anchor), self-issued ones not
+    /// counted (as RFC 5280 §6.1.4 (l) counts path length).
+    static func countedIntermediates(_ path: [CertificateInfo]) -> Int {
+        path.count < 3 ? 0 : path[1..<(path.count - 1)].filter { !isSelfIssued($0) }.count
+    }
+
     /// Whether a certificate's issuer name is its own subject name.
     static func isSelfIssued(_ certificate: CertificateInfo) -> Bool {
         NameComparison.matches(certificate.subject, certificate.issuer)
@@ -46,8 +52,9 @@ struct PathValidator {
 
         // Depth.
         let limit = options.maximumIntermediates ?? VerificationOptions.defaultMaximumIntermediates
-        if path.count - 2 > limit {
-            fail(anchor, .depthExceeded, "the path has \(path.count - 2) intermediate certificates, more than the \(limit) allowed")
+        let intermediates = Self.countedIntermediates(path)
+        if intermediates > limit {
+            fail(anchor, .depthExceeded, "the path has \(intermediates) intermediate certificates (self-issued ones not counted), more than the \(limit) allowed")
         }
 
         for (index, certificate) in path.enumerated() {
@@ -83,6 +90,9 @@ struct PathValidator {
             if certificate.extensions.all.contains(where: { $0.oid == "2.5.29.30" }) && certificate.extensions.nameConstraints == nil {
                 fail(index, .nameConstraints, "its name constraints extension is malformed")
             }
+            if let constraints = certificate.extensions.nameConstraints, constraints.permitted.isEmpty && constraints.excluded.isEmpty {
+                fail(index, .nameConstraints, "its name constraints extension has neither permitted nor excluded subtrees (RFC 5280 §4.2.1.10)")
+            }
             if index > 0 {
                 checkIssuer(index, certificate, selfIssued: selfIssued, fail: fail)
             }
@@ -97,6 +107,7 @@ struct PathValidator {
                 fail(anchor - 1 - problem.index, .policy, problem.detail)
             }
         }
+        failures.append(contentsOf: RFC5280Rules(path: path, profile: options.profile).failures())
         if options.profile == .webPKI {
             for failure in WebPKIRules(path: path, purposes: Self.purposes(options.purpose ?? .serverAuth) ?? []).failures() {
                 failures.append(failure)

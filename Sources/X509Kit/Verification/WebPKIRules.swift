@@ -21,7 +21,6 @@ struct WebPKIRules {
             if certificate.version != 3 { fail(index, "it is a v\(certificate.version) certificate, not v3") }
             if let problem = Self.keyProblem(certificate.publicKey) { fail(index, problem) }
             if index < anchor, let problem = Self.signatureProblem(certificate.signatureAlgorithm) { fail(index, problem) }
-            if let problem = Self.serialProblem(certificate.serialNumber) { fail(index, problem) }
             let extensions = certificate.extensions
             if index == 0 {
                 if extensions.subjectAltNames == nil {
@@ -98,15 +97,5 @@ struct WebPKIRules {
         default:
             return "its signature algorithm \(algorithm.name) is not one the Web PKI allows"
         }
-    }
-
-    /// A positive serial of at most 20 octets (RFC 5280 §4.1.2.2, BR §7.1).
-    static func serialProblem(_ serial: [UInt8]) -> String? {
-        guard let first = serial.first else { return "its serial number is empty" }
-        if first & 0x80 != 0 { return "its serial number is negative" }
-        if serial.allSatisfy({ $0 == 0 }) { return "its serial number is zero" }
-        let length = serial.count > 1 && first == 0 ? serial.count - 1 : serial.count
-        if length > 20 { return "its serial number has \(length) octets, more than 20" }
-        return nil
     }
 }
