@@ -30,8 +30,10 @@ struct LimboCase {
                 oids.append(oid)
             }
             options.purpose = .anyOf(oids)
-        } else if kind == "CLIENT" {
-            options.purpose = .clientAuth
+        } else {
+            // No EKU named: the validation kind's own purpose, as pyca/cryptography's server and
+            // client verifiers apply it.
+            options.purpose = kind == "CLIENT" ? .clientAuth : .serverAuth
         }
         if case .array(let names)? = json["key_usage"], !names.isEmpty {
             var usage = KeyUsage()

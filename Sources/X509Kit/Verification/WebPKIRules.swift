@@ -22,7 +22,11 @@ struct WebPKIRules {
             if let problem = Self.keyProblem(certificate.publicKey) { fail(index, problem) }
             if index < anchor, let problem = Self.signatureProblem(certificate.signatureAlgorithm) { fail(index, problem) }
             let extensions = certificate.extensions
+            for ext in extensions.all where Self.isUndecoded(ext.oid, in: extensions) {
+                fail(index, "its \(ext.name) extension is malformed")
+            }
             if index == 0 {
+                if let problem = Self.commonNameProblem(certificate) { fail(0, problem) }
                 if extensions.subjectAltNames == nil {
                     fail(0, "it has no subject alternative name extension, which the Web PKI requires (the common name is ignored)")
                 } else if let ext = extensions.all.first(where: { $0.oid == "2.5.29.17" }), ext.isCritical, !certificate.subject.isEmpty {
@@ -67,6 +71,62 @@ struct WebPKIRules {
             if extensions.subjectKeyIdentifier == nil { fail(index, "it is a CA certificate without a subject key identifier") }
         }
         return failures
+    }
+
+    /// Whether a shown-only extension failed to decode (AsymmetricKeys keeps such extensions
+    /// undecoded rather than refusing the certificate).
+    static func isUndecoded(_ oid: ASN1ObjectIdentifier, in extensions: CertificateExtensions) -> Bool {
+        switch oid {
+        case "1.3.6.1.5.5.7.1.1": extensions.authorityInfoAccess == nil
+        case "2.5.29.31": extensions.crlDistributionPoints == nil
+        case "2.5.29.32": extensions.certificatePolicies == nil
+        case "2.5.29.35": extensions.authorityKeyIdentifier == nil
+        case "2.5.29.14": extensions.subjectKeyIdentifier == nil
+        default: false
+        }
+    }
+
+    /// BR §7.1.4.3: each commonName is a character-for-character copy of a dNSName SAN, or an IP
+    /// address SAN in its canonical text (dotted decimal; RFC 5952 for IPv6).
+    static func commonNameProblem(_ certificate: CertificateInfo) -> String? {
+        let names = certificate.extensions.subjectAltNames ?? []
+        for rdn in certificate.subject.relativeNames {
+            for attribute in rdn where attribute.type == "2.5.4.3" {
+                guard let text = NameComparison.string(attribute) else { return "its common name is not a string" }
+                let matches = names.contains { name in
+                    switch name {
+                    case .dns(let dns): dns == text
+                    case .ipAddress(let bytes): canonicalIP(bytes) == text
+                    default: false
+                    }
+                }
+                if !matches { return "its common name \"\(text)\" is not a copy of one of its subject alternative names" }
+            }
+        }
+        return nil
+    }
+
+    /// Dotted decimal for IPv4, RFC 5952 §4 text for IPv6.
+    static func canonicalIP(_ bytes: [UInt8]) -> String? {
+        if bytes.count == 4 { return bytes.map { String($0) }.joined(separator: ".") }
+        guard bytes.count == 16 else { return nil }
+        let groups = stride(from: 0, to: 16, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
+        var bestStart = -1
+        var bestLength = 0
+        var index = 0
+        while index < 8 {
+            if groups[index] == 0 {
+                var end = index
+                while end < 8 && groups[end] == 0 { end += 1 }
+                if end - index > bestLength { bestStart = index; bestLength = end - index }
+                index = end
+            } else {
+                index += 1
+            }
+        }
+        func text(_ slice: ArraySlice<UInt16>) -> String { slice.map { String($0, radix: 16) }.joined(separator: ":") }
+        guard bestLength >= 2 else { return text(groups[...]) }
+        return text(groups[..<bestStart]) + "::" + text(groups[(bestStart + bestLength)...])
     }
 
     /// RSA of at least 2048 bits, a multiple of 8; ECDSA on P-256, P-384 or P-521 (BR §6.1.5).
