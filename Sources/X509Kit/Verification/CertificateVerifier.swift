@@ -96,7 +96,7 @@ struct PathBuilder {
     mutating func run(_ leaf: CertificateInfo) -> VerificationResult {
         // A self-signed leaf that is itself a trust anchor.
         if anchorDER.contains(leaf.certificateSHA256) && PathValidator.isSelfIssued(leaf)
-            && SignatureChecker.verify(leaf, with: leaf.publicKey) == .valid {
+            && signatures.check(leaf, issuedBy: leaf) == .valid {
             if let chain = validate([leaf]) { return VerificationResult(chain: chain, failedPaths: attempts) }
         }
         let leafIdentity = Identity(subject: leaf.subject, spki: leaf.subjectPublicKeyInfo)
@@ -138,8 +138,11 @@ struct PathBuilder {
         let index = path.count - 1
         let limit = options.maximumIntermediates ?? VerificationOptions.defaultMaximumIntermediates
         let candidates = orderedCandidates(for: current)
-        if candidates.isEmpty {
-            let selfSigned = PathValidator.isSelfIssued(current) && SignatureChecker.verify(current, with: current.publicKey) == .valid
+        // A self-signed certificate that is not a trust anchor ends the path: its only issuer is
+        // itself.
+        let selfSigned = PathValidator.isSelfIssued(current) && candidates.allSatisfy { $0.identity == identities.last }
+            && signatures.check(current, issuedBy: current) == .valid
+        if candidates.isEmpty || selfSigned {
             record(PathAttempt(path: path, failures: [
                 selfSigned
                     ? VerificationFailure(certificateIndex: index, reason: .untrustedRoot,
