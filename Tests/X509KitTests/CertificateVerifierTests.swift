@@ -271,4 +271,25 @@ struct CertificateVerifierTests {
         // RFC 5280 alone accepts the same chain.
         #expect(try Self.verify(pki).isValid)
     }
+
+    @Test("requireExplicitPolicy on the intermediate: a leaf without the policy fails, one with it passes",
+          arguments: [(nil as String?, false), ("2.23.140.1.2.1", true)])
+    func explicitPolicy(_ leafPolicy: String?, _ valid: Bool) throws {
+        var leaf = OpenSSLPKI.leafExtensions
+        if let leafPolicy { leaf.append("certificatePolicies=\(leafPolicy)") }
+        let pki = try Self.chain(.p256, label: "policy", intermediateExtensions: OpenSSLPKI.caExtensions + [
+            "certificatePolicies=2.23.140.1.2.1", "policyConstraints=critical,requireExplicitPolicy:0",
+        ], leafExtensions: leaf)
+        let result = try Self.verify(pki)
+        #expect(result.isValid == valid, "\(result.failedPaths.flatMap(\.failures))")
+        if !valid {
+            #expect(result.failedPaths.first?.failures.contains { $0.reason == .policy && $0.certificateIndex == 0 } == true)
+        }
+        // openssl verify -policy_check refuses both (OpenSSL 3.0.22 reports "no explicit policy"
+        // with empty authority policies even when leaf and intermediate share the policy), so it
+        // is asked only about the path that must fail.
+        if !valid {
+            #expect(try !pki.opensslAccepts("leaf", roots: ["root"], untrusted: ["inter"], extra: ["-policy_check"]))
+        }
+    }
 }
