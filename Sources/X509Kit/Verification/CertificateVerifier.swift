@@ -2,10 +2,34 @@ import AsymmetricKeys
 
 /// RFC 5280 path validation over a set of trust anchors.
 ///
-/// SKELETON: the verifier helper replaces this body.
+/// ``verify(_:untrusted:options:)`` builds candidate paths depth first from the leaf up:
+///
+/// - The candidate issuers of a certificate are the trust anchors and the untrusted certificates
+///   whose subject matches its issuer name (RFC 5280 §7.1: equal DER, else the caseIgnoreMatch
+///   of each attribute's string). Those whose subject key identifier equals the certificate's
+///   authority key identifier come first, then trust anchors before untrusted certificates, then
+///   the order given. A candidate whose signature does not verify is not followed; the next is
+///   tried, so cross-signed intermediates and several roots with one name work.
+/// - A path ends at the first certificate that is a trust anchor (equal DER, or equal subject and
+///   public key), and is then validated as a whole (``PathValidator``). The first path that
+///   validates is the answer; each that fails is reported in ``VerificationResult/failedPaths``.
+/// - A certificate whose subject and public key already appear in the path is a loop and is not
+///   followed. Paths longer than the intermediate cap are not extended.
+/// - Work is capped: at most ``VerificationOptions/maximumSignatureChecks`` signature checks (each
+///   (issuer, subject) pair is verified once and remembered), and at most eight times that many
+///   candidate steps, so hostile sets of cross-signs cannot make the search exponential. Hitting
+///   the cap is a `work-limit` failure, never a hang.
+/// - A leaf that is itself one of the trust anchors (equal DER) and is self-signed is trusted as a
+///   one-certificate path, as OpenSSL does for a self-signed certificate in its store; its
+///   validity, key usage, EKU and name are still checked.
 public struct CertificateVerifier: Sendable {
     /// The trust anchors.
     public var roots: [CertificateInfo]
+
+    /// The most untrusted certificates one call considers; more are a `work-limit` failure.
+    public static let maximumUntrusted = 1024
+    /// The most failed paths a result records (the search goes on, unrecorded, after them).
+    public static let maximumRecordedAttempts = 64
 
     /// A verifier trusting `roots`.
     public init(roots: [CertificateInfo]) {
@@ -15,8 +39,184 @@ public struct CertificateVerifier: Sendable {
     /// Builds and validates a path from `leaf` to one of ``roots``, through `untrusted`.
     public func verify(_ leaf: CertificateInfo, untrusted: [CertificateInfo] = [],
                        options: VerificationOptions = VerificationOptions()) -> VerificationResult {
-        VerificationResult(chain: nil, failedPaths: [PathAttempt(path: [leaf], failures: [
-            VerificationFailure(certificateIndex: 0, reason: .noIssuer, detail: "not implemented yet"),
-        ])])
+        guard untrusted.count <= Self.maximumUntrusted else {
+            return VerificationResult(chain: nil, failedPaths: [PathAttempt(path: [leaf], failures: [
+                VerificationFailure(certificateIndex: 0, reason: .workLimit,
+                                    detail: "\(untrusted.count) untrusted certificates were given, more than the \(Self.maximumUntrusted) allowed"),
+            ])])
+        }
+        var builder = PathBuilder(roots: roots, untrusted: untrusted, options: options,
+                                  time: options.time ?? VerificationClock.now())
+        return builder.run(leaf)
+    }
+}
+
+/// The depth-first search of ``CertificateVerifier``.
+struct PathBuilder {
+    private struct Candidate {
+        var certificate: CertificateInfo
+        var isAnchor: Bool
+        /// Subject DER and SPKI, for loop detection and anchor lookup.
+        var identity: Identity
+    }
+
+    private struct Identity: Hashable {
+        var subject: DistinguishedName
+        var spki: ArraySlice<UInt8>
+    }
+
+    private let pool: [Candidate]
+    private let anchorDER: Set<String>
+    private let anchorIdentities: Set<Identity>
+    private let options: VerificationOptions
+    private let time: Int64
+    private var signatures: SignatureChecker
+    private var steps = 0
+    private let maximumSteps: Int
+    private var attempts: [PathAttempt] = []
+    private var hitLimit = false
+
+    init(roots: [CertificateInfo], untrusted: [CertificateInfo], options: VerificationOptions, time: Int64) {
+        var seen = Set<String>()
+        var pool: [Candidate] = []
+        for (certificate, isAnchor) in roots.map({ ($0, true) }) + untrusted.map({ ($0, false) })
+        where seen.insert(certificate.certificateSHA256).inserted {
+            pool.append(Candidate(certificate: certificate, isAnchor: isAnchor,
+                                  identity: Identity(subject: certificate.subject, spki: certificate.subjectPublicKeyInfo)))
+        }
+        self.pool = pool
+        anchorDER = Set(roots.map(\.certificateSHA256))
+        anchorIdentities = Set(pool.filter(\.isAnchor).map(\.identity))
+        self.options = options
+        self.time = time
+        signatures = SignatureChecker(limit: max(0, options.maximumSignatureChecks))
+        maximumSteps = max(16, options.maximumSignatureChecks * 8)
+    }
+
+    mutating func run(_ leaf: CertificateInfo) -> VerificationResult {
+        // A self-signed leaf that is itself a trust anchor.
+        if anchorDER.contains(leaf.certificateSHA256) && PathValidator.isSelfIssued(leaf)
+            && signatures.check(leaf, issuedBy: leaf) == .valid {
+            if let chain = validate([leaf]) { return VerificationResult(chain: chain, failedPaths: attempts) }
+        }
+        let leafIdentity = Identity(subject: leaf.subject, spki: leaf.subjectPublicKeyInfo)
+        if let chain = extend([leaf], identities: [leafIdentity]) {
+            return VerificationResult(chain: chain, failedPaths: attempts)
+        }
+        if attempts.isEmpty {
+            record(PathAttempt(path: [leaf], failures: [
+                VerificationFailure(certificateIndex: 0, reason: .noIssuer, detail: "no path was found"),
+            ]))
+        }
+        return VerificationResult(chain: nil, failedPaths: attempts)
+    }
+
+    private mutating func record(_ attempt: PathAttempt) {
+        if attempts.count < CertificateVerifier.maximumRecordedAttempts { attempts.append(attempt) }
+    }
+
+    private mutating func limitReached(_ path: [CertificateInfo], _ detail: String) {
+        if !hitLimit {
+            hitLimit = true
+            record(PathAttempt(path: path, failures: [
+                VerificationFailure(certificateIndex: path.count - 1, reason: .workLimit, detail: detail),
+            ]))
+        }
+    }
+
+    /// Validates a complete path; records and returns `nil` when it fails.
+    private mutating func validate(_ path: [CertificateInfo]) -> [CertificateInfo]? {
+        let failures = PathValidator(path: path, options: options, time: time).validate(signatures: &signatures)
+        if failures.isEmpty { return path }
+        record(PathAttempt(path: path, failures: failures))
+        return nil
+    }
+
+    /// Extends `path` (whose last certificate is not an anchor) by each candidate issuer in turn.
+    private mutating func extend(_ path: [CertificateInfo], identities: [Identity]) -> [CertificateInfo]? {
+        let current = path[path.count - 1]
+        let index = path.count - 1
+        let limit = options.maximumIntermediates ?? VerificationOptions.defaultMaximumIntermediates
+        let candidates = orderedCandidates(for: current)
+        // A self-signed certificate that is not a trust anchor ends the path: its only issuer is
+        // itself.
+        let selfSigned = PathValidator.isSelfIssued(current) && candidates.allSatisfy { $0.identity == identities.last }
+            && signatures.check(current, issuedBy: current) == .valid
+        if candidates.isEmpty || selfSigned {
+            record(PathAttempt(path: path, failures: [
+                selfSigned
+                    ? VerificationFailure(certificateIndex: index, reason: .untrustedRoot,
+                                          detail: "it is self-signed (\(current.subject)) but not one of the trust anchors")
+                    : VerificationFailure(certificateIndex: index, reason: .noIssuer,
+                                          detail: "no trust anchor or untrusted certificate has the subject \(current.issuer)"),
+            ]))
+            return nil
+        }
+        var loops = 0
+        for candidate in candidates {
+            if hitLimit { return nil }
+            steps += 1
+            guard steps <= maximumSteps else {
+                limitReached(path, "path building stopped after \(maximumSteps) candidate steps")
+                return nil
+            }
+            if identities.contains(candidate.identity) {
+                loops += 1
+                continue
+            }
+            let extended = path + [candidate.certificate]
+            if candidate.isAnchor || anchorIdentities.contains(candidate.identity) {
+                // A complete path: validate it whole (the signature check is among its checks).
+                if let chain = validate(extended) { return chain }
+                if hitLimit { return nil }
+                continue
+            }
+            switch signatures.check(current, issuedBy: candidate.certificate) {
+            case .valid:
+                break
+            case .invalid:
+                record(PathAttempt(path: extended, failures: [
+                    VerificationFailure(certificateIndex: index, reason: .signatureInvalid,
+                                        detail: "its signature does not verify with the public key of the candidate issuer \(candidate.certificate.subject)"),
+                ]))
+                continue
+            case .unsupported(let sentence):
+                record(PathAttempt(path: extended, failures: [
+                    VerificationFailure(certificateIndex: index, reason: .unsupportedSignatureAlgorithm, detail: sentence),
+                ]))
+                continue
+            case .workLimit:
+                limitReached(extended, "the cap of \(options.maximumSignatureChecks) signature checks was reached while building paths")
+                return nil
+            }
+            if PathValidator.countedIntermediates(extended + [candidate.certificate]) > limit {
+                record(PathAttempt(path: extended, failures: [
+                    VerificationFailure(certificateIndex: extended.count - 1, reason: .depthExceeded,
+                                        detail: "a path through it would hold more than the \(limit) intermediate certificates allowed"),
+                ]))
+                continue
+            }
+            if let chain = extend(extended, identities: identities + [candidate.identity]) { return chain }
+        }
+        if loops == candidates.count {
+            record(PathAttempt(path: path, failures: [
+                VerificationFailure(certificateIndex: index, reason: .loop,
+                                    detail: "every candidate issuer of it (subject \(current.issuer)) is already in the path"),
+            ]))
+        }
+        return nil
+    }
+
+    /// The issuers whose subject matches `certificate`'s issuer, best first.
+    private func orderedCandidates(for certificate: CertificateInfo) -> [Candidate] {
+        let keyID = certificate.extensions.authorityKeyIdentifier?.keyIdentifier
+        let matching = pool.enumerated().filter { NameComparison.matches($0.element.certificate.subject, certificate.issuer) }
+        return matching.sorted { left, right in
+            let leftKey = keyID != nil && left.element.certificate.extensions.subjectKeyIdentifier == keyID
+            let rightKey = keyID != nil && right.element.certificate.extensions.subjectKeyIdentifier == keyID
+            if leftKey != rightKey { return leftKey }
+            if left.element.isAnchor != right.element.isAnchor { return left.element.isAnchor }
+            return left.offset < right.offset
+        }.map(\.element)
     }
 }
