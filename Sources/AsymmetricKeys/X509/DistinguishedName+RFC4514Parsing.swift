@@ -88,6 +88,9 @@ extension DistinguishedName {
     /// `type=value` at `position`, which is left at the separator after it (or the end).
     private static func readAttribute(_ bytes: [UInt8], _ position: inout Int) throws -> Attribute {
         skipSpaces(bytes, &position)
+        guard position < bytes.count, bytes[position] != UInt8(ascii: ","), bytes[position] != UInt8(ascii: "+") else {
+            throw KeyError(.invalidArgument, "an empty attribute at position \(position + 1): a ',' or '+' with no TYPE=VALUE after it")
+        }
         let typeStart = position
         while position < bytes.count, bytes[position] != UInt8(ascii: "=") {
             let byte = bytes[position]

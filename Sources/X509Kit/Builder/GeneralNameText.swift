@@ -98,8 +98,11 @@ public enum GeneralNameText {
         return (prefix, value)
     }
 
-    /// Checks a URL of an access method or distribution point.
-    static func checkURL(_ url: String, what: String) throws {
+    /// Checks a URL of an access method or distribution point (`what`: `OCSP`, `CA issuers`,
+    /// `CRL distribution point`): printable ASCII with a scheme.
+    ///
+    /// - Throws: ``CertificateError`` `.invalidArgument` naming `what` and the reason.
+    public static func checkURL(_ url: String, what: String) throws {
         guard url.utf8.count <= maximumLength else {
             throw CertificateError(.invalidArgument, "the \(what) URL is longer than \(maximumLength) bytes")
         }

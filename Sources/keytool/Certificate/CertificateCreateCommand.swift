@@ -32,6 +32,7 @@ extension Keytool {
         func validate() throws {
             _ = try parsedSubject()
             _ = try extensionArguments.options()
+            try extensionArguments.validate(for: issuance.profile)
             if issuance.caCertificate == nil && issuance.profile == .intermediate {
                 throw ValidationError("--profile intermediate is signed by a CA: give --ca and --ca-key")
             }

@@ -55,10 +55,20 @@ struct CertificateExtensionArguments: ParsableArguments {
         options.policies = try policies.map { text in
             try flagged("--policy") { try CertificateExtensionOptions.objectIdentifier(text, what: "policy") }
         }
+        for (flag, what, urls) in [("--ocsp", "OCSP", ocspURLs), ("--ca-issuers", "CA issuers", caIssuerURLs), ("--crl-url", "CRL distribution point", crlURLs)] {
+            for url in urls { try flagged(flag) { try GeneralNameText.checkURL(url, what: what) } }
+        }
         options.ocspURLs = ocspURLs
         options.caIssuerURLs = caIssuerURLs
         options.crlURLs = crlURLs
         return options
+    }
+
+    /// Refuses name constraints for a profile that is not a CA.
+    func validate(for profile: CertificateProfile) throws {
+        if (!permitted.isEmpty || !excluded.isEmpty) && !profile.isCertificateAuthority {
+            throw ValidationError("--permit and --exclude (name constraints) apply to CA certificates only (--profile root or intermediate; RFC 5280 §4.2.1.10)")
+        }
     }
 
     static func commaSeparated(_ values: [String]) -> [String] {

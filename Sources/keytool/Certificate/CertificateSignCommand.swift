@@ -29,6 +29,7 @@ extension Keytool {
 
         func validate() throws {
             _ = try extensionArguments.options()
+            try extensionArguments.validate(for: issuance.profile)
             guard issuance.caCertificate != nil else { throw ValidationError("signing a request needs --ca and --ca-key") }
             if issuance.profile.isSelfIssued {
                 throw ValidationError("--profile \(issuance.profile.rawValue) is self-signed; a signed request uses --profile intermediate, leaf or client")
