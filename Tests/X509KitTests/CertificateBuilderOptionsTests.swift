@@ -177,6 +177,15 @@ struct CertificateBuilderOptionsTests {
                                           issuer: .authority(certificate: rootInfo, key: try Self.fixtureKey("ec-p256.pkcs8.pem")))
         #expect(Self.reason { _ = try selfRoot.build(now: Self.now) }?.contains("profile is self-signed") == true)
 
+        var extreme = try Self.selfSigned()
+        extreme.notBefore = Int64.min
+        extreme.notAfter = Int64.max
+        #expect(Self.reason { _ = try extreme.build(now: Self.now) }?.contains("outside the years 1 to 9999") == true)
+
+        var undefinedBits = try Self.selfSigned()
+        undefinedBits.extensions.keyUsage = KeyUsage(rawValue: 0x8000)
+        #expect(Self.reason { _ = try undefinedBits.build(now: Self.now) }?.contains("at least one usage") == true)
+
         #expect(Self.reason { _ = try CertificateExtensionOptions.keyUsage(named: ["digitalSignature", "signAll"]) }?.contains("unknown key usage 'signAll'") == true)
         #expect(Self.reason { _ = try CertificateExtensionOptions.extendedKeyUsage(named: "webServer") }?.contains("unknown extended key usage") == true)
         #expect(try CertificateExtensionOptions.extendedKeyUsage(named: "serverauth") == CertificateProfile.serverAuth)

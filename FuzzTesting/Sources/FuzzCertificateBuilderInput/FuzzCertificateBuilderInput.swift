@@ -13,7 +13,7 @@ import AsymmetricKeys
 import X509Kit
 
 /// One key for every run: building signs, and key generation would dominate.
-nonisolated(unsafe) let fuzzKey: PrivateKey = try! PrivateKey.generate(.ed25519)
+let fuzzKey: PrivateKey = try! PrivateKey.generate(.ed25519)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCertificateBuilderInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

@@ -189,7 +189,8 @@ public struct CertificateBuilder: Sendable {
         if !isCA && profile.isCertificateAuthority {
             warnings.append("a \(profile.rawValue) certificate without cA=TRUE cannot issue certificates")
         }
-        let keyUsage = options.keyUsage ?? profile.defaultKeyUsage(for: publicKey)
+        // Only the nine usages RFC 5280 names are written.
+        let keyUsage = KeyUsage(rawValue: (options.keyUsage ?? profile.defaultKeyUsage(for: publicKey)).rawValue & 0x1FF)
         guard !keyUsage.isEmpty else {
             throw CertificateError(.invalidArgument, "the key usage needs at least one usage")
         }
@@ -230,6 +231,10 @@ public struct CertificateBuilder: Sendable {
             throw CertificateError(.invalidArgument, "give a number of days or a not-after time, not both")
         }
         let start = notBefore ?? now
+        for (what, instant) in [("not-before", start), ("not-after", notAfter ?? start)]
+        where !(CertificateTime.earliest...CertificateTime.latest).contains(instant) {
+            throw CertificateError(.invalidArgument, "\(what) (\(instant) s since 1970) is outside the years 1 to 9999")
+        }
         let end: Int64
         if let notAfter {
             end = notAfter

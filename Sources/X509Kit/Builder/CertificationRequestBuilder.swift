@@ -53,7 +53,7 @@ public struct CertificationRequestBuilder: Sendable {
         if let isCA = options.isCertificateAuthority {
             entries.append(E.Entry(oid: E.basicConstraints, critical: true, value: E.basicConstraints(isCA: isCA, pathLength: options.pathLength)))
         }
-        if let usage = options.keyUsage, !usage.isEmpty {
+        if let usage = options.keyUsage.map({ KeyUsage(rawValue: $0.rawValue & 0x1FF) }), !usage.isEmpty {
             entries.append(E.Entry(oid: E.keyUsage, critical: true, value: E.keyUsage(usage)))
         }
         if let purposes = options.extendedKeyUsage, !purposes.isEmpty {
