@@ -21,8 +21,9 @@ import CryptoOpenSSL
 ///   SKI, its own for a self-signed certificate), subjectAltName (critical when the subject is
 ///   empty), nameConstraints (critical), certificatePolicies, authorityInfoAccess and
 ///   cRLDistributionPoints, from ``extensions`` over the ``profile``'s defaults;
-/// - the signature of ``CertificateSignature``: RSA PKCS#1 v1.5 (or PSS with ``usesRSAPSS``),
-///   ECDSA with the curve's hash, Ed25519, Ed448.
+/// - the signature: RSA PKCS#1 v1.5 with SHA-256 (or RSASSA-PSS with ``usesRSAPSS``: SHA-256,
+///   MGF1-SHA-256, a 32-byte salt, the parameters as RFC 4055 writes them), ECDSA with the curve's
+///   hash, Ed25519, Ed448.
 ///
 /// Signing a request (``init(request:profile:issuer:copyExtensions:)``) checks the request's
 /// signature and takes its subject, public key and subject alternative names; the other
