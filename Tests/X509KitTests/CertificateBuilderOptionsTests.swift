@@ -275,4 +275,27 @@ struct CertificateBuilderOptionsTests {
         }
         #expect(seen.count == 8)
     }
+    // MARK: Fuzz regressions
+
+    /// FuzzCertificateBuilderInput, crash-b6f130ae: the oracle's, not the library's. `DC=#0C03616263`
+    /// keeps its UTF8String, prints as `DC=abc`, and that text reads back as the IA5String DC
+    /// takes; every parser and the build run on the input without crashing.
+    @Test("fuzz: a #hex value of another string type prints as text that reads back in the type's own string type")
+    func fuzzHexValueStringType() throws {
+        let name = try DistinguishedName(rfc4514: "DC=#0C03616263")
+        #expect(name.relativeNames[0][0].valueTag == .utf8String)
+        #expect(name.rfc4514String == "DC=abc")
+        #expect(try DistinguishedName(rfc4514: name.rfc4514String).relativeNames[0][0].valueTag == .ia5String)
+
+        let input = Array(Data(base64Encoded: "Q049d3d3LmV4YW1wbGUuY29tYCxPPUV4YW1wbGVcLCBJbmMuK09VPY+Pj///////////////LmV4YW1wbGUuY29tQCxPPUV4YW1wbGVcLCBJbmMuK09VPY+Pj///////Tj13d3cuYXhhbXBsZS5jb20sTz1FeGFtYW1wbGUuY25jeGFtcGxlXCwgSXBsQ049YVwyQ2JOPWFcMkNiLERDPWV4YW1wbGFtcGw9YVwwQ2JOPWFcMkNiLERDPWV4YW1wbGFtcGxlLGVtYWlsQWRkcmVzcz1hQGIuYywyLjUuNC45OT0jMEMwMzYxNjI2MyxEQz1leGFtcGxlLGVtYWlsQWRkcmVzcz1hQGIuYywyLjUuNC45OT0jMEMwMzYxNjI2ZSxlbWFpbEFkZHJlc3M9Q2JOPWFcMkNiLERDPWV4YW1wbGFtcGw9YVwwQ2JOPWFcMkNiLERDPWV4YW1wbGFtcGxlLGVtYWlsQWRkcmVzcz1hQGIuYywyLjUuNC45OT0jMEMwMzYxNjI2MyxEQz1leHBsZSxlbWFpbEFkZHJlc3M9YUBiLmMsMi41LjQuOTk9IzBDMDM2MTYyNmUsZW1haWxBZGRyZXNzPWFAOTlMPVpcXENDQjNMAAAAPVpcXGlsOmFAZW5jeGFtcGxwOlxcQ0NCMUw9WlxcaWw6YUBlbmNvMFpiTj1hXDJDYixEQz1leGFtcGxhbXBsZSxlbWFpbEFkZHJlc3M9YUBiLmMsMi41LjQuOTk9IzBDMDM2MTYyNjMsREM9ZXhhbXBsZSxlbWFpbEFkZHJlc3M9YUBiLmMsMi41LjQuOTk9IzBDMDM2MTYyNmUsZW1haWxBZGRyZXNzPWFAYi5sYywxLjUuNC45OT0jMEMwMzYxNjI2MyxEQz0jMEMwMzYxNjI2MwppcDoyMDAxOmRiOjFlODoKbWFpbDpl//////////////9lLmM9j4+P////////bv9zcz1hXDJDYixEQz1leGFtcGxhbXBsPWFcMENiTj1hXDoyMDAxOmRiOjFlODoKbWFpbDpl//////////////9lLmNvbWAsTz1FeGFtcGxlXCwgSW5jLitPVT2Pj4////////9u////////////////////////Yy4rb3NlY3VyaXR5bWFuZGF0b3J5LWRpZy1i/////////w==")!)
+        let fields = input.split(separator: 0x0A, maxSplits: 5, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let subject = try DistinguishedName(rfc4514: fields[0])
+        #expect(subject.relativeNames.count > 10)
+        #expect(Self.reason { _ = try GeneralNameText.subjectAlternativeName(fields[1]) } != nil)
+        #expect(Self.reason { _ = try GeneralNameText.constraint(fields[2]) } != nil)
+        #expect(Self.reason { _ = try GeneralNameText.constraint("ip:" + fields[3]) } != nil)
+        let key = try Self.fixtureKey("ed25519.pkcs8.pem")
+        let output = try CertificateBuilder(profile: .selfSigned, subject: subject, publicKey: try key.publicKey(), issuer: .selfSigned(key)).build(now: Self.now)
+        #expect(try CertificateInfo(derEncoded: output.der[...]).subject.derEncoded == subject.derEncoded)
+    }
 }
