@@ -32,6 +32,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzPKCS7", ["AsymmetricKeys", "ASN1Kit"]),
     ("FuzzSSHCertificate", ["AsymmetricKeys"]),
     ("FuzzSSHSignature", ["AsymmetricKeys"]),
+    ("FuzzCertificateBuilderInput", ["X509Kit", "AsymmetricKeys", "ASN1Kit"]),
 ]
 
 let package = Package(

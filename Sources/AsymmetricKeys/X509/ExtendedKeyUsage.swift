@@ -13,6 +13,12 @@ public enum ExtendedKeyUsage {
         names[purpose] ?? purpose.dotted
     }
 
+    /// The purpose of a name ``name(of:)`` gives (`serverAuth`, any case), or `nil`.
+    public static func purpose(named name: String) -> ASN1ObjectIdentifier? {
+        let lowered = name.lowercased()
+        return names.first { $0.value.lowercased() == lowered }?.key
+    }
+
     static let names: [ASN1ObjectIdentifier: String] = {
         let table: [(String, String)] = [
             ("1.3.6.1.5.5.7.3.1", "serverAuth"), ("1.3.6.1.5.5.7.3.2", "clientAuth"),
