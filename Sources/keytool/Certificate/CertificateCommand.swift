@@ -8,6 +8,7 @@ extension Keytool {
             commandName: "certificate",
             abstract: "Make certificates (self-signed, or signed by a CA) and verify a certificate's path to trusted roots.",
             subcommands: [
+                CertificateVerifyCommand.self,
             ]
         )
     }
