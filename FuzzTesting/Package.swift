@@ -32,6 +32,9 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzPKCS7", ["AsymmetricKeys", "ASN1Kit"]),
     ("FuzzSSHCertificate", ["AsymmetricKeys"]),
     ("FuzzSSHSignature", ["AsymmetricKeys"]),
+    ("FuzzCRL", ["X509Kit", "AsymmetricKeys", "ASN1Kit"]),
+    ("FuzzPeerIdentity", ["X509Kit", "AsymmetricKeys"]),
+    ("FuzzCertificateVerifier", ["X509Kit", "AsymmetricKeys"]),
 ]
 
 let package = Package(
