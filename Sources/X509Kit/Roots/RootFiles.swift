@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-internal import Glibc
+import Glibc
 #elseif canImport(Musl)
-internal import Musl
+import Musl
 #elseif canImport(Darwin)
-internal import Darwin
+import Darwin
 #endif
 
 /// The few file-system calls trust stores make, straight to libc (X509Kit links no Foundation).
