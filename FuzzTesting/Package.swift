@@ -33,6 +33,9 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzSSHCertificate", ["AsymmetricKeys"]),
     ("FuzzSSHSignature", ["AsymmetricKeys"]),
     ("FuzzCertificateBuilderInput", ["X509Kit", "AsymmetricKeys", "ASN1Kit"]),
+    ("FuzzCRL", ["X509Kit", "AsymmetricKeys", "ASN1Kit"]),
+    ("FuzzPeerIdentity", ["X509Kit", "AsymmetricKeys"]),
+    ("FuzzCertificateVerifier", ["X509Kit", "AsymmetricKeys"]),
 ]
 
 let package = Package(

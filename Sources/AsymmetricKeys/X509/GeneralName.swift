@@ -69,7 +69,7 @@ public enum GeneralName: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads one GeneralName at the cursor.
-    static func read(from reader: inout DERReader) throws -> GeneralName {
+    public static func read(from reader: inout DERReader) throws -> GeneralName {
         let element = try reader.readElement()
         let tag = element.tag
         guard tag.tagClass == .contextSpecific else {

@@ -42,8 +42,8 @@ public struct SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
         case ed448
     }
 
-    /// Reads an AlgorithmIdentifier at the cursor.
-    static func read(from reader: inout DERReader) throws -> SignatureAlgorithm {
+    /// Reads an AlgorithmIdentifier at the cursor (public so that X509Kit reads CRLs with it).
+    public static func read(from reader: inout DERReader) throws -> SignatureAlgorithm {
         let before = reader.remaining
         let (oid, parameters) = try reader.readSequence { sequence -> (ASN1ObjectIdentifier, ArraySlice<UInt8>?) in
             let oid = try sequence.readObjectIdentifier()

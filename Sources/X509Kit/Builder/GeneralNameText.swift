@@ -24,7 +24,7 @@ public enum GeneralNameText {
             try checkDNS(value, wildcard: true, text: text)
             return .dns(String(value))
         case "ip":
-            guard let address = IPAddressText.parse(value) else {
+            guard let address = IPAddressText.parse(String(value)) else {
                 throw CertificateError(.invalidArgument, "'\(text)': '\(value)' is not an IPv4 or IPv6 address")
             }
             return .ipAddress(address)

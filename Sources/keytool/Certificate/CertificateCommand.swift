@@ -9,6 +9,7 @@ extension Keytool {
             abstract: "Make certificates (self-signed, or signed by a CA) and verify a certificate's path to trusted roots.",
             subcommands: [
                 CertificateCreateCommand.self, CertificateSignCommand.self,
+                CertificateVerifyCommand.self,
             ]
         )
     }

@@ -1,0 +1,325 @@
+// Generated from Fixtures/pki (tools/make-fixtures pki) for the CRL and verifier fuzz targets:
+// real openssl-made certificates, embedded so that a fuzz run reads no files.
+import AsymmetricKeys
+
+/// The certificates of Fixtures/pki, by name, in the order of ``names``.
+public enum PKIFuzzFixtures {
+    /// The fixture names.
+    public static let names = ["root-rsa", "intermediate-rsa", "leaf-rsa", "root-p256", "intermediate-p256", "leaf-p256", "root-ed25519", "intermediate-ed25519", "leaf-ed25519", "leaf-expired", "leaf-client", "leaf-revoked", "intermediate-constrained", "leaf-nc-inside", "leaf-nc-outside", "intermediate-rsa-cross"]
+
+    /// The PEM text of each certificate.
+    static let pem: [String] = [
+        """
+        -----BEGIN CERTIFICATE-----
+        MIIDIzCCAgugAwIBAgIBATANBgkqhkiG9w0BAQsFADAzMRMwEQYDVQQKDApDb2Zm
+        ZXIgUEtJMRwwGgYDVQQDDBNDb2ZmZXIgUEtJIFJvb3QgcnNhMB4XDTI1MDEwMTAw
+        MDAwMFoXDTQ1MDEwMTAwMDAwMFowMzETMBEGA1UECgwKQ29mZmVyIFBLSTEcMBoG
+        A1UEAwwTQ29mZmVyIFBLSSBSb290IHJzYTCCASIwDQYJKoZIhvcNAQEBBQADggEP
+        ADCCAQoCggEBALzNZW9tYPRaUQqTe2vapNgbULp1av4T1hIvt9yg9/v5HSydeKYb
+        HNaTF/BO25NPuYPD1B7RZExy+7sA9/RkQB77Xd20UuLGNUsjR/sJu/9fZaP5KlIJ
+        BC988HImq4TyPsZR7q5z9y79J5HyqZA8yfnFG3T/CY1gbVMZXKWwSO0s4Q20ifNQ
+        sr6/bJ5vLVxWdy1JwKqeuiRmKIdGnGbQyqAMLCO532qJSh6MVa+uYXyUG8gQXPC+
+        Zt2i/D0bLbniOtHOXdgp0jR3HBHdwzFCbHPdeOhICjRQlpwwDspQNqWf1vIdmnXk
+        LDwahV5S+FnkhttO8QbyWBxqUlrA8de7MLkCAwEAAaNCMEAwDwYDVR0TAQH/BAUw
+        AwEB/zAOBgNVHQ8BAf8EBAMCAQYwHQYDVR0OBBYEFDL0ZF4GwRWyXkieNOnOsMXA
+        KB7FMA0GCSqGSIb3DQEBCwUAA4IBAQAOa3EAHI2oOwO5JSdZM9X6T/AYhejNgKIT
+        l8Fpek9Hfa7dJSjPbOxPr1B1qZE/muONd8qpKVI1wzUAkY6hGAD/xrRTV0jpUPOw
+        sIIUG/bL4mxrFwozVFwDeXKiAyP8YsuvH3/bQ85f2t3AL9J15S50uuvD+3lFevKD
+        E91RDs/81jRAhKLGRvvhVmy9cHGquEEmT2AmqQS4kJcs0jehhXb9qca2R7TsCss4
+        1wzyoM35jnRQmEona5VDnHIal6jBNnV4WgdC//xSlzj9pEvMiOP9CEE7Ev9irJvS
+        YzRJx8Vgd9X5/nDSsnWkmiWvxjBTif4ZrxggiG46ZmRzcL/rfEzK
+        -----END CERTIFICATE-----
+        """,
+        """
+        -----BEGIN CERTIFICATE-----
+        MIIDTzCCAjegAwIBAgIBEDANBgkqhkiG9w0BAQsFADAzMRMwEQYDVQQKDApDb2Zm
+        ZXIgUEtJMRwwGgYDVQQDDBNDb2ZmZXIgUEtJIFJvb3QgcnNhMB4XDTI1MDEwMTAw
+        MDAwMFoXDTQ1MDEwMTAwMDAwMFowOzETMBEGA1UECgwKQ29mZmVyIFBLSTEkMCIG
+        A1UEAwwbQ29mZmVyIFBLSSBJbnRlcm1lZGlhdGUgcnNhMIIBIjANBgkqhkiG9w0B
+        AQEFAAOCAQ8AMIIBCgKCAQEAwNIT6bDGAKkbVXnFtDMNuSLK6oJq1QC9VkKlaYsJ
+        W9Crt+ZHE+XpjIQq7wBNfgdRvqAgFDf7Xw36YlALSH279UE5Ggd0CIPCKKGuUsOe
+        rin9+eJ2UMcjvvVSE2Dl3IqtPTxpeIocq/TwEl2wj8Bssp3xrgjq9xo6NGwOdeaw
+        vI/6sdx+gONgE4yqln7lCWfCVhcq5ffsqVXl3CTZCPG/ukC47XrIkcl2AAoXhXAg
+        JsRrRlPhAV0RytK0KPxcxoP2UsCK8tOB2e8XCrQgswsYa7wHcrWsEXzASsa74Q6r
+        rp99wbYtO0fw+gM/PKIjOxz+576xcEamC9J1uoFkCQ6ZsQIDAQABo2YwZDASBgNV
+        HRMBAf8ECDAGAQH/AgEAMA4GA1UdDwEB/wQEAwIBBjAdBgNVHQ4EFgQU9iNjrju3
+        KGxx1Y7cOYRVDV6S9WQwHwYDVR0jBBgwFoAUMvRkXgbBFbJeSJ406c6wxcAoHsUw
+        DQYJKoZIhvcNAQELBQADggEBAFS2ctF7TxVxccvh5JPWI2r9sTcl3p+/NVLOIk6+
+        wWPXrgOG3TNyiHzx3pUAo352RAnKI2Mrj4cfTc8DBn+gGARlBx+oXJ1Zv+HCW++G
+        Ra5aId0Awuv8hFccXZ4BAEJCsWtEerdHcfjIVBXecJq6dDK56Z2JNrXMhKPfk1fQ
+        ktV728Y6FYLSqSM/3xfs0Mnn2wtM01q797Gdm7XIglZmmkJkIkmfFAXuNa5/dIjq
+        +3LfCsvPpfzqNslvPs2r0m/0yjvr+MYYny4FB5VhaX5wdxatpgBmW7TgxdqUGiq/
+        gsyFUfPKFXWBu4dt3bjJxtpXK+FrTp5Gakos8YxjNEPJlys=
+        -----END CERTIFICATE-----
+        """,
+        """
+        -----BEGIN CERTIFICATE-----
+        MIIDszCCApugAwIBAgICAQAwDQYJKoZIhvcNAQELBQAwOzETMBEGA1UECgwKQ29m
+        ZmVyIFBLSTEkMCIGA1UEAwwbQ29mZmVyIFBLSSBJbnRlcm1lZGlhdGUgcnNhMB4X
+        DTI1MDEwMTAwMDAwMFoXDTQ1MDEwMTAwMDAwMFowNDETMBEGA1UECgwKQ29mZmVy
+        IFBLSTEdMBsGA1UEAwwUbGVhZi5yc2EucGtpLmV4YW1wbGUwggEiMA0GCSqGSIb3
+        DQEBAQUAA4IBDwAwggEKAoIBAQDJmrUNkKhVa5hW+NydfdUVSzfOvB62+Seoo3Ks
+        JmqalznrEy4+TjCbgduijs/KfApHWIzwCwnvl25p4roqbjgp4bzTEYfM0gJkljBn
+        xLNC7/mmfZbKdXCyh1Q8KAgUBlX8J/4QQvH5Njm52VY9v63IL7JoShrRM+tSYFVj
+        eyNNFO3u6qs1S/GSa9VXugPt/HgLyArVh1E9dXu5DKszyVjmy68qfsubW/mW5vjw
+        u45873cVfKV2yg6Ovl4Dv7s7bIGRpAtH0fVAUHiXt9pydkoCEZrILOdu1k9TNOeT
+        yGQLGe7a9dXC1wJguiiOSTsoO0+7cF99Vm700Galzxv6CtGPAgMBAAGjgccwgcQw
+        DAYDVR0TAQH/BAIwADAOBgNVHQ8BAf8EBAMCB4AwEwYDVR0lBAwwCgYIKwYBBQUH
+        AwEwHQYDVR0OBBYEFI0xmPNA06y5Hotihw3i38a97US2MB8GA1UdIwQYMBaAFPYj
+        Y647tyhscdWO3DmEVQ1ekvVkME8GA1UdEQRIMEaCFGxlYWYucnNhLnBraS5leGFt
+        cGxlghYqLndpbGQucnNhLnBraS5leGFtcGxlhwTAAAIBhxAgAQ24AAAAAAAAAAAA
+        AAABMA0GCSqGSIb3DQEBCwUAA4IBAQAdoeZwxU777KJosM5KLJaPvDTIal6bAfhl
+        VyePuXRTsyQaPO+/fdtnxiQ7JfKkS2N4m4zAkvq8y5HVrG6Pw/T+8jcDviL6rjql
+        MhLG7yhvqXIIyCiSA6Q0pQQ96moVRYa2fp4k4I38me3fwOQzsx+nKka7bhCRfA+B
+        ha2gaO5fYD6mV4Yqkw83ZNOuihudlXFAxlYCMV/fCW7gYPPIV7Ip8/3/Ap6Fk8dO
+        lvolV/ZfnqusSoYoGxMICgwaJHNnYc830abZNbGlJGQCbIhwMbWo8A1e7/MvQvQd
+        n7DPwR45op5U1KoN3w0+nlyQKkz6j1tUtZEIz2TwtS96IUGgw0Ex
+        -----END CERTIFICATE-----
+        """,
+        """
+        -----BEGIN CERTIFICATE-----
+        MIIBmTCCAT+gAwIBAgIBATAKBggqhkjOPQQDAjA0MRMwEQYDVQQKDApDb2ZmZXIg
+        UEtJMR0wGwYDVQQDDBRDb2ZmZXIgUEtJIFJvb3QgcDI1NjAeFw0yNTAxMDEwMDAw
+        MDBaFw00NTAxMDEwMDAwMDBaMDQxEzARBgNVBAoMCkNvZmZlciBQS0kxHTAbBgNV
+        BAMMFENvZmZlciBQS0kgUm9vdCBwMjU2MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcD
+        QgAE++rn53kaFw7t09D3qS7x0eqmuoA+AKM2uGJf6u0+GQXVXwvN1JLNWwxLhWuV
+        suqdn7tCnTUOdWoBcKATs1JeyKNCMEAwDwYDVR0TAQH/BAUwAwEB/zAOBgNVHQ8B
+        Af8EBAMCAQYwHQYDVR0OBBYEFIUAaxmhm5eviMNS81HBI5Pe9X3cMAoGCCqGSM49
+        BAMCA0gAMEUCIQCPaVdx2qFvs4zqmTH2k9Kk9XSW8/gSbGxxoZkdQHsEqwIgZ9tF
+        xDvgWs5IvWZDB7i4OntmeXqyEeCXL0riIZXaafo=
+        -----END CERTIFICATE-----
+        """,
+        """
+        -----BEGIN CERTIFICATE-----
+        MIIBxDCCAWugAwIBAgIBEDAKBggqhkjOPQQDAjA0MRMwEQYDVQQKDApDb2ZmZXIg
+        UEtJMR0wGwYDVQQDDBRDb2ZmZXIgUEtJIFJvb3QgcDI1NjAeFw0yNTAxMDEwMDAw
+        MDBaFw00NTAxMDEwMDAwMDBaMDwxEzARBgNVBAoMCkNvZmZlciBQS0kxJTAjBgNV
+        BAMMHENvZmZlciBQS0kgSW50ZXJtZWRpYXRlIHAyNTYwWTATBgcqhkjOPQIBBggq
+        hkjOPQMBBwNCAAScI/zgtYQtKB9j2cPGLgEUp87coA58AiRPmHbU8fWCJso5Mc83
+        GirjVbJ5IjSCCIW6BQ1BaADIY0jsColIjVqBo2YwZDASBgNVHRMBAf8ECDAGAQH/
+        AgEAMA4GA1UdDwEB/wQEAwIBBjAdBgNVHQ4EFgQUoKQcTOxz8+ij5Oz5ZUR0fVyy
+        SQowHwYDVR0jBBgwFoAUhQBrGaGbl6+Iw1LzUcEjk971fdwwCgYIKoZIzj0EAwID
+        RwAwRAIgA8z27E96eArZKxTuBafFR8wvWWaWrHOqmTT7YtnqITUCIHsL2veOn0En
+        EOJxJTdSBEgcuUnAqra4mdjPlwL05OvL
+        -----END CERTIFICATE-----
+        """,
+        """
+        -----BEGIN CERTIFICATE-----
+        MIICKzCCAdGgAwIBAgICAQAwCgYIKoZIzj0EAwIwPDETMBEGA1UECgwKQ29mZmVy
+        IFBLSTElMCMGA1UEAwwcQ29mZmVyIFBLSSBJbnRlcm1lZGlhdGUgcDI1NjAeFw0y
+        NTAxMDEwMDAwMDBaFw00NTAxMDEwMDAwMDBaMDUxEzARBgNVBAoMCkNvZmZlciBQ
+        S0kxHjAcBgNVBAMMFWxlYWYucDI1Ni5wa2kuZXhhbXBsZTBZMBMGByqGSM49AgEG
+        CCqGSM49AwEHA0IABBgM42GsftE+RYZB1tgdZDCZ3RuF3AKTDdpMatKVfdE4oKL2
+        kch2VW9iOwwTs0LWZW7fKgVlKgmCIkF5Rbl4VHajgckwgcYwDAYDVR0TAQH/BAIw
+        ADAOBgNVHQ8BAf8EBAMCB4AwEwYDVR0lBAwwCgYIKwYBBQUHAwEwHQYDVR0OBBYE
+        FJKyy21NYlI7Vt5bvDzN6ze/XDhKMB8GA1UdIwQYMBaAFKCkHEzsc/Poo+Ts+WVE
+        dH1cskkKMFEGA1UdEQRKMEiCFWxlYWYucDI1Ni5wa2kuZXhhbXBsZYIXKi53aWxk
+        LnAyNTYucGtpLmV4YW1wbGWHBMAAAgGHECABDbgAAAAAAAAAAAAAAAEwCgYIKoZI
+        zj0EAwIDSAAwRQIhAO8q0Ixt0+xhXwO4oGOGVJdV31BYXdb1qASjplF6AvGLAiB/
+        VRUahMlBYKumj4wAvc0gV/GcWGCgljC50rxPh5fAUA==
+        -----END CERTIFICATE-----
+        """,
+        """
+        -----BEGIN CERTIFICATE-----
+        MIIBXzCCARGgAwIBAgIBATAFBgMrZXAwNzETMBEGA1UECgwKQ29mZmVyIFBLSTEg
+        MB4GA1UEAwwXQ29mZmVyIFBLSSBSb290IGVkMjU1MTkwHhcNMjUwMTAxMDAwMDAw
+        WhcNNDUwMTAxMDAwMDAwWjA3MRMwEQYDVQQKDApDb2ZmZXIgUEtJMSAwHgYDVQQD
+        DBdDb2ZmZXIgUEtJIFJvb3QgZWQyNTUxOTAqMAUGAytlcAMhABS2qkcxMoHW3U3V
+        B10c5Ut32WaRipsUX+zE3//hNGSqo0IwQDAPBgNVHRMBAf8EBTADAQH/MA4GA1Ud
+        DwEB/wQEAwIBBjAdBgNVHQ4EFgQU3j2dBRVG9G4Y7TKY5C4UxiW62BwwBQYDK2Vw
+        A0EAA1nQRm7JlCpJDw+WBhfDtPuqKziuK4k/+IoaWweHeTT945LCAbLuoFgsykD6
+        di79iXrT0RoPIxAlJCvbp6pvBw==
+        -----END CERTIFICATE-----
+        """,
+        """
+        -----BEGIN CERTIFICATE-----
+        MIIBizCCAT2gAwIBAgIBEDAFBgMrZXAwNzETMBEGA1UECgwKQ29mZmVyIFBLSTEg
+        MB4GA1UEAwwXQ29mZmVyIFBLSSBSb290IGVkMjU1MTkwHhcNMjUwMTAxMDAwMDAw
+        WhcNNDUwMTAxMDAwMDAwWjA/MRMwEQYDVQQKDApDb2ZmZXIgUEtJMSgwJgYDVQQD
+        DB9Db2ZmZXIgUEtJIEludGVybWVkaWF0ZSBlZDI1NTE5MCowBQYDK2VwAyEAcqZF
+        LbzcNg4aRjgMkvO/IXJuoFo/hXfMK5i+ltp1ZBqjZjBkMBIGA1UdEwEB/wQIMAYB
+        Af8CAQAwDgYDVR0PAQH/BAQDAgEGMB0GA1UdDgQWBBR6sqlDHzGD8ZPc0GVDbyXm
+        VKsk/jAfBgNVHSMEGDAWgBTePZ0FFUb0bhjtMpjkLhTGJbrYHDAFBgMrZXADQQBw
+        eoSkZHb3UiBbZG/Sr9ydKAUI0b6pNiFba1C9N2N7B3MSbAfh/NODpi9zvg6z84Xb
+        6EOjBVVqOTbbs48NavgA
+        -----END CERTIFICATE-----
+        """,
+        """
+        -----BEGIN CERTIFICATE-----
+        MIIB9zCCAamgAwIBAgICAQAwBQYDK2VwMD8xEzARBgNVBAoMCkNvZmZlciBQS0kx
+        KDAmBgNVBAMMH0NvZmZlciBQS0kgSW50ZXJtZWRpYXRlIGVkMjU1MTkwHhcNMjUw
+        MTAxMDAwMDAwWhcNNDUwMTAxMDAwMDAwWjA4MRMwEQYDVQQKDApDb2ZmZXIgUEtJ
+        MSEwHwYDVQQDDBhsZWFmLmVkMjU1MTkucGtpLmV4YW1wbGUwKjAFBgMrZXADIQAx
+        cw8hPtwl84vt+v51+upXlD3H1w98g19eyp63IEqdU6OBzzCBzDAMBgNVHRMBAf8E
+        AjAAMA4GA1UdDwEB/wQEAwIHgDATBgNVHSUEDDAKBggrBgEFBQcDATAdBgNVHQ4E
+        FgQUfsGguPrkcQgNempNypR61rcnq/wwHwYDVR0jBBgwFoAUerKpQx8xg/GT3NBl
+        Q28l5lSrJP4wVwYDVR0RBFAwToIYbGVhZi5lZDI1NTE5LnBraS5leGFtcGxlghoq
+        LndpbGQuZWQyNTUxOS5wa2kuZXhhbXBsZYcEwAACAYcQIAENuAAAAAAAAAAAAAAA
+        ATAFBgMrZXADQQAhOvWXmKL0FFYbLnYWIgRuVBVQbwE2Cb5Gi88vJERr+QT3Md9S
+        mie+ql1S4hjeW5HPpXsA5Yo07cjt/Kw29hIK
+        -----END CERTIFICATE-----
+        """,
+        """
+        -----BEGIN CERTIFICATE-----
+        MIIDgTCCAmmgAwIBAgICAQEwDQYJKoZIhvcNAQELBQAwOzETMBEGA1UECgwKQ29m
+        ZmVyIFBLSTEkMCIGA1UEAwwbQ29mZmVyIFBLSSBJbnRlcm1lZGlhdGUgcnNhMB4X
+        DTIwMDEwMTAwMDAwMFoXDTIxMDEwMTAwMDAwMFowMzETMBEGA1UECgwKQ29mZmVy
+        IFBLSTEcMBoGA1UEAwwTZXhwaXJlZC5wa2kuZXhhbXBsZTCCASIwDQYJKoZIhvcN
+        AQEBBQADggEPADCCAQoCggEBAM0AkR8bdrdJ/q2CsxtiTlAt14WGR2OVZ/ZxoxWl
+        OKEw9FAIZeQX+whoT3jE0R5qozZr0SfKAuRLZpgeLe/xGlVj51xc/CEJPjQEnnlD
+        gTBH5kzngsdhXbRaj+RtavbIqa+mn6IXvZv8uux/QbCvzF8WT3PiBZ5J206jkKlc
+        vj4qOyJp4ykUsfdq9e6pEH+m9j0YTBtXpnXKzX233zmnExuZvEo+c2nknEL1DSew
+        vKI0LGE5JU1MMo/u4mR7WER8npRQfTN3siHyfg07AcqotSzdRj28MxImp8sYtkG2
+        1BqVduZKq7SbTDepx7gaDscYDY5rv3kFQYQLyG0X8jnS4K8CAwEAAaOBljCBkzAM
+        BgNVHRMBAf8EAjAAMA4GA1UdDwEB/wQEAwIHgDATBgNVHSUEDDAKBggrBgEFBQcD
+        ATAdBgNVHQ4EFgQUmDxjI5FPx5a4RMTLInp0OdUTqcIwHwYDVR0jBBgwFoAU9iNj
+        rju3KGxx1Y7cOYRVDV6S9WQwHgYDVR0RBBcwFYITZXhwaXJlZC5wa2kuZXhhbXBs
+        ZTANBgkqhkiG9w0BAQsFAAOCAQEAbVtLiG03em1ILE+vRlVMqmUUXDynl5nk1XJq
+        AqWDw6CbZWqNk8q+l8C5K5P36IEH555lfJa109Kr/H9cKGbEXipmcRIwZyj/s1tm
+        WTpQIFijTZ92H/k3m22yG4DXJecEZPETJSrNtmujW57zZEBF9J8MhU2gnw0kyz+b
+        eyX6XMIlVVTG0gFGIEOSHqBwZxgQN38W/BWT9H9yC96ZenvQvqgALoo2JyHJACE0
+        sJ5GtjvsSIWriQeYAr3P8zdHDQkrTjTBxtBLA8ff28j276QIWP0GlSHiUsW9+Ses
+        jGcmpPuvxs4qoGCPwFPfQMzydwOnC81HBt68l2bQFDitsQHD7g==
+        -----END CERTIFICATE-----
+        """,
+        """
+        -----BEGIN CERTIFICATE-----
+        MIIDkzCCAnugAwIBAgICAQIwDQYJKoZIhvcNAQELBQAwOzETMBEGA1UECgwKQ29m
+        ZmVyIFBLSTEkMCIGA1UEAwwbQ29mZmVyIFBLSSBJbnRlcm1lZGlhdGUgcnNhMB4X
+        DTI1MDEwMTAwMDAwMFoXDTQ1MDEwMTAwMDAwMFowMjETMBEGA1UECgwKQ29mZmVy
+        IFBLSTEbMBkGA1UEAwwSY2xpZW50LnBraS5leGFtcGxlMIIBIjANBgkqhkiG9w0B
+        AQEFAAOCAQ8AMIIBCgKCAQEA/6T0yJ8+h18xLMZrHD2yBh8GsTg9E83/foIdTg1T
+        6VnJlv4mxp4pv0hLHCfIXPejf4qnvdZIrbt2KPuLHSe0ChEEp9UlDXF7qOfH54Xc
+        504UAUuXhTgG930BaRhcqsaQhbwF1PMj4LRnDMW2tS9nc5XnJoyEqNxN4vWaKAHo
+        YXf1r9gEO//bcgblFqGQE1LOYTVaZVmhuwGNPOqtj3aqVpn7b6N9GI7SW5qxB0zS
+        LZAWQaMn5rhX3FTyBrF9oPihOhhVeB7bo8nB6aqVed3Bk1DFSpYWC32eG1e6BtW7
+        4gznUE2b5BWQHWtgdN0PzuJV7554GFRrDBGzuk0clk9RAwIDAQABo4GpMIGmMAwG
+        A1UdEwEB/wQCMAAwDgYDVR0PAQH/BAQDAgeAMBMGA1UdJQQMMAoGCCsGAQUFBwMC
+        MB0GA1UdDgQWBBSJYJKprC9gK0+7K/LGT8sM3RbCejAfBgNVHSMEGDAWgBT2I2Ou
+        O7cobHHVjtw5hFUNXpL1ZDAxBgNVHREEKjAoghJjbGllbnQucGtpLmV4YW1wbGWB
+        EmNsaWVudEBwa2kuZXhhbXBsZTANBgkqhkiG9w0BAQsFAAOCAQEAojeduUARQC4o
+        2E4YzHxomSj0JBrYNnKtBsX5ep20n6SQDm1bz5+braSa8m1bwX970OXoq9+w/OTk
+        RDoDBYY7NkEnflCeY6FxbnJTAYxK3xl/IAMDdLVL25BCB0xbcrWXcLsGsxi0N0lU
+        Amet6r5ZM3sTOGWdMeclQpFQalBXiIe7Jlln7NsLq3VCVEsg049fuSvyniePm70l
+        ghH+6fA1t6sBDMBYqyw3D7WDSCNOvAXocGA2722xZ9ht1wkAML5ka88cAsbXH2vR
+        4vLw0IVHFQjmx3VG0w0IIB9sUYTw/5uTY1rh4PkbGS7C6iUS/gEbnjY3KV+6Ye3q
+        GGsVJ1Fszg==
+        -----END CERTIFICATE-----
+        """,
+        """
+        -----BEGIN CERTIFICATE-----
+        MIIDgTCCAmmgAwIBAgICAQMwDQYJKoZIhvcNAQELBQAwOzETMBEGA1UECgwKQ29m
+        ZmVyIFBLSTEkMCIGA1UEAwwbQ29mZmVyIFBLSSBJbnRlcm1lZGlhdGUgcnNhMB4X
+        DTI1MDEwMTAwMDAwMFoXDTQ1MDEwMTAwMDAwMFowMzETMBEGA1UECgwKQ29mZmVy
+        IFBLSTEcMBoGA1UEAwwTcmV2b2tlZC5wa2kuZXhhbXBsZTCCASIwDQYJKoZIhvcN
+        AQEBBQADggEPADCCAQoCggEBANuvHNQpy00Gdflo5Wdhuv8qRPNCdaRUp4lk5vZT
+        RTlMdGYgGFrsgtWeskwa5Y1lDamvHnfTM168NCu1G+DdtBvecGUAlnhLiY8XAALr
+        4KxLfRDMdbtrCfHIp8J9AxnYd4+PiJ7YupeCuEyjAvinH+WXXEK6yTa0hQbiWeo0
+        bKEy72c9epyDfcUKCdyXIfQQisRKkMyso5RnWmFZ+IBhqQApgCus76cZZ80OPkd9
+        thtj6IZ4++BF/9w6pDVgLbBJHaIDvAbuwZwe2hDQOevbCfSwY86JPXJzJYURXMV4
+        WW8qiVqLJgS/y1G8XWDzv4zH1373W2ymqBwoZioVbfk3tEcCAwEAAaOBljCBkzAM
+        BgNVHRMBAf8EAjAAMA4GA1UdDwEB/wQEAwIHgDATBgNVHSUEDDAKBggrBgEFBQcD
+        ATAdBgNVHQ4EFgQUOybY3B1AE2buDX0ANQM/9foKWtkwHwYDVR0jBBgwFoAU9iNj
+        rju3KGxx1Y7cOYRVDV6S9WQwHgYDVR0RBBcwFYITcmV2b2tlZC5wa2kuZXhhbXBs
+        ZTANBgkqhkiG9w0BAQsFAAOCAQEAs+MPnAKsr5oc0qn5l3gdIKu+4dttB5DasuBn
+        Ztg3zzoDyjByfJqf/otetasZb49lUhVHFkxLIpaEEW/tAs0ix1OcyYc8yYmu5pbc
+        XPuyo5xxAWrbSaQWKktV9htczgadtWLuqKdoOc7qub9aRHnYvr1Ks4/N70FfsbM7
+        fECVVT0QfyS1KA8gyqmKfeTSYBKPp0vQCI7IvVvyOuut/NDILplPy2oO5k3Wrs34
+        aR2XL+4tdGhUIEIh1pis7Q5+VQv4Hc2PNQ8NYdCfOcsgQbySXy95OJ3udS4S2QOK
+        5cXDUxM8vaL/I3t3zuOK7S0vscHyqDerYGE4oOof2TXGdLV4vw==
+        -----END CERTIFICATE-----
+        """,
+        """
+        -----BEGIN CERTIFICATE-----
+        MIIDgDCCAmigAwIBAgIBETANBgkqhkiG9w0BAQsFADAzMRMwEQYDVQQKDApDb2Zm
+        ZXIgUEtJMRwwGgYDVQQDDBNDb2ZmZXIgUEtJIFJvb3QgcnNhMB4XDTI1MDEwMTAw
+        MDAwMFoXDTQ1MDEwMTAwMDAwMFowQzETMBEGA1UECgwKQ29mZmVyIFBLSTEsMCoG
+        A1UEAwwjQ29mZmVyIFBLSSBDb25zdHJhaW5lZCBJbnRlcm1lZGlhdGUwggEiMA0G
+        CSqGSIb3DQEBAQUAA4IBDwAwggEKAoIBAQDDEhQiP4/qoC/wxrZ/4g7bRisvh9KR
+        UfflQLiNkKbCd6r3kad07mMw9k20iL+wRw6FMnbxDOhp8gyu2vtiLHB5c9Bm/At3
+        bLsNz+TXuapXFQdlPDU+t/bzOYzIL1RftNz6Gthb4ts3K59zsTbxs/FNn7MCE9nx
+        XlT9PO0J95spnwsqiwVrQK9clNmRTCWiOUKW6n4EnovVrll/sMZ4+DJ4kLBM4Iky
+        D7O9SSJw0+mNf2LRa5XfJB0zLKnBDmvzFqKvax/evpSlLRiFQ4CnWEb5zDV8Rpjl
+        rC6UwYc73KVIGogYHFbfSQfUDHo6xsQMl3gC6j2Sr+1STZ3tkl3C2ZEzAgMBAAGj
+        gY4wgYswEgYDVR0TAQH/BAgwBgEB/wIBADAOBgNVHQ8BAf8EBAMCAQYwHQYDVR0O
+        BBYEFCc58vS4O054blS2vNAObDDg/BOfMB8GA1UdIwQYMBaAFDL0ZF4GwRWyXkie
+        NOnOsMXAKB7FMCUGA1UdHgEB/wQbMBmgFzAVghNhbGxvd2VkLnBraS5leGFtcGxl
+        MA0GCSqGSIb3DQEBCwUAA4IBAQBaKVBynk2cfqJM9bIPCjiLDConPqGYcHLsIwrt
+        GbR86UupENsKNDfqL1V7wlNMsGKgisqr9YFDo69nZAek4jwUU+spoFMxSkDtUbw9
+        UOqfKLrPZEqLJG2uCu/bvbzbAag07wb3mTRJ3lJs6sb2MbwoWM3LCKMCHkmpSFcP
+        R9n1b7HJfKxs7X6MBb0AMi+gkwDZvpYMhpCOqeJcoDsoQmRMGL6IXqsfp6u2vGCk
+        cpXTQKN+D1N4Tq87XigKfv+DdKqLdZZGxrbftWHpK7M4TN1upRIyEM9oTdVx4S5A
+        /ZI5Mhj+UbphH1DGMAz7TwMmMyZRfH8PDAnm4wmHLfRhWec8
+        -----END CERTIFICATE-----
+        """,
+        """
+        -----BEGIN CERTIFICATE-----
+        MIICxjCCAa6gAwIBAgICAgAwDQYJKoZIhvcNAQELBQAwQzETMBEGA1UECgwKQ29m
+        ZmVyIFBLSTEsMCoGA1UEAwwjQ29mZmVyIFBLSSBDb25zdHJhaW5lZCBJbnRlcm1l
+        ZGlhdGUwHhcNMjUwMTAxMDAwMDAwWhcNNDUwMTAxMDAwMDAwWjA3MRMwEQYDVQQK
+        DApDb2ZmZXIgUEtJMSAwHgYDVQQDDBd3d3cuYWxsb3dlZC5wa2kuZXhhbXBsZTBZ
+        MBMGByqGSM49AgEGCCqGSM49AwEHA0IABCw4VBVJCjKgS31CtizeKqNcHjK9qRaN
+        2x++NNOIQxOoCpkk3vHz7FqrueKfQeAOic7nIqE0TIosJ3zFQbw/MQGjgZowgZcw
+        DAYDVR0TAQH/BAIwADAOBgNVHQ8BAf8EBAMCB4AwEwYDVR0lBAwwCgYIKwYBBQUH
+        AwEwHQYDVR0OBBYEFPZhT/vzRE07KkY4sQy+V0muEvdeMB8GA1UdIwQYMBaAFCc5
+        8vS4O054blS2vNAObDDg/BOfMCIGA1UdEQQbMBmCF3d3dy5hbGxvd2VkLnBraS5l
+        eGFtcGxlMA0GCSqGSIb3DQEBCwUAA4IBAQCtmNDDMFA1nvZ8oW9Bm4FiAfAPz9nM
+        tzLvYxH151Ic/QSBSZpTZhypOB+QeeE9AOi7+5c+pjrluSn8TKN4Qp/3mO7ujebu
+        Jvki2f6vCpNPCQ7gQWXiRQmM1/rM+CERnUXubIK6Hj/0TWgXk4B0XzQ8F4Viiw4U
+        4U+UND3gl7yCBYHGutZibVxSg4WVbjga1yjXWJAAXSsE6KfioIBvFo+gG5PDT/oy
+        jWZs5jAMNLuqGhGQUWKzs8V3irVWI4A+nyTsmEbeOaslwnaInXimFnpKX9d0VFW3
+        DGNd6GiyOZEE0i+N/20HTIQXGbQKVdvtm5nBhyCB2i5CJZX3n/Tqqi2m
+        -----END CERTIFICATE-----
+        """,
+        """
+        -----BEGIN CERTIFICATE-----
+        MIICwjCCAaqgAwIBAgICAgEwDQYJKoZIhvcNAQELBQAwQzETMBEGA1UECgwKQ29m
+        ZmVyIFBLSTEsMCoGA1UEAwwjQ29mZmVyIFBLSSBDb25zdHJhaW5lZCBJbnRlcm1l
+        ZGlhdGUwHhcNMjUwMTAxMDAwMDAwWhcNNDUwMTAxMDAwMDAwWjA1MRMwEQYDVQQK
+        DApDb2ZmZXIgUEtJMR4wHAYDVQQDDBV3d3cub3RoZXIucGtpLmV4YW1wbGUwWTAT
+        BgcqhkjOPQIBBggqhkjOPQMBBwNCAATp0hc3P8KqaZBq+UKi/msnJzXDhXhd8bg9
+        sLbhWX3TPpVImQk47LjDZuC515d9P//hEZqSl3qwUUN/ZW45s9ELo4GYMIGVMAwG
+        A1UdEwEB/wQCMAAwDgYDVR0PAQH/BAQDAgeAMBMGA1UdJQQMMAoGCCsGAQUFBwMB
+        MB0GA1UdDgQWBBTZmNr2sPia8lxe/vHTlI3zwBsaUzAfBgNVHSMEGDAWgBQnOfL0
+        uDtOeG5UtrzQDmww4PwTnzAgBgNVHREEGTAXghV3d3cub3RoZXIucGtpLmV4YW1w
+        bGUwDQYJKoZIhvcNAQELBQADggEBACTy+b40+ad0+dwL4zX+JsUWy3aFXDDGv8od
+        F40RTUrQ57Vor86Hz21PMEBuGQug47MnbHxWTe4URf7rdmL1qr6P2AgBLBNUHmZf
+        FHZYobBv+ItzRxrGH8N/gdo78ev3jMzhtLjtjPusP3BnscNwZSepCzpVxok1Tw+U
+        jGKcDSio+iLgePMFk57fnRetNAW0hOiyOi+ohaNkyZY9SSuPPP7/w7ELUDP8tO7K
+        8MvfJefl3Y/lq4uZwZgTYxWdnUKDwLUrSi5V2W+DA4ni893ww+PkRxB0gEpXYWdw
+        upo4W/CKkfRD82S2If6tCMUmSobYUeHiLFcWpDKjrfGTTm3KDm0=
+        -----END CERTIFICATE-----
+        """,
+        """
+        -----BEGIN CERTIFICATE-----
+        MIICjzCCAjWgAwIBAgIBEjAKBggqhkjOPQQDAjA0MRMwEQYDVQQKDApDb2ZmZXIg
+        UEtJMR0wGwYDVQQDDBRDb2ZmZXIgUEtJIFJvb3QgcDI1NjAeFw0yNTAxMDEwMDAw
+        MDBaFw00NTAxMDEwMDAwMDBaMDsxEzARBgNVBAoMCkNvZmZlciBQS0kxJDAiBgNV
+        BAMMG0NvZmZlciBQS0kgSW50ZXJtZWRpYXRlIHJzYTCCASIwDQYJKoZIhvcNAQEB
+        BQADggEPADCCAQoCggEBAMDSE+mwxgCpG1V5xbQzDbkiyuqCatUAvVZCpWmLCVvQ
+        q7fmRxPl6YyEKu8ATX4HUb6gIBQ3+18N+mJQC0h9u/VBORoHdAiDwiihrlLDnq4p
+        /fnidlDHI771UhNg5dyKrT08aXiKHKv08BJdsI/AbLKd8a4I6vcaOjRsDnXmsLyP
+        +rHcfoDjYBOMqpZ+5QlnwlYXKuX37KlV5dwk2Qjxv7pAuO16yJHJdgAKF4VwICbE
+        a0ZT4QFdEcrStCj8XMaD9lLAivLTgdnvFwq0ILMLGGu8B3K1rBF8wErGu+EOq66f
+        fcG2LTtH8PoDPzyiIzsc/ue+sXBGpgvSdbqBZAkOmbECAwEAAaNmMGQwEgYDVR0T
+        AQH/BAgwBgEB/wIBADAOBgNVHQ8BAf8EBAMCAQYwHQYDVR0OBBYEFPYjY647tyhs
+        cdWO3DmEVQ1ekvVkMB8GA1UdIwQYMBaAFIUAaxmhm5eviMNS81HBI5Pe9X3cMAoG
+        CCqGSM49BAMCA0gAMEUCIAELzTCKYcuPgmzX3lP0AjNZ4Dc3jdOxVl0RGp4lRliQ
+        AiEAihUojAcBGZk7ZHA+YdxUf/DGCrv+BW/PZAPMpBwzaz0=
+        -----END CERTIFICATE-----
+        """,
+    ]
+
+    /// The certificates, parsed once.
+    public static let certificates: [CertificateInfo] = pem.map { text in
+        guard let certificate = try? KeyDecoder.decodeEntries(Array(text.utf8), source: "fixture", passphrase: nil).entries.first?.certificate else {
+            fatalError("a PKI fixture does not parse")
+        }
+        return certificate
+    }
+
+    /// The certificate named `name`.
+    public static func certificate(_ name: String) -> CertificateInfo {
+        certificates[names.firstIndex(of: name)!]
+    }
+}

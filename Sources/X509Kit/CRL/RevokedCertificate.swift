@@ -1,0 +1,80 @@
+import ASN1Kit
+import AsymmetricKeys
+
+/// One entry of a CRL's revokedCertificates (RFC 5280 §5.1.2.6, §5.3).
+public struct RevokedCertificate: Sendable, Hashable {
+    /// The revoked certificate's serial number: the INTEGER's content octets, as
+    /// ``AsymmetricKeys/CertificateInfo/serialNumber`` holds them.
+    public var serialNumber: [UInt8]
+    /// When it was revoked.
+    public var revocationDate: ASN1Time
+    /// The reasonCode entry extension (2.5.29.21), if present.
+    public var reason: RevocationReason?
+    /// The invalidityDate entry extension (2.5.29.24): when the key is known or suspected to have
+    /// been compromised.
+    public var invalidityDate: ASN1Time?
+    /// Every entry extension.
+    public var extensions: [CRLExtension]
+
+    /// An entry.
+    public init(serialNumber: [UInt8], revocationDate: ASN1Time, reason: RevocationReason? = nil,
+                invalidityDate: ASN1Time? = nil, extensions: [CRLExtension] = []) {
+        self.serialNumber = serialNumber
+        self.revocationDate = revocationDate
+        self.reason = reason
+        self.invalidityDate = invalidityDate
+        self.extensions = extensions
+    }
+
+    /// The serial number in lowercase hex, as ``AsymmetricKeys/CertificateInfo/serial`` writes it.
+    public var serial: String {
+        let magnitude = serialNumber.count > 1 && serialNumber.first == 0 ? serialNumber.dropFirst() : serialNumber[...]
+        return Hex.encode(magnitude)
+    }
+
+    /// Critical entry extensions this parser does not know (certificateIssuer included: indirect
+    /// CRLs are not supported).
+    public var unknownCriticalExtensions: [CRLExtension] {
+        extensions.filter { $0.isCritical && ($0.oid == CRLExtension.certificateIssuerOID || !CRLExtension.knownEntryExtensions.contains($0.oid)) }
+    }
+
+    /// Reads one entry at the cursor.
+    static func read(_ reader: inout DERReader, crlVersion: Int) throws -> RevokedCertificate {
+        let entryOffset = reader.offset
+        return try reader.readSequence { item in
+            let serial = Array(try item.readElement(.integer).integerBytes())
+            let date = try CRLTime.read(&item, field: "revocationDate")
+            var entry = RevokedCertificate(serialNumber: serial, revocationDate: date)
+            if !item.isAtEnd {
+                guard crlVersion == 2 else {
+                    throw CertificateError(.malformed, "entry extensions at offset \(item.offset) in a v1 CRL", offset: item.offset)
+                }
+                entry.extensions = try CRLExtension.readList(&item, what: "CRL entry at offset \(entryOffset)")
+                for ext in entry.extensions {
+                    var value = DERReader(ext.value)
+                    switch ext.oid {
+                    case CRLExtension.reasonCodeOID:
+                        let code = try value.readInteger(as: Int.self, tag: .enumerated)
+                        guard let reason = RevocationReason(rawValue: code) else {
+                            throw CertificateError(.malformed, "the reasonCode at offset \(ext.offset) is \(code), which RFC 5280 does not define", offset: ext.offset)
+                        }
+                        entry.reason = reason
+                    case CRLExtension.invalidityDateOID:
+                        let offset = value.offset
+                        let time = try value.readTime()
+                        guard time.kind == .generalizedTime, time.fraction.isEmpty else {
+                            throw CertificateError(.malformed, "the invalidityDate at offset \(ext.offset + offset) is not a GeneralizedTime without fractions", offset: ext.offset)
+                        }
+                        entry.invalidityDate = time
+                    default:
+                        continue
+                    }
+                    do { try value.finish() } catch {
+                        throw CertificateError(.malformed, "the \(ext.name) entry extension at offset \(ext.offset) has bytes after its value", offset: ext.offset)
+                    }
+                }
+            }
+            return entry
+        }
+    }
+}

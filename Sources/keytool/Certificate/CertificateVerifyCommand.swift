@@ -1,0 +1,170 @@
+import ArgumentParser
+import ASN1Kit
+import AsymmetricKeys
+import CofferJSON
+import CommandLineSupport
+import KeytoolSupport
+import X509Kit
+
+extension Keytool {
+    /// `keytool certificate verify LEAF [--untrusted FILE…] [--roots FILE|DIR | --system-roots]
+    /// [--host NAME | --ip ADDR | --email ADDR] [--purpose P] [--at TIME] [--crl FILE…]
+    /// [--max-depth N] [--profile rfc5280|webpki] [--json]`.
+    struct CertificateVerifyCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "verify",
+            abstract: "Validate a certificate's path to trusted roots (RFC 5280), its name, purpose and revocation; exit 0 when valid, 1 when not, 2 when an input cannot be read.",
+            discussion: """
+                LEAF may hold several certificates: the first is the leaf, the rest untrusted intermediates. \
+                The answer names the chain found (subject, issuer, key, validity and SPKI pin of each certificate), \
+                or for each candidate path the certificate that failed and why.
+                Exit status: 0 valid; 1 not valid; 2 a certificate, root store or CRL that cannot be read; 64 usage error.
+                """
+        )
+
+        @Argument(help: "The certificate to verify (PEM or DER); more certificates in the file are untrusted intermediates.")
+        var leaf: String
+
+        @Option(name: .customLong("untrusted"), parsing: .upToNextOption, help: "Files of untrusted intermediate certificates.")
+        var untrusted: [String] = []
+
+        @Option(help: ArgumentHelp("The trusted roots: a PEM bundle file, or a directory of PEM/DER files.", valueName: "FILE|DIR"))
+        var roots: String?
+
+        @Flag(help: "Trust the system's roots (SSL_CERT_FILE/SSL_CERT_DIR, else the distribution's bundle).")
+        var systemRoots = false
+
+        @Option(help: "The DNS name the leaf must be for.")
+        var host: String?
+
+        @Option(help: "The IPv4 or IPv6 address the leaf must be for.")
+        var ip: String?
+
+        @Option(help: "The email address the leaf must be for.")
+        var email: String?
+
+        @Option(help: ArgumentHelp("What the leaf must be for: server, client, code-signing, any, or an EKU OID.", valueName: "purpose"))
+        var purpose: String?
+
+        @Option(help: ArgumentHelp("Verify at this time: RFC 3339, or @N seconds since 1970 (default: now).", valueName: "TIME"))
+        var at: String?
+
+        @Option(name: .customLong("crl"), parsing: .upToNextOption, help: "CRL files (PEM or DER) to check revocation against.")
+        var crls: [String] = []
+
+        @Option(help: "The most intermediate certificates a path may hold (default 8).")
+        var maxDepth: Int?
+
+        @Option(help: "The rules: rfc5280 (default) or webpki (adds the CA/Browser Forum's).")
+        var profile: String = "rfc5280"
+
+        @Flag(help: "Print one JSON object: valid, chain, failedPaths.")
+        var json = false
+
+        func validate() throws {
+            if roots != nil && systemRoots { throw ValidationError("give --roots or --system-roots, not both") }
+            if roots == nil && !systemRoots { throw ValidationError("give --roots FILE|DIR or --system-roots") }
+            if [host, ip, email].compactMap({ $0 }).count > 1 { throw ValidationError("give one of --host, --ip and --email") }
+            if let maxDepth, maxDepth < 0 || maxDepth > 64 { throw ValidationError("--max-depth must be 0...64, not \(maxDepth)") }
+            if VerificationOptions.Profile(commandLineName: profile) == nil {
+                throw ValidationError("--profile must be rfc5280 or webpki, not '\(profile)'")
+            }
+            if let purpose, Self.purpose(purpose) == nil {
+                throw ValidationError("--purpose must be server, client, code-signing, any or an OID (1.3.6.1.5.5.7.3.1), not '\(purpose)'")
+            }
+            if let at, VerificationTimeArgument.parse(at) == nil {
+                throw ValidationError("--at must be RFC 3339 (2030-01-01T00:00:00Z) or @SECONDS, not '\(at)'")
+            }
+            do {
+                _ = try peer()
+            } catch let error as CertificateError {
+                throw ValidationError(error.reason)
+            }
+        }
+
+        /// The purpose named on the command line; `.some(nil)` for `any`.
+        static func purpose(_ text: String) -> CertificatePurpose?? {
+            switch text {
+            case "server": return .some(.serverAuth)
+            case "client": return .some(.clientAuth)
+            case "code-signing": return .some(.codeSigning)
+            case "any": return .some(nil)
+            default:
+                guard let oid = ASN1ObjectIdentifier(dotted: text) else { return nil }
+                return .some(.anyOf([oid]))
+            }
+        }
+
+        /// The peer identity of --host, --ip or --email.
+        func peer() throws -> PeerIdentity? {
+            if let host { return try PeerIdentity(host: host) }
+            if let ip { return try PeerIdentity(ipAddress: ip) }
+            if let email { return try PeerIdentity(email: email) }
+            return nil
+        }
+
+        func run() throws {
+            let leafFile = try Self.certificates(in: leaf)
+            let leafCertificate = leafFile[0]
+            var intermediates = Array(leafFile.dropFirst())
+            for file in untrusted { intermediates += try Self.certificates(in: file) }
+            let store: TrustStore
+            do {
+                store = try systemRoots ? SystemTrustStore.load() : TrustStore(path: roots ?? "")
+            } catch let error as CertificateError {
+                throw UnreadableVerifyInputError(error.reason)
+            }
+            var lists: [CertificateRevocationList] = []
+            for file in crls {
+                let input = try Self.read(file)
+                do { lists += try CertificateRevocationList.decode(input.bytes) } catch let error as CertificateError {
+                    throw UnreadableVerifyInputError("\(input.name): \(error.reason)")
+                }
+            }
+            let time = at.flatMap(VerificationTimeArgument.parse) ?? SystemIO.secondsSinceEpoch()
+            let options = VerificationOptions(
+                time: time, peer: try peer(), purpose: purpose.flatMap { Self.purpose($0) } ?? nil,
+                revocationLists: lists, maximumIntermediates: maxDepth,
+                profile: VerificationOptions.Profile(commandLineName: profile) ?? .rfc5280)
+            let result = CertificateVerifier(roots: store.certificates).verify(leafCertificate, untrusted: intermediates, options: options)
+            let report = VerificationReport(result: result, rootsSource: store.source, skippedRoots: store.skipped.count)
+            if json {
+                print(report.json.line)
+            } else {
+                for line in report.lines { print(line) }
+            }
+            if !result.isValid { throw ExitCode(1) }
+        }
+
+        /// The bytes of a file, or exit 2 naming it.
+        static func read(_ path: String) throws -> InputFile {
+            do { return try InputFile.read(path) } catch let error as CommandError {
+                throw UnreadableVerifyInputError(error.description)
+            }
+        }
+
+        /// The certificates of one file (PEM, DER or PKCS#7), at least one, or exit 2 naming it.
+        static func certificates(in path: String) throws -> [CertificateInfo] {
+            let input = try read(path)
+            let found: [CertificateInfo]
+            do {
+                found = try KeyDecoder.decodeEntries(input.bytes, source: input.name, passphrase: nil).entries.compactMap(\.certificate)
+            } catch let error as KeyError {
+                throw UnreadableVerifyInputError("\(input.name): \(error.reason)")
+            }
+            guard !found.isEmpty else { throw UnreadableVerifyInputError("\(input.name): holds no certificate") }
+            return found
+        }
+    }
+}
+
+extension VerificationOptions.Profile {
+    /// `rfc5280` or `webpki`.
+    init?(commandLineName: String) {
+        switch commandLineName {
+        case "rfc5280": self = .rfc5280
+        case "webpki": self = .webPKI
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import ASN1Kit
+import AsymmetricKeys
+import CofferJSON
+import X509Kit
+
+/// What `keytool certificate verify` prints of a ``X509Kit/VerificationResult``: text lines, or
+/// one JSON object `{"valid", "chain", "failedPaths", "roots"}`.
+struct VerificationReport {
+    var result: VerificationResult
+    /// Where the roots came from (``X509Kit/TrustStore/source``).
+    var rootsSource: String
+    /// How many root-store entries were skipped.
+    var skippedRoots: Int
+
+    /// One certificate as the report names it: subject, issuer, serial, key, validity, pin.
+    static func json(_ certificate: CertificateInfo) -> JSONObject {
+        var object = JSONObject()
+        object.set("subject", certificate.subject.rfc4514String)
+        object.set("issuer", certificate.issuer.rfc4514String)
+        object.set("serial", certificate.serial)
+        object.set("key", certificate.publicKey.algorithmDescription)
+        object.set("notBefore", certificate.notBefore.description)
+        object.set("notAfter", certificate.notAfter.description)
+        object.set("spkiSHA256", "sha256//" + certificate.spkiSHA256)
+        return object
+    }
+
+    /// `valid`, `chain` (leaf first; empty when not valid), `failedPaths` [{`path`, `failures`
+    /// [{`certificate`, `reason`, `detail`}]}], `roots` (the store's source).
+    var json: JSONObject {
+        var object = JSONObject()
+        object.set("valid", result.isValid)
+        object.set("chain", .array((result.chain ?? []).map { Self.json($0).value }))
+        object.set("failedPaths", .array(result.failedPaths.map { attempt in
+            var path = JSONObject()
+            path.set("path", .array(attempt.path.map { Self.json($0).value }))
+            path.set("failures", .array(attempt.failures.map { failure in
+                var item = JSONObject()
+                item.set("certificate", failure.certificateIndex)
+                item.set("subject", attempt.path.indices.contains(failure.certificateIndex) ? attempt.path[failure.certificateIndex].subject.rfc4514String : nil)
+                item.set("reason", failure.reason.rawValue)
+                item.set("detail", failure.detail)
+                return item.value
+            }))
+            return path.value
+        }))
+        object.set("roots", rootsSource)
+        return object
+    }
+
+    /// The text: `valid: chain of N`, then each certificate; or `not valid`, then each path
+    /// tried and its failures.
+    var lines: [String] {
+        var lines: [String] = []
+        func describe(_ certificate: CertificateInfo, _ index: Int, indent: String) {
+            lines.append("\(indent)[\(index)] \(certificate.subject.rfc4514String)")
+            lines.append("\(indent)    issuer: \(certificate.issuer.rfc4514String)")
+            lines.append("\(indent)    key: \(certificate.publicKey.algorithmDescription)")
+            lines.append("\(indent)    validity: \(certificate.notBefore) to \(certificate.notAfter)")
+            lines.append("\(indent)    spkiSHA256: sha256//\(certificate.spkiSHA256)")
+        }
+        if let chain = result.chain {
+            lines.append("valid: a chain of \(chain.count) certificate\(chain.count == 1 ? "" : "s") to a root of \(rootsSource)")
+            for (index, certificate) in chain.enumerated() { describe(certificate, index, indent: "") }
+            return lines
+        }
+        lines.append("not valid: \(result.failedPaths.count) candidate path\(result.failedPaths.count == 1 ? "" : "s") failed (roots: \(rootsSource))")
+        for (number, attempt) in result.failedPaths.enumerated() {
+            lines.append("path \(number + 1): " + attempt.path.map(\.subject.rfc4514String).joined(separator: " <- "))
+            for failure in attempt.failures {
+                let subject = attempt.path.indices.contains(failure.certificateIndex) ? attempt.path[failure.certificateIndex].subject.rfc4514String : "?"
+                lines.append("  certificate \(failure.certificateIndex) (\(subject)): \(failure.reason.rawValue): \(failure.detail)")
+            }
+        }
+        return lines
+    }
+}

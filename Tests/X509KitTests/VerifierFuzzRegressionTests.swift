@@ -1,0 +1,36 @@
+import AsymmetricKeys
+import Testing
+import X509Kit
+
+/// Inputs FuzzCertificateVerifier found, replayed as the target builds them.
+@Suite("FuzzCertificateVerifier regressions")
+struct VerifierFuzzRegressionTests {
+    /// crash-a6e5716002099b8bce08e2233a477240bf14c269 (`0a000f000e01245a01ffff0f000e01776e`), found
+    /// in a trial merge with the verifier branch: "a valid chain does not end with a root". The leaf
+    /// is leaf-client; untrusted: intermediate-rsa-cross, leaf-client; roots: intermediate-rsa-cross
+    /// and a copy with byte 14 set to 0x01 (the same bytes); time 2020-09-13, before the leaf's
+    /// notBefore; at most 64 signature checks.
+    @Test("a chain the verifier calls valid ends with one of the roots and links issuer to subject")
+    func chainEndsWithRoot() throws {
+        let leaf = try PKIFixtureFiles.certificate("leaf-client")
+        let cross = try PKIFixtureFiles.certificate("intermediate-rsa-cross")
+        var der = Array(cross.derEncoded)
+        der[14] = 0x01
+        let copy = try CertificateInfo(derEncoded: der[...])
+        let roots = [cross, copy]
+        let options = VerificationOptions(time: 1_600_000_000, maximumSignatureChecks: 64)
+        let result = CertificateVerifier(roots: roots).verify(leaf, untrusted: [cross, leaf], options: options)
+        if let chain = result.chain {
+            #expect(chain.first?.derEncoded == leaf.derEncoded)
+            let anchor = try #require(chain.last)
+            #expect(roots.contains { $0.derEncoded == anchor.derEncoded }, "chain: \(chain.map(\.subject.rfc4514String))")
+            for index in chain.indices.dropLast() {
+                #expect(chain[index].issuer == chain[index + 1].subject)
+            }
+        } else {
+            #expect(!result.failedPaths.isEmpty)
+        }
+        // The leaf is not yet valid in 2020: no chain should validate.
+        #expect(!result.isValid)
+    }
+}
