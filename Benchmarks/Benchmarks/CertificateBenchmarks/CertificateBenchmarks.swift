@@ -7,6 +7,8 @@
 //   swift-certs   swift-certificates' Verifier with RFC5280Policy and ServerIdentityPolicy
 // Every iteration of every contender parses the leaf and the intermediate from DER, as a TLS
 // client does with what the server sent; the 140 roots are parsed once, before timing.
+// "Parse …" times that parsing alone (CertificateInfo, d2i_X509, Certificate(derEncoded:)), the
+// part of each verification that is not path validation.
 // The chains are made by tools/make-bench-chains; every contender's answer is checked before
 // anything is timed.
 import Benchmark
@@ -31,6 +33,25 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     for chain in fixtures.chains {
+        let parseLabel = "Parse \(chain.name) leaf and intermediate"
+        Benchmark("\(parseLabel): Coffer CertificateInfo") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try CertificateInfo(derEncoded: chain.leaf[...]))
+                blackHole(try CertificateInfo(derEncoded: chain.intermediate[...]))
+            }
+        }
+        Benchmark("\(parseLabel): OpenSSL d2i_X509") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(coffer_certificate_anchor_parse(chain.leaf, chain.leaf.count, chain.intermediate, chain.intermediate.count))
+            }
+        }
+        Benchmark("\(parseLabel): swift-certificates Certificate") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try Certificate(derEncoded: chain.leaf))
+                blackHole(try Certificate(derEncoded: chain.intermediate))
+            }
+        }
+
         let label = "Verify \(chain.name) chain, 140 roots"
         let rootDERs = fixtures.bundleRoots + [chain.root]
 

@@ -59,3 +59,15 @@ done:
     X509_free(leafCertificate);
     return result;
 }
+
+int coffer_certificate_anchor_parse(const unsigned char *leaf, size_t leafLength,
+                                    const unsigned char *intermediate, size_t intermediateLength) {
+    const unsigned char *p = leaf;
+    X509 *leafCertificate = d2i_X509(NULL, &p, (long)leafLength);
+    p = intermediate;
+    X509 *intermediateCertificate = d2i_X509(NULL, &p, (long)intermediateLength);
+    int ok = leafCertificate != NULL && intermediateCertificate != NULL;
+    X509_free(intermediateCertificate);
+    X509_free(leafCertificate);
+    return ok;
+}
