@@ -25,6 +25,13 @@ let benchmarkSuites: [(name: String, dependencies: [Target.Dependency])] = [
         .product(name: "AsymmetricKeys", package: "Coffer"),
         .product(name: "CryptoOpenSSL", package: "Coffer"),
     ]),
+    ("CertificateBenchmarks", [
+        .product(name: "X509Kit", package: "Coffer"),
+        .product(name: "AsymmetricKeys", package: "Coffer"),
+        .product(name: "ASN1Kit", package: "Coffer"),
+        .product(name: "X509", package: "swift-certificates"),
+        "CCertificateAnchors",
+    ]),
 ]
 
 let package = Package(
@@ -34,6 +41,7 @@ let package = Package(
         .package(name: "Coffer", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
     ],
     targets: [
         // Anchors: OpenSSL doing the same work as Coffer, called from the same benchmark binary.
@@ -45,6 +53,11 @@ let package = Package(
         .target(
             name: "CKeyAnchors",
             path: "Sources/CKeyAnchors",
+            linkerSettings: [.linkedLibrary("crypto")]
+        ),
+        .target(
+            name: "CCertificateAnchors",
+            path: "Sources/CCertificateAnchors",
             linkerSettings: [.linkedLibrary("crypto")]
         ),
         // The system SQLite, the store benchmarks' anchor.
