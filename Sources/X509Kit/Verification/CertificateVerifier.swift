@@ -24,7 +24,11 @@ import AsymmetricKeys
 ///   validity, key usage, EKU and name are still checked.
 public struct CertificateVerifier: Sendable {
     /// The trust anchors.
-    public var roots: [CertificateInfo]
+    public var roots: [CertificateInfo] {
+        didSet { anchors = AnchorIndex(roots) }
+    }
+    /// The anchors indexed by subject, digest and key, built when ``roots`` is set.
+    private var anchors: AnchorIndex
 
     /// The most untrusted certificates one call considers; more are a `work-limit` failure.
     public static let maximumUntrusted = 1024
@@ -34,6 +38,7 @@ public struct CertificateVerifier: Sendable {
     /// A verifier trusting `roots`.
     public init(roots: [CertificateInfo]) {
         self.roots = roots
+        anchors = AnchorIndex(roots)
     }
 
     /// Builds and validates a path from `leaf` to one of ``roots``, through `untrusted`.
@@ -45,7 +50,7 @@ public struct CertificateVerifier: Sendable {
                                     detail: "\(untrusted.count) untrusted certificates were given, more than the \(Self.maximumUntrusted) allowed"),
             ])])
         }
-        var builder = PathBuilder(roots: roots, untrusted: untrusted, options: options,
+        var builder = PathBuilder(anchors: anchors, untrusted: untrusted, options: options,
                                   time: options.time ?? VerificationClock.now())
         return builder.run(leaf)
     }
@@ -58,16 +63,18 @@ struct PathBuilder {
         var isAnchor: Bool
         /// Subject DER and SPKI, for loop detection and anchor lookup.
         var identity: Identity
+        /// Anchors first (in the order given), then the untrusted certificates.
+        var order: Int
     }
 
-    private struct Identity: Hashable {
-        var subject: DistinguishedName
-        var spki: ArraySlice<UInt8>
-    }
+    private typealias Identity = AnchorIndex.Identity
 
-    private let pool: [Candidate]
-    private let anchorDER: Set<String>
-    private let anchorIdentities: Set<Identity>
+    private let anchors: AnchorIndex
+    /// The untrusted certificates that are not anchors, duplicates removed.
+    private let untrusted: [CertificateInfo]
+    private let untrustedIdentities: [Identity]
+    /// Untrusted certificate indices by ``NameComparison/key(of:)`` of the subject.
+    private let untrustedBySubject: [String: [Int]]
     private let options: VerificationOptions
     private let time: Int64
     private var signatures: SignatureChecker
@@ -76,17 +83,20 @@ struct PathBuilder {
     private var attempts: [PathAttempt] = []
     private var hitLimit = false
 
-    init(roots: [CertificateInfo], untrusted: [CertificateInfo], options: VerificationOptions, time: Int64) {
-        var seen = Set<String>()
-        var pool: [Candidate] = []
-        for (certificate, isAnchor) in roots.map({ ($0, true) }) + untrusted.map({ ($0, false) })
-        where seen.insert(certificate.certificateSHA256).inserted {
-            pool.append(Candidate(certificate: certificate, isAnchor: isAnchor,
-                                  identity: Identity(subject: certificate.subject, spki: certificate.subjectPublicKeyInfo)))
+    init(anchors: AnchorIndex, untrusted: [CertificateInfo], options: VerificationOptions, time: Int64) {
+        var seen = anchors.digests
+        var kept: [CertificateInfo] = []
+        for certificate in untrusted where seen.insert(certificate.certificateSHA256).inserted {
+            kept.append(certificate)
         }
-        self.pool = pool
-        anchorDER = Set(roots.map(\.certificateSHA256))
-        anchorIdentities = Set(pool.filter(\.isAnchor).map(\.identity))
+        var bySubject: [String: [Int]] = [:]
+        for (index, certificate) in kept.enumerated() {
+            bySubject[NameComparison.key(of: certificate.subject), default: []].append(index)
+        }
+        self.anchors = anchors
+        self.untrusted = kept
+        untrustedIdentities = kept.map(Identity.init)
+        untrustedBySubject = bySubject
         self.options = options
         self.time = time
         signatures = SignatureChecker(limit: max(0, options.maximumSignatureChecks))
@@ -95,11 +105,11 @@ struct PathBuilder {
 
     mutating func run(_ leaf: CertificateInfo) -> VerificationResult {
         // A self-signed leaf that is itself a trust anchor.
-        if anchorDER.contains(leaf.certificateSHA256) && PathValidator.isSelfIssued(leaf)
+        if anchors.digests.contains(leaf.certificateSHA256) && PathValidator.isSelfIssued(leaf)
             && signatures.check(leaf, issuedBy: leaf) == .valid {
             if let chain = validate([leaf]) { return VerificationResult(chain: chain, failedPaths: attempts) }
         }
-        let leafIdentity = Identity(subject: leaf.subject, spki: leaf.subjectPublicKeyInfo)
+        let leafIdentity = Identity(leaf)
         if let chain = extend([leaf], identities: [leafIdentity]) {
             return VerificationResult(chain: chain, failedPaths: attempts)
         }
@@ -165,7 +175,7 @@ struct PathBuilder {
                 continue
             }
             let extended = path + [candidate.certificate]
-            if candidate.isAnchor || anchorIdentities.contains(candidate.identity) {
+            if candidate.isAnchor || anchors.identitySet.contains(candidate.identity) {
                 // A complete path: validate it whole (the signature check is among its checks).
                 if let chain = validate(extended) { return chain }
                 if hitLimit { return nil }
@@ -210,13 +220,22 @@ struct PathBuilder {
     /// The issuers whose subject matches `certificate`'s issuer, best first.
     private func orderedCandidates(for certificate: CertificateInfo) -> [Candidate] {
         let keyID = certificate.extensions.authorityKeyIdentifier?.keyIdentifier
-        let matching = pool.enumerated().filter { NameComparison.matches($0.element.certificate.subject, certificate.issuer) }
+        let name = NameComparison.key(of: certificate.issuer)
+        var matching: [Candidate] = []
+        for index in anchors.bySubject[name] ?? [] {
+            matching.append(Candidate(certificate: anchors.anchors[index], isAnchor: true,
+                                      identity: anchors.identities[index], order: index))
+        }
+        for index in untrustedBySubject[name] ?? [] {
+            matching.append(Candidate(certificate: untrusted[index], isAnchor: false,
+                                      identity: untrustedIdentities[index], order: anchors.anchors.count + index))
+        }
         return matching.sorted { left, right in
-            let leftKey = keyID != nil && left.element.certificate.extensions.subjectKeyIdentifier == keyID
-            let rightKey = keyID != nil && right.element.certificate.extensions.subjectKeyIdentifier == keyID
+            let leftKey = keyID != nil && left.certificate.extensions.subjectKeyIdentifier == keyID
+            let rightKey = keyID != nil && right.certificate.extensions.subjectKeyIdentifier == keyID
             if leftKey != rightKey { return leftKey }
-            if left.element.isAnchor != right.element.isAnchor { return left.element.isAnchor }
-            return left.offset < right.offset
-        }.map(\.element)
+            if left.isAnchor != right.isAnchor { return left.isAnchor }
+            return left.order < right.order
+        }
     }
 }

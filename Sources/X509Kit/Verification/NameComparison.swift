@@ -13,6 +13,15 @@ enum NameComparison {
         return zip(a.relativeNames, b.relativeNames).allSatisfy { rdnMatches($0, $1) }
     }
 
+    /// A key equal for two names exactly when ``matches(_:_:)`` holds: each RDN's attribute keys,
+    /// sorted, joined with separators (`\u{1}+`, `\u{1},`) that cannot occur inside a key once its
+    /// `\u{1}` are escaped as `\u{1}\u{2}`. Used to index trust anchors.
+    static func key(of name: DistinguishedName) -> String {
+        name.relativeNames.map { rdn in
+            rdn.map { key($0).replacing("\u{1}", with: "\u{1}\u{2}") }.sorted().joined(separator: "\u{1}+")
+        }.joined(separator: "\u{1},")
+    }
+
     /// Whether `prefix`'s RDNs are the first RDNs of `name` (a directoryName subtree, §4.2.1.10).
     static func isPrefix(_ prefix: DistinguishedName, of name: DistinguishedName) -> Bool {
         guard prefix.relativeNames.count <= name.relativeNames.count else { return false }

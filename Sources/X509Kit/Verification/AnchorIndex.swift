@@ -1,0 +1,49 @@
+import AsymmetricKeys
+
+/// The trust anchors of a ``CertificateVerifier``, indexed once when the verifier is made rather
+/// than on every call: by normalized subject name (RFC 5280 §7.1, ``NameComparison/key(of:)``), by
+/// the SHA-256 of their DER, and by subject and public key.
+///
+/// With a system store of 140 roots, building these per call cost about two thirds of a
+/// verification (Benchmarks/Results/certificates-2026-11-26.txt).
+struct AnchorIndex: Sendable {
+    /// A certificate's subject and SubjectPublicKeyInfo: what loop detection and anchor matching
+    /// compare.
+    struct Identity: Hashable, Sendable {
+        var subject: DistinguishedName
+        var spki: ArraySlice<UInt8>
+
+        init(_ certificate: CertificateInfo) {
+            subject = certificate.subject
+            spki = certificate.subjectPublicKeyInfo
+        }
+    }
+
+    /// The anchors, duplicates (equal DER) removed, in the order given.
+    let anchors: [CertificateInfo]
+    /// Their identities, index for index.
+    let identities: [Identity]
+    /// Anchor indices by ``NameComparison/key(of:)`` of the subject.
+    let bySubject: [String: [Int]]
+    /// The SHA-256 of each anchor's DER.
+    let digests: Set<String>
+    /// Every anchor's identity.
+    let identitySet: Set<Identity>
+
+    init(_ roots: [CertificateInfo]) {
+        var digests = Set<String>()
+        var anchors: [CertificateInfo] = []
+        for root in roots where digests.insert(root.certificateSHA256).inserted {
+            anchors.append(root)
+        }
+        var bySubject: [String: [Int]] = [:]
+        for (index, anchor) in anchors.enumerated() {
+            bySubject[NameComparison.key(of: anchor.subject), default: []].append(index)
+        }
+        self.anchors = anchors
+        identities = anchors.map(Identity.init)
+        self.bySubject = bySubject
+        self.digests = digests
+        identitySet = Set(identities)
+    }
+}
