@@ -10,8 +10,10 @@ extension CertificateRevocationList {
     /// 1. its issuer name equals `issuer`'s subject (attribute by attribute, as DER), and its
     ///    authorityKeyIdentifier, when both it and `issuer`'s subjectKeyIdentifier are present,
     ///    names `issuer`'s key;
-    /// 2. it is a complete CRL: delta CRLs (deltaCRLIndicator), indirect CRLs, CRLs for some
-    ///    reasons only and CRLs with an unknown critical extension are not used;
+    /// 2. it is a complete, conforming CRL: a v2 CRL without a cRLNumber or with a critical one
+    ///    (RFC 5280 §5.2.3; a v1 CRL, which carries no extensions, is still used), delta CRLs
+    ///    (deltaCRLIndicator), indirect CRLs, CRLs for some reasons only and CRLs with an unknown
+    ///    critical extension are not used;
     /// 3. `issuer` may sign CRLs (keyUsage, when present, has cRLSign) and the signature verifies
     ///    with `issuer`'s key;
     /// 4. thisUpdate ≤ `time` ≤ nextUpdate (a CRL past its nextUpdate is stale);
@@ -56,6 +58,12 @@ extension CertificateRevocationList {
         if let keyID = authorityKeyIdentifier?.keyIdentifier, let subjectKeyID = issuer.extensions.subjectKeyIdentifier,
            keyID != subjectKeyID {
             return "its authorityKeyIdentifier names another key of \(issuer.subject.rfc4514String)"
+        }
+        if version == 2, crlNumber == nil {
+            return "it has no cRLNumber extension, which RFC 5280 §5.2.3 requires in every v2 CRL"
+        }
+        if extensions.contains(where: { $0.oid == CRLExtension.crlNumberOID && $0.isCritical }) {
+            return "its cRLNumber extension is marked critical, which RFC 5280 §5.2.3 forbids"
         }
         if deltaCRLIndicator != nil { return "it is a delta CRL, which is not supported" }
         if let unknown = unknownCriticalExtensions.first { return "it has the unknown critical extension \(unknown.name)" }
