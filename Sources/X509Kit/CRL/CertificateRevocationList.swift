@@ -31,7 +31,7 @@ public struct CertificateRevocationList: Sendable {
     /// The revoked certificates, in the order listed.
     public var revokedCertificates: [RevokedCertificate]
     /// Every CRL extension, known ones included.
-    public var extensions: [CRLExtension]
+    public var extensions: [CertificateExtension]
     /// The cRLNumber extension (2.5.29.20): the INTEGER's content octets.
     public var crlNumber: [UInt8]?
     /// The authorityKeyIdentifier extension (2.5.29.35).
@@ -148,8 +148,8 @@ public struct CertificateRevocationList: Sendable {
     }
 
     /// Critical extensions this parser does not know; a CRL with one cannot be used for status.
-    public var unknownCriticalExtensions: [CRLExtension] {
-        extensions.filter { $0.isCritical && !CRLExtension.knownCRLExtensions.contains($0.oid) }
+    public var unknownCriticalExtensions: [CertificateExtension] {
+        extensions.filter { $0.isCritical && !CertificateExtension.knownCertificateExtensions.contains($0.oid) }
     }
 
     /// The fields of a TBSCertList, as read.
@@ -160,7 +160,7 @@ public struct CertificateRevocationList: Sendable {
         var thisUpdate: ASN1Time
         var nextUpdate: ASN1Time?
         var entries: [RevokedCertificate] = []
-        var extensions: [CRLExtension] = []
+        var extensions: [CertificateExtension] = []
         var crlNumber: [UInt8]?
         var authorityKeyIdentifier: AuthorityKeyIdentifier?
         var issuingDistributionPoint: IssuingDistributionPoint?
@@ -200,7 +200,7 @@ public struct CertificateRevocationList: Sendable {
             }
             if !tbs.isAtEnd {
                 let offset = tbs.offset
-                result.extensions = try tbs.readExplicit(0) { try CRLExtension.readList(&$0, what: "CRL") }
+                result.extensions = try tbs.readExplicit(0) { try CertificateExtension.readList(&$0, what: "CRL") }
                 guard version == 2 else {
                     throw CertificateError(.malformed, "crlExtensions at offset \(offset) in a v1 CRL", offset: offset)
                 }
@@ -214,13 +214,13 @@ public struct CertificateRevocationList: Sendable {
                 var reader = DERReader(ext.value)
                 let what = "the \(ext.name) extension at offset \(ext.offset)"
                 switch ext.oid {
-                case CRLExtension.crlNumberOID:
+                case CertificateExtension.crlNumberOID:
                     crlNumber = Array(try reader.readUnsignedInteger())
-                case CRLExtension.deltaCRLIndicatorOID:
+                case CertificateExtension.deltaCRLIndicatorOID:
                     deltaCRLIndicator = Array(try reader.readUnsignedInteger())
-                case CRLExtension.authorityKeyIdentifierOID:
+                case CertificateExtension.authorityKeyIdentifierOID:
                     authorityKeyIdentifier = try AuthorityKeyIdentifier.read(from: &reader, limit: 64)
-                case CRLExtension.issuingDistributionPointOID:
+                case CertificateExtension.issuingDistributionPointOID:
                     issuingDistributionPoint = try IssuingDistributionPoint.read(from: &reader)
                 default:
                     continue

@@ -14,11 +14,11 @@ public struct RevokedCertificate: Sendable, Hashable {
     /// been compromised.
     public var invalidityDate: ASN1Time?
     /// Every entry extension.
-    public var extensions: [CRLExtension]
+    public var extensions: [CertificateExtension]
 
     /// An entry.
     public init(serialNumber: [UInt8], revocationDate: ASN1Time, reason: RevocationReason? = nil,
-                invalidityDate: ASN1Time? = nil, extensions: [CRLExtension] = []) {
+                invalidityDate: ASN1Time? = nil, extensions: [CertificateExtension] = []) {
         self.serialNumber = serialNumber
         self.revocationDate = revocationDate
         self.reason = reason
@@ -34,8 +34,8 @@ public struct RevokedCertificate: Sendable, Hashable {
 
     /// Critical entry extensions this parser does not know (certificateIssuer included: indirect
     /// CRLs are not supported).
-    public var unknownCriticalExtensions: [CRLExtension] {
-        extensions.filter { $0.isCritical && ($0.oid == CRLExtension.certificateIssuerOID || !CRLExtension.knownEntryExtensions.contains($0.oid)) }
+    public var unknownCriticalExtensions: [CertificateExtension] {
+        extensions.filter { $0.isCritical && ($0.oid == CertificateExtension.certificateIssuerOID || !CertificateExtension.knownEntryExtensions.contains($0.oid)) }
     }
 
     /// Reads one entry at the cursor.
@@ -49,17 +49,17 @@ public struct RevokedCertificate: Sendable, Hashable {
                 guard crlVersion == 2 else {
                     throw CertificateError(.malformed, "entry extensions at offset \(item.offset) in a v1 CRL", offset: item.offset)
                 }
-                entry.extensions = try CRLExtension.readList(&item, what: "CRL entry at offset \(entryOffset)")
+                entry.extensions = try CertificateExtension.readList(&item, what: "CRL entry at offset \(entryOffset)")
                 for ext in entry.extensions {
                     var value = DERReader(ext.value)
                     switch ext.oid {
-                    case CRLExtension.reasonCodeOID:
+                    case CertificateExtension.reasonCodeOID:
                         let code = try value.readInteger(as: Int.self, tag: .enumerated)
                         guard let reason = RevocationReason(rawValue: code) else {
                             throw CertificateError(.malformed, "the reasonCode at offset \(ext.offset) is \(code), which RFC 5280 does not define", offset: ext.offset)
                         }
                         entry.reason = reason
-                    case CRLExtension.invalidityDateOID:
+                    case CertificateExtension.invalidityDateOID:
                         let offset = value.offset
                         let time = try value.readTime()
                         guard time.kind == .generalizedTime, time.fraction.isEmpty else {

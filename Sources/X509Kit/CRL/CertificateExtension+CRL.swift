@@ -1,28 +1,10 @@
 import ASN1Kit
+import AsymmetricKeys
 
-/// One extension of a CRL or of a CRL entry (RFC 5280 §5.2, §5.3):
-/// `Extension ::= SEQUENCE { extnID OID, critical BOOLEAN DEFAULT FALSE, extnValue OCTET STRING }`.
-public struct CRLExtension: Sendable, Hashable {
-    /// The extension's OID.
-    public var oid: ASN1ObjectIdentifier
-    /// Whether it is marked critical.
-    public var isCritical: Bool
-    /// The DER inside extnValue.
-    public var value: ArraySlice<UInt8>
-    /// The offset of the Extension SEQUENCE in the CRL.
-    public var offset: Int
-
-    /// An extension.
-    public init(oid: ASN1ObjectIdentifier, isCritical: Bool, value: ArraySlice<UInt8>, offset: Int) {
-        self.oid = oid
-        self.isCritical = isCritical
-        self.value = value
-        self.offset = offset
-    }
-
-    /// The OID's name, or its dotted form.
-    public var name: String { oid.name ?? oid.dotted }
-
+/// The extensions of a CRL and of its entries (RFC 5280 §5.2, §5.3) are X.509 `Extension`s, read
+/// into AsymmetricKeys' ``AsymmetricKeys/CertificateExtension``: the OIDs this module knows, and
+/// the strict reader of an `Extensions` list.
+extension CertificateExtension {
     static let crlNumberOID: ASN1ObjectIdentifier = "2.5.29.20"
     static let reasonCodeOID: ASN1ObjectIdentifier = "2.5.29.21"
     static let invalidityDateOID: ASN1ObjectIdentifier = "2.5.29.24"
@@ -34,7 +16,7 @@ public struct CRLExtension: Sendable, Hashable {
     static let authorityInfoAccessOID: ASN1ObjectIdentifier = "1.3.6.1.5.5.7.1.1"
 
     /// CRL extensions whose meaning this module applies or may ignore.
-    static let knownCRLExtensions: Set<ASN1ObjectIdentifier> = [
+    static let knownCertificateExtensions: Set<ASN1ObjectIdentifier> = [
         crlNumberOID, deltaCRLIndicatorOID, issuingDistributionPointOID, authorityKeyIdentifierOID,
         freshestCRLOID, authorityInfoAccessOID,
     ]
@@ -44,20 +26,20 @@ public struct CRLExtension: Sendable, Hashable {
 
     /// Reads `Extensions ::= SEQUENCE SIZE (1..MAX) OF Extension` at the cursor: at most
     /// ``CertificateRevocationList/maximumExtensions``, no OID twice, DEFAULT FALSE never written.
-    static func readList(_ reader: inout DERReader, what: String) throws -> [CRLExtension] {
+    static func readList(_ reader: inout DERReader, what: String) throws -> [CertificateExtension] {
         let listOffset = reader.offset
         return try reader.readSequence { list in
             guard !list.isAtEnd else {
                 throw CertificateError(.malformed, "the \(what) extensions at offset \(listOffset) are an empty SEQUENCE", offset: listOffset)
             }
-            var result: [CRLExtension] = []
+            var result: [CertificateExtension] = []
             var seen: Set<ASN1ObjectIdentifier> = []
             while !list.isAtEnd {
                 let offset = list.offset
                 guard result.count < CertificateRevocationList.maximumExtensions else {
                     throw CertificateError(.limitExceeded, "the \(what) has more than \(CertificateRevocationList.maximumExtensions) extensions (at offset \(offset))", offset: offset)
                 }
-                let ext: CRLExtension = try list.readSequence { item in
+                let ext: CertificateExtension = try list.readSequence { item in
                     let oid = try item.readObjectIdentifier()
                     var critical = false
                     if try item.peekTag() == .boolean {
@@ -68,7 +50,7 @@ public struct CRLExtension: Sendable, Hashable {
                         }
                     }
                     let value = try item.readOctetString()
-                    return CRLExtension(oid: oid, isCritical: critical, value: value, offset: offset)
+                    return CertificateExtension(oid: oid, isCritical: critical, value: value, offset: offset)
                 }
                 guard seen.insert(ext.oid).inserted else {
                     throw CertificateError(.malformed, "the \(what) has the extension \(ext.name) twice (offset \(offset))", offset: offset)
