@@ -67,6 +67,42 @@ public struct ASN1Time: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The instant `seconds` after 1970-01-01T00:00:00Z (proleptic Gregorian, no leap seconds), as
+    /// RFC 5280 writes it: a UTCTime for the years 1950 to 2049, a GeneralizedTime otherwise.
+    /// The inverse of ``secondsSince1970`` (H. Hinnant's civil-from-days). `nil` outside the years
+    /// 1 to 9999, which neither type can write.
+    public init?(secondsSince1970 seconds: Int64) {
+        guard (-62_135_596_800...253_402_300_799).contains(seconds) else { return nil }
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        month = Int(mp < 10 ? mp + 3 : mp - 9)
+        day = Int(dayOfYear - (153 * mp + 2) / 5 + 1)
+        year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
+        hour = Int(secondOfDay / 3600)
+        minute = Int(secondOfDay / 60 % 60)
+        second = Int(secondOfDay % 60)
+        fraction = ""
+        kind = (1950...2049).contains(year) ? .utcTime : .generalizedTime
+    }
+
+    /// The DER content octets' text: `YYMMDDHHMMSSZ` for a UTCTime, `YYYYMMDDHHMMSS[.f]Z` for a
+    /// GeneralizedTime.
+    public var derText: String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        let date = kind == .utcTime ? pad(year % 100, 2) : pad(year, 4)
+        let frac = fraction.isEmpty ? "" : ".\(fraction)"
+        return date + pad(month, 2) + pad(day, 2) + pad(hour, 2) + pad(minute, 2) + pad(second, 2) + frac + "Z"
+    }
+
     /// Seconds since 1970-01-01T00:00:00Z (the fraction of a second dropped), in the proleptic
     /// Gregorian calendar without leap seconds, as POSIX counts time.
     public var secondsSince1970: Int64 {
@@ -81,10 +117,11 @@ public struct ASN1Time: Hashable, Sendable, CustomStringConvertible {
         return days * 86_400 + Int64(hour) * 3_600 + Int64(minute) * 60 + Int64(second)
     }
 
-    /// ISO 8601 text, e.g. `2026-11-21T22:15:41Z`.
+    /// ISO 8601 text, e.g. `2026-11-21T22:15:41Z` (the year in four digits).
     public var description: String {
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let frac = fraction.isEmpty ? "" : ".\(fraction)"
+        let year = year >= 1000 ? "\(self.year)" : String(repeating: "0", count: 4 - "\(self.year)".count) + "\(self.year)"
         return "\(year)-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):\(two(second))\(frac)Z"
     }
 }

@@ -235,20 +235,8 @@ public struct SSHCertificate: Sendable, Hashable {
     /// `YYYY-MM-DDTHH:MM:SS` in UTC.
     static func format(_ seconds: UInt64) -> String {
         let clamped = Int64(min(seconds, 253_402_300_799))   // 9999-12-31T23:59:59
-        let days = clamped / 86_400
-        let secondsOfDay = clamped % 86_400
-        // Civil date from days since 1970 (H. Hinnant's algorithm, the inverse of ASN1Time's).
-        let z = days + 719_468
-        let era = z / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60))"
+        // ASN1Time's RFC 3339 text without its "Z".
+        return String((ASN1Time(secondsSince1970: clamped)?.description ?? "\(clamped)").dropLast())
     }
 
     /// The label `ssh-keygen -l` prints in parentheses for a certificate: `ED25519-CERT`,

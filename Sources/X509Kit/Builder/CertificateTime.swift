@@ -83,48 +83,25 @@ public enum CertificateTime {
         return seconds
     }
 
-    /// The instant as `ASN1Time` of the kind RFC 5280 asks for.
+    /// The instant as `ASN1Time` of the kind RFC 5280 asks for: UTCTime for 1950–2049,
+    /// GeneralizedTime otherwise.
     ///
     /// - Throws: ``CertificateError`` `.invalidArgument` outside ``earliest``…``latest``.
     public static func asn1Time(_ seconds: Int64) throws -> ASN1Time {
-        let text = try derText(seconds)
-        return try ASN1Time(derContent: Array(text.utf8)[...], kind: text.utf8.count == 13 ? .utcTime : .generalizedTime)
+        guard let time = ASN1Time(secondsSince1970: seconds) else {
+            throw CertificateError(.invalidArgument, "the instant \(seconds) s since 1970 is outside the years 1 to 9999")
+        }
+        return time
     }
 
     /// RFC 3339 text of an instant (`2026-01-01T00:00:00Z`).
     public static func text(_ seconds: Int64) -> String {
-        (try? asn1Time(seconds).description) ?? "\(seconds) s since 1970"
+        ASN1Time(secondsSince1970: seconds)?.description ?? "\(seconds) s since 1970"
     }
 
     /// Writes the instant as UTCTime (1950–2049) or GeneralizedTime.
     static func write(_ seconds: Int64, to writer: inout DERWriter) throws {
-        let text = try derText(seconds)
-        writer.writePrimitive(text.utf8.count == 13 ? .utcTime : .generalizedTime, content: Array(text.utf8))
-    }
-
-    /// `YYMMDDHHMMSSZ` for 1950–2049, `YYYYMMDDHHMMSSZ` otherwise.
-    private static func derText(_ seconds: Int64) throws -> String {
-        guard (earliest...latest).contains(seconds) else {
-            throw CertificateError(.invalidArgument, "the instant \(seconds) s since 1970 is outside the years 1 to 9999")
-        }
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let rest = seconds - days * 86_400
-        // Civil date from days (H. Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        let time = pad(month, 2) + pad(day, 2) + pad(rest / 3600, 2) + pad(rest / 60 % 60, 2) + pad(rest % 60, 2) + "Z"
-        if (1950...2049).contains(year) { return pad(year % 100, 2) + time }
-        return pad(year, 4) + time
+        let time = try asn1Time(seconds)
+        writer.writePrimitive(time.kind == .utcTime ? .utcTime : .generalizedTime, content: Array(time.derText.utf8))
     }
 }

@@ -6,6 +6,8 @@ internal import Musl
 internal import Darwin
 #endif
 
+import ASN1Kit
+
 /// The current time and RFC 3339 text for instants, without Foundation.
 enum VerificationClock {
     /// Seconds since 1970 now.
@@ -15,23 +17,7 @@ enum VerificationClock {
 
     /// `2025-01-01T00:00:00Z` for seconds since 1970 (proleptic Gregorian, UTC).
     static func rfc3339(_ seconds: Int64) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))Z"
+        ASN1Time(secondsSince1970: seconds)?.description ?? "\(seconds) s since 1970"
     }
 
     /// `12 days`, `3 hours`, `40 seconds`: the rough size of a span, for failure sentences.
