@@ -322,20 +322,7 @@ public struct CertificateBuilder: Sendable {
             entries.append(E.Entry(oid: E.subjectAltName, critical: subject.isEmpty,
                                    value: E.generalNames(options.subjectAlternativeNames, after: requestNames[...])))
         }
-        if !options.permittedSubtrees.isEmpty || !options.excludedSubtrees.isEmpty {
-            entries.append(E.Entry(oid: E.nameConstraints, critical: true,
-                                   value: E.nameConstraints(permitted: options.permittedSubtrees, excluded: options.excludedSubtrees)))
-        }
-        if !options.policies.isEmpty {
-            entries.append(E.Entry(oid: E.certificatePolicies, critical: false, value: E.policies(options.policies)))
-        }
-        if !options.ocspURLs.isEmpty || !options.caIssuerURLs.isEmpty {
-            entries.append(E.Entry(oid: E.authorityInfoAccess, critical: false,
-                                   value: E.authorityInfoAccess(ocsp: options.ocspURLs, caIssuers: options.caIssuerURLs)))
-        }
-        if !options.crlURLs.isEmpty {
-            entries.append(E.Entry(oid: E.crlDistributionPoints, critical: false, value: E.crlDistributionPoints(options.crlURLs)))
-        }
+        entries += E.constraintAndLocationEntries(options)
         let written = Set(entries.map(\.oid))
         var replaced: [String] = []
         for copied in copiedExtensions {

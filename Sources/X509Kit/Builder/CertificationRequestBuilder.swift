@@ -62,19 +62,7 @@ public struct CertificationRequestBuilder: Sendable {
         if !options.subjectAlternativeNames.isEmpty {
             entries.append(E.Entry(oid: E.subjectAltName, critical: subject.isEmpty, value: E.generalNames(options.subjectAlternativeNames)))
         }
-        if !options.permittedSubtrees.isEmpty || !options.excludedSubtrees.isEmpty {
-            entries.append(E.Entry(oid: E.nameConstraints, critical: true,
-                                   value: E.nameConstraints(permitted: options.permittedSubtrees, excluded: options.excludedSubtrees)))
-        }
-        if !options.policies.isEmpty {
-            entries.append(E.Entry(oid: E.certificatePolicies, critical: false, value: E.policies(options.policies)))
-        }
-        if !options.ocspURLs.isEmpty || !options.caIssuerURLs.isEmpty {
-            entries.append(E.Entry(oid: E.authorityInfoAccess, critical: false, value: E.authorityInfoAccess(ocsp: options.ocspURLs, caIssuers: options.caIssuerURLs)))
-        }
-        if !options.crlURLs.isEmpty {
-            entries.append(E.Entry(oid: E.crlDistributionPoints, critical: false, value: E.crlDistributionPoints(options.crlURLs)))
-        }
+        entries += E.constraintAndLocationEntries(options)
 
         // CertificationRequestInfo ::= SEQUENCE { version 0, subject, subjectPKInfo, [0] attributes }
         var writer = DERWriter()

@@ -118,6 +118,28 @@ enum ExtensionEncoder {
         }
     }
 
+    /// The extensions a certificate and a request write the same way from their options, in this
+    /// order: name constraints (critical), certificate policies, authority information access and
+    /// CRL distribution points, each only when its options are not empty.
+    static func constraintAndLocationEntries(_ options: CertificateExtensionOptions) -> [Entry] {
+        var entries: [Entry] = []
+        if !options.permittedSubtrees.isEmpty || !options.excludedSubtrees.isEmpty {
+            entries.append(Entry(oid: nameConstraints, critical: true,
+                                 value: nameConstraints(permitted: options.permittedSubtrees, excluded: options.excludedSubtrees)))
+        }
+        if !options.policies.isEmpty {
+            entries.append(Entry(oid: certificatePolicies, critical: false, value: policies(options.policies)))
+        }
+        if !options.ocspURLs.isEmpty || !options.caIssuerURLs.isEmpty {
+            entries.append(Entry(oid: authorityInfoAccess, critical: false,
+                                 value: authorityInfoAccess(ocsp: options.ocspURLs, caIssuers: options.caIssuerURLs)))
+        }
+        if !options.crlURLs.isEmpty {
+            entries.append(Entry(oid: crlDistributionPoints, critical: false, value: crlDistributionPoints(options.crlURLs)))
+        }
+        return entries
+    }
+
     /// One DistributionPoint whose fullName lists every URL.
     static func crlDistributionPoints(_ urls: [String]) -> [UInt8] {
         der { writer in

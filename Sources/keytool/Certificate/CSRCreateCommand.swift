@@ -37,21 +37,14 @@ extension Keytool {
         @OptionGroup var passphrase: PassphraseOptions
 
         func validate() throws {
-            _ = try parsedSubject()
+            _ = try DistinguishedName(subjectOption: subject)
             _ = try extensionArguments.options()
         }
 
-        func parsedSubject() throws -> DistinguishedName {
-            do {
-                return try DistinguishedName(rfc4514: subject)
-            } catch let error as KeyError {
-                throw ValidationError("--subject: \(error.reason)")
-            }
-        }
 
         func run() throws {
             let privateKey = try KeyLoader.loadPrivate(key, passphrase: passphrase)
-            var builder = CertificationRequestBuilder(subject: try parsedSubject(), key: privateKey)
+            var builder = CertificationRequestBuilder(subject: try DistinguishedName(subjectOption: subject), key: privateKey)
             builder.extensions = try extensionArguments.options()
             builder.usesRSAPSS = rsaPSS
             let output: BuilderOutput

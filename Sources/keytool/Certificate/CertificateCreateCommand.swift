@@ -30,7 +30,7 @@ extension Keytool {
         @OptionGroup var newPassphrase: NewPassphraseOptions
 
         func validate() throws {
-            _ = try parsedSubject()
+            _ = try DistinguishedName(subjectOption: subject)
             _ = try extensionArguments.options()
             try extensionArguments.validate(for: issuance.profile)
             if issuance.caCertificate == nil && issuance.profile == .intermediate {
@@ -44,13 +44,6 @@ extension Keytool {
             }
         }
 
-        func parsedSubject() throws -> DistinguishedName {
-            do {
-                return try DistinguishedName(rfc4514: subject)
-            } catch let error as KeyError {
-                throw ValidationError("--subject: \(error.reason)")
-            }
-        }
 
         func run() throws {
             let privateKey = try KeyLoader.loadPrivate(key, passphrase: passphrase)
@@ -58,7 +51,7 @@ extension Keytool {
             do { publicKey = try privateKey.publicKey() } catch let error as KeyError { throw CommandError("\(KeyLoader.displayName(key)): \(error.reason)") }
             let authority = try issuance.loadAuthority(passphrase: passphrase)
             let issuer: CertificateBuilder.Issuer = authority.map { .authority(certificate: $0.certificate, key: $0.key) } ?? .selfSigned(privateKey)
-            var builder = CertificateBuilder(profile: issuance.profile, subject: try parsedSubject(), publicKey: publicKey, issuer: issuer)
+            var builder = CertificateBuilder(profile: issuance.profile, subject: try DistinguishedName(subjectOption: subject), publicKey: publicKey, issuer: issuer)
             builder.extensions = try extensionArguments.options()
             try issuance.apply(to: &builder)
             try issuance.issue(builder, subjectKey: privateKey, chain: authority?.chain ?? [], newPassphrase: newPassphrase)
