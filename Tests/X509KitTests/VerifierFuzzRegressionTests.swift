@@ -33,4 +33,24 @@ struct VerifierFuzzRegressionTests {
         // The leaf is not yet valid in 2020: no chain should validate.
         #expect(!result.isValid)
     }
+
+    /// crash-3391d270e5aaecd9080dbb1ed4baeb094f9672b1 (`0b0e7f00ffffff4a25ff0b0eff0e`), found on main
+    /// after the merge: "a valid chain does not end with a root". The leaf is leaf-revoked; untrusted:
+    /// intermediate-rsa-cross; the one root a copy of intermediate-rsa-cross with byte 18981 modulo
+    /// its length set to 0xFF (same subject and key); time 2025-06-01. The untrusted copy stood for
+    /// the anchor and ended the chain; the chain must end with the anchor as the roots hold it.
+    @Test("an untrusted copy of a trust anchor is replaced by the anchor in the chain")
+    func untrustedCopyOfAnchor() throws {
+        let leaf = try PKIFixtureFiles.certificate("leaf-revoked")
+        let cross = try PKIFixtureFiles.certificate("intermediate-rsa-cross")
+        var der = Array(cross.derEncoded)
+        der[(0x4A << 8 | 0x25) % der.count] = 0xFF
+        let root = try CertificateInfo(derEncoded: der[...])
+        #expect(root.derEncoded != cross.derEncoded)
+        #expect(root.subject == cross.subject && root.subjectPublicKeyInfo == cross.subjectPublicKeyInfo)
+        let options = VerificationOptions(time: 1_748_736_000, maximumSignatureChecks: 64)
+        let result = CertificateVerifier(roots: [root]).verify(leaf, untrusted: [cross], options: options)
+        let chain = try #require(result.chain, "\(result.failedPaths.flatMap(\.failures))")
+        #expect(chain.map(\.certificateSHA256) == [leaf.certificateSHA256, root.certificateSHA256])
+    }
 }

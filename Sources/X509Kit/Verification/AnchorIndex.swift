@@ -27,8 +27,8 @@ struct AnchorIndex: Sendable {
     let bySubject: [String: [Int]]
     /// The SHA-256 of each anchor's DER.
     let digests: Set<String>
-    /// Every anchor's identity.
-    let identitySet: Set<Identity>
+    /// The index of the first anchor with each identity.
+    let byIdentity: [Identity: Int]
 
     init(_ roots: [CertificateInfo]) {
         var digests = Set<String>()
@@ -44,6 +44,10 @@ struct AnchorIndex: Sendable {
         identities = anchors.map(Identity.init)
         self.bySubject = bySubject
         self.digests = digests
-        identitySet = Set(identities)
+        var byIdentity: [Identity: Int] = [:]
+        for (index, identity) in identities.enumerated() where byIdentity[identity] == nil {
+            byIdentity[identity] = index
+        }
+        self.byIdentity = byIdentity
     }
 }
