@@ -53,4 +53,24 @@ struct VerifierFuzzRegressionTests {
         let chain = try #require(result.chain, "\(result.failedPaths.flatMap(\.failures))")
         #expect(chain.map(\.certificateSHA256) == [leaf.certificateSHA256, root.certificateSHA256])
     }
+
+    /// crash-1d9090a81fab78e54040d07b9cae55205373a2ad (`0aff03ffffff000e15fffcf10900ff7f00`): the
+    /// target's own oracle compared names as DER. The leaf is leaf-client; one root is a copy of
+    /// intermediate-rsa-cross whose subject has a TAB where "Intermediate rsa" has a space. RFC 4518
+    /// maps TAB to SPACE, so under RFC 5280 §7.1 the names match and the chain is right; the oracle
+    /// now compares names as the verifier does.
+    @Test("a chain links names as RFC 5280 §7.1 compares them: a TAB matches a space")
+    func tabMatchesSpace() throws {
+        let leaf = try PKIFixtureFiles.certificate("leaf-client")
+        let cross = try PKIFixtureFiles.certificate("intermediate-rsa-cross")
+        var der = Array(cross.derEncoded)
+        der[0xFCF1 % der.count] = 0x09
+        let root = try CertificateInfo(derEncoded: der[...])
+        #expect(root.subject != leaf.issuer)
+        #expect(root.subject.matches(leaf.issuer) && leaf.issuer.matches(root.subject))
+        let options = VerificationOptions(time: 1_893_456_000, maximumSignatureChecks: 64)
+        let result = CertificateVerifier(roots: [root]).verify(leaf, untrusted: [], options: options)
+        let chain = try #require(result.chain, "\(result.failedPaths.flatMap(\.failures))")
+        #expect(chain.map(\.certificateSHA256) == [leaf.certificateSHA256, root.certificateSHA256])
+    }
 }

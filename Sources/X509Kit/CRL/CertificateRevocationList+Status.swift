@@ -7,7 +7,7 @@ extension CertificateRevocationList {
     /// and whose scope covers the certificate counts.
     ///
     /// A CRL is used when, in this order:
-    /// 1. its issuer name equals `issuer`'s subject (attribute by attribute, as DER), and its
+    /// 1. its issuer name matches `issuer`'s subject (RFC 5280 §7.1, ``AsymmetricKeys/DistinguishedName/matches(_:)``), and its
     ///    authorityKeyIdentifier, when both it and `issuer`'s subjectKeyIdentifier are present,
     ///    names `issuer`'s key;
     /// 2. it is a complete, conforming CRL: a v2 CRL without a cRLNumber or with a critical one
@@ -54,7 +54,7 @@ extension CertificateRevocationList {
 
     /// Why this CRL cannot say anything about `certificate`; `nil` when it can.
     func whyNotUsable(for certificate: CertificateInfo, issuedBy issuer: CertificateInfo, at time: Int64) -> String? {
-        guard self.issuer == issuer.subject, certificate.issuer == issuer.subject else { return Self.otherIssuer }
+        guard self.issuer.matches(issuer.subject), certificate.issuer.matches(issuer.subject) else { return Self.otherIssuer }
         if let keyID = authorityKeyIdentifier?.keyIdentifier, let subjectKeyID = issuer.extensions.subjectKeyIdentifier,
            keyID != subjectKeyID {
             return "its authorityKeyIdentifier names another key of \(issuer.subject.rfc4514String)"
