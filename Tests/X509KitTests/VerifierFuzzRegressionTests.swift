@@ -37,9 +37,11 @@ struct VerifierFuzzRegressionTests {
     /// crash-3391d270e5aaecd9080dbb1ed4baeb094f9672b1 (`0b0e7f00ffffff4a25ff0b0eff0e`), found on main
     /// after the merge: "a valid chain does not end with a root". The leaf is leaf-revoked; untrusted:
     /// intermediate-rsa-cross; the one root a copy of intermediate-rsa-cross with byte 18981 modulo
-    /// its length set to 0xFF (same subject and key); time 2025-06-01. The untrusted copy stood for
-    /// the anchor and ended the chain; the chain must end with the anchor as the roots hold it.
-    @Test("an untrusted copy of a trust anchor is replaced by the anchor in the chain")
+    /// its length set to 0xFF (same subject and key); time 2025-06-01. The untrusted certificate
+    /// carries the anchor's name and key, so it ends the path as the anchor (RFC 5280 §6.1.1 d; what
+    /// x509-limbo's cve-2024-0567 needs); the target's oracle demanded the root's own DER and now
+    /// accepts the anchor's name and key.
+    @Test("an untrusted certificate with a trust anchor's name and key ends the path")
     func untrustedCopyOfAnchor() throws {
         let leaf = try PKIFixtureFiles.certificate("leaf-revoked")
         let cross = try PKIFixtureFiles.certificate("intermediate-rsa-cross")
@@ -51,7 +53,9 @@ struct VerifierFuzzRegressionTests {
         let options = VerificationOptions(time: 1_748_736_000, maximumSignatureChecks: 64)
         let result = CertificateVerifier(roots: [root]).verify(leaf, untrusted: [cross], options: options)
         let chain = try #require(result.chain, "\(result.failedPaths.flatMap(\.failures))")
-        #expect(chain.map(\.certificateSHA256) == [leaf.certificateSHA256, root.certificateSHA256])
+        #expect(chain.count == 2 && chain[0].certificateSHA256 == leaf.certificateSHA256)
+        let anchor = try #require(chain.last)
+        #expect(anchor.subject == root.subject && anchor.subjectPublicKeyInfo == root.subjectPublicKeyInfo)
     }
 
     /// crash-1d9090a81fab78e54040d07b9cae55205373a2ad (`0aff03ffffff000e15fffcf10900ff7f00`): the

@@ -5,7 +5,7 @@
 // the depth.
 //
 // Oracles: no crash and no hang (signature checks are capped); a valid result's chain starts with
-// the leaf, ends with one of the roots, and links issuer to subject (RFC 5280 §7.1 name matching); a result that is not valid
+// the leaf, ends with one of the roots (or a certificate with a root's subject and key), and links issuer to subject (RFC 5280 §7.1 name matching); a result that is not valid
 // has at least one failed path, every path starts with the leaf, and every failure names a
 // certificate of its path. Meaningful once the verifier branch's CertificateVerifier is in.
 import AsymmetricKeys
@@ -50,7 +50,9 @@ public func fuzzCertificateVerifier(_ start: UnsafePointer<UInt8>?, _ count: Int
     let result = CertificateVerifier(roots: roots).verify(leaf, untrusted: untrusted, options: options)
     if let chain = result.chain {
         guard chain.first?.derEncoded == leaf.derEncoded else { fatalError("a valid chain does not start with the leaf") }
-        guard let anchor = chain.last, roots.contains(where: { $0.derEncoded == anchor.derEncoded }) else {
+        // The last certificate is a root, or carries a root's name and key (RFC 5280 §6.1.1 d).
+        guard let anchor = chain.last, roots.contains(where: { $0.derEncoded == anchor.derEncoded
+            || ($0.subject == anchor.subject && $0.subjectPublicKeyInfo == anchor.subjectPublicKeyInfo) }) else {
             fatalError("a valid chain does not end with a root")
         }
         for index in chain.indices.dropLast() where !chain[index].issuer.matches(chain[index + 1].subject) {

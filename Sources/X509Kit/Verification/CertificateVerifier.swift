@@ -11,8 +11,8 @@ import AsymmetricKeys
 ///   the order given. A candidate whose signature does not verify is not followed; the next is
 ///   tried, so cross-signed intermediates and several roots with one name work.
 /// - A path ends at the first certificate that is a trust anchor (equal DER, or equal subject and
-///   public key: an untrusted copy of an anchor is replaced by the anchor as ``roots`` holds it), and
-///   is then validated as a whole (``PathValidator``). The first path that
+///   public key: an untrusted certificate that carries an anchor's name and key ends the path as
+///   that anchor), and is then validated as a whole (``PathValidator``). The first path that
 ///   validates is the answer; each that fails is reported in ``VerificationResult/failedPaths``.
 /// - A certificate whose subject and public key already appear in the path is a loop and is not
 ///   followed. Paths longer than the intermediate cap are not extended.
@@ -175,12 +175,12 @@ struct PathBuilder {
                 loops += 1
                 continue
             }
-            // An untrusted certificate with a trust anchor's subject and key stands for that anchor:
-            // the path ends with the anchor as the store holds it, not with the untrusted copy.
-            let anchorIndex = candidate.isAnchor ? nil : anchors.byIdentity[candidate.identity]
-            let issuer = anchorIndex.map { anchors.anchors[$0] } ?? candidate.certificate
-            let extended = path + [issuer]
-            if candidate.isAnchor || anchorIndex != nil {
+            // An untrusted certificate with a trust anchor's subject and key ends the path too: the
+            // trust anchor is that name and key (RFC 5280 §6.1.1 d), whichever certificate carries
+            // them. x509-limbo's cve-2024-0567 needs it: its trusted "Root A" lacks an AKI, its
+            // cross-signed copies do not.
+            let extended = path + [candidate.certificate]
+            if candidate.isAnchor || anchors.byIdentity[candidate.identity] != nil {
                 // A complete path: validate it whole (the signature check is among its checks).
                 if let chain = validate(extended) { return chain }
                 if hitLimit { return nil }
