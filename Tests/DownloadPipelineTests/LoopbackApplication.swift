@@ -19,7 +19,8 @@ enum LoopbackApplication {
                                   portContinuation.yield(channel.localAddress?.port ?? 0)
                                   portContinuation.finish()
                               })
-        let runner = Task { try await app.run() }
+        // On its own executor: the server answers even while the cooperative pool is busy.
+        let runner = Task(executorPreference: TestServerExecutor.shared) { try await app.run() }
         var port = 0
         for await value in portStream { port = value }
         guard port > 0 else {
