@@ -160,18 +160,8 @@ struct PinningTests {
     func concurrent() async throws {
         try await Self.allowingForwarderStall {
             try await TransportSecurityTests.withServer { server in
-                var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead)
-                configuration.security = try Self.security(pins: try Self.pins("root-ca"))
-                let transport = AsyncHTTPClientTransport(configuration: configuration)
-                let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total, retryPolicy: RetryPolicy(retries: 0)))
                 let urls = (0..<6).map { server.url("/data?n=\($0)") }
-                let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
-                    for url in urls { group.addTask { try await downloader.result(for: DownloadRequest(url: url)).data } }
-                    var all: [[UInt8]] = []
-                    for try await data in group { all.append(data) }
-                    return all
-                }
-                try await transport.shutdown()
+                let results = try await TransportSecurityTests.fetchConcurrently(urls, security: try Self.security(pins: try Self.pins("root-ca")))
                 #expect(results.count == 6 && results.allSatisfy { $0 == server.body })
                 #expect(server.requests.count == 6)
             }

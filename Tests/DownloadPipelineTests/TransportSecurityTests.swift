@@ -34,6 +34,28 @@ struct TransportSecurityTests {
         }
     }
 
+    /// Downloads `urls` at once through one transport and downloader (no retries), in completion
+    /// order; the transport is shut down either way.
+    static func fetchConcurrently(_ urls: [URL], security: TransportSecurity) async throws -> [[UInt8]] {
+        var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead)
+        configuration.security = security
+        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total, retryPolicy: RetryPolicy(retries: 0)))
+        do {
+            let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+                for url in urls { group.addTask { try await downloader.result(for: DownloadRequest(url: url)).data } }
+                var all: [[UInt8]] = []
+                for try await data in group { all.append(data) }
+                return all
+            }
+            try await transport.shutdown()
+            return results
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+
     static func withServer<T>(http2: Bool = true, requireClientCertificate: Bool = false,
                               _ body: (TLSTestServer) async throws -> T) async throws -> T {
         let server = try await TLSTestServer.start(http2: http2, requireClientCertificate: requireClientCertificate)
@@ -155,18 +177,8 @@ struct TransportSecurityTests {
     @Test("over HTTP/2, concurrent downloads all run as h2 streams and identical ones in flight coalesce")
     func concurrentOverHTTP2() async throws {
         try await Self.withServer { server in
-            var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead)
-            configuration.security = .init(trustRoots: try Self.privateRoots())
-            let transport = AsyncHTTPClientTransport(configuration: configuration)
-            let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total, retryPolicy: RetryPolicy(retries: 0)))
             let urls = [server.url("/data?a"), server.url("/data?b"), server.url("/data?a"), server.url("/data?c")]
-            let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
-                for url in urls { group.addTask { try await downloader.result(for: DownloadRequest(url: url)).data } }
-                var all: [[UInt8]] = []
-                for try await data in group { all.append(data) }
-                return all
-            }
-            try await transport.shutdown()
+            let results = try await Self.fetchConcurrently(urls, security: .init(trustRoots: try Self.privateRoots()))
             #expect(results.count == 4 && results.allSatisfy { $0 == server.body })
             // Identical requests in flight together share one transfer, so 3 or 4 reach the server.
             #expect((3...4).contains(server.requests.count))
