@@ -1,8 +1,9 @@
 import AsymmetricKeys
 
 /// The trust anchors of a ``CertificateVerifier``, indexed once when the verifier is made rather
-/// than on every call: by normalized subject name (RFC 5280 §7.1, ``NameComparison/key(of:)``), by
-/// the SHA-256 of their DER, and by subject and public key.
+/// than on every call (and, the same way, one call's untrusted certificates): by normalized
+/// subject name (RFC 5280 §7.1, ``NameComparison/key(of:)``), by the SHA-256 of their DER, and by
+/// subject and public key.
 ///
 /// With a system store of 140 roots, building these per call cost about two thirds of a
 /// verification (Benchmarks/Results/certificates-2026-11-26.txt).
@@ -19,7 +20,7 @@ struct AnchorIndex: Sendable {
         }
     }
 
-    /// The anchors, duplicates (equal DER) removed, in the order given.
+    /// The certificates, duplicates (equal DER, or DER in `excluded`) removed, in the order given.
     let anchors: [CertificateInfo]
     /// Their identities, index for index.
     let identities: [Identity]
@@ -30,12 +31,15 @@ struct AnchorIndex: Sendable {
     /// The index of the first anchor with each identity.
     let byIdentity: [Identity: Int]
 
-    init(_ roots: [CertificateInfo]) {
-        var digests = Set<String>()
+    /// Indexes `roots`; `excluded` digests are left out (a call's untrusted certificates are
+    /// indexed the same way, without those that are anchors).
+    init(_ roots: [CertificateInfo], excluding excluded: Set<String> = []) {
+        var seen = excluded
         var anchors: [CertificateInfo] = []
-        for root in roots where digests.insert(root.certificateSHA256).inserted {
+        for root in roots where seen.insert(root.certificateSHA256).inserted {
             anchors.append(root)
         }
+        let digests = Set(anchors.map(\.certificateSHA256))
         var bySubject: [String: [Int]] = [:]
         for (index, anchor) in anchors.enumerated() {
             bySubject[NameComparison.key(of: anchor.subject), default: []].append(index)

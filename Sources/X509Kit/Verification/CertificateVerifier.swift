@@ -71,11 +71,8 @@ struct PathBuilder {
     private typealias Identity = AnchorIndex.Identity
 
     private let anchors: AnchorIndex
-    /// The untrusted certificates that are not anchors, duplicates removed.
-    private let untrusted: [CertificateInfo]
-    private let untrustedIdentities: [Identity]
-    /// Untrusted certificate indices by ``NameComparison/key(of:)`` of the subject.
-    private let untrustedBySubject: [String: [Int]]
+    /// The untrusted certificates that are not anchors, duplicates removed, indexed as the anchors are.
+    private let untrusted: AnchorIndex
     private let options: VerificationOptions
     private let time: Int64
     private var signatures: SignatureChecker
@@ -85,19 +82,8 @@ struct PathBuilder {
     private var hitLimit = false
 
     init(anchors: AnchorIndex, untrusted: [CertificateInfo], options: VerificationOptions, time: Int64) {
-        var seen = anchors.digests
-        var kept: [CertificateInfo] = []
-        for certificate in untrusted where seen.insert(certificate.certificateSHA256).inserted {
-            kept.append(certificate)
-        }
-        var bySubject: [String: [Int]] = [:]
-        for (index, certificate) in kept.enumerated() {
-            bySubject[NameComparison.key(of: certificate.subject), default: []].append(index)
-        }
         self.anchors = anchors
-        self.untrusted = kept
-        untrustedIdentities = kept.map(Identity.init)
-        untrustedBySubject = bySubject
+        self.untrusted = AnchorIndex(untrusted, excluding: anchors.digests)
         self.options = options
         self.time = time
         signatures = SignatureChecker(limit: max(0, options.maximumSignatureChecks))
@@ -231,9 +217,9 @@ struct PathBuilder {
             matching.append(Candidate(certificate: anchors.anchors[index], isAnchor: true,
                                       identity: anchors.identities[index], order: index))
         }
-        for index in untrustedBySubject[name] ?? [] {
-            matching.append(Candidate(certificate: untrusted[index], isAnchor: false,
-                                      identity: untrustedIdentities[index], order: anchors.anchors.count + index))
+        for index in untrusted.bySubject[name] ?? [] {
+            matching.append(Candidate(certificate: untrusted.anchors[index], isAnchor: false,
+                                      identity: untrusted.identities[index], order: anchors.anchors.count + index))
         }
         return matching.sorted { left, right in
             let leftKey = keyID != nil && left.certificate.extensions.subjectKeyIdentifier == keyID
