@@ -83,6 +83,8 @@ let package = Package(
             name: "DownloadPipeline",
             dependencies: [
                 "CofferErrors", "ASN1Kit", "AsymmetricKeys", "CofferJSON", "CryptoOpenSSL", "KVStorage",
+                // X509Kit: the RFC 6125 host name check of every TLS connection (PeerIdentity).
+                "X509Kit",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -91,6 +93,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
+                // NIOHTTP2: where the host name check goes in an HTTP/2 stream's pipeline.
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ],
             swiftSettings: strict
         ),
@@ -121,7 +125,7 @@ let package = Package(
         .executableTarget(
             name: "keytool",
             dependencies: [
-                "ASN1Kit", "AsymmetricKeys", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "KeytoolSupport", "X509Kit",
+                "ASN1Kit", "AsymmetricKeys", "CofferErrors", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "KeytoolSupport", "X509Kit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict,
@@ -130,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "keytool-fetch",
             dependencies: [
-                "ASN1Kit", "AsymmetricKeys", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "DownloadPipeline", "KeytoolSupport",
+                "ASN1Kit", "AsymmetricKeys", "CofferErrors", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "DownloadPipeline", "KeytoolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

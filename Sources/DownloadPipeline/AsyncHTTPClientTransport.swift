@@ -35,6 +35,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         /// The proxies requests go through (default: none; ``ProxySettings/fromEnvironment(_:)``
         /// reads curl's variables).
         public var proxy = ProxySettings.direct
+        /// Host names connected to at another address (an IP address or a name), as curl's
+        /// `--resolve`: the request, its TLS server name and the certificate check stay those of
+        /// the URL's host. Keys are lowercase host names; every port of the host is affected.
+        public var addressOverrides: [String: String] = [:]
 
         /// Creates settings: 10 s connect, 30 s idle read, up to 5 redirects, 16 connections per host,
         /// HTTP/2 with HTTP/1.1 fallback, the system's trust store, no proxy.
@@ -105,7 +109,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     public func start(_ request: TransportRequest) async throws -> TransportResponse {
         let urlText = request.url.absoluteString
         if let setupError { throw DownloadError.transport(url: urlText, setupError.reason) }
-        let pinned = !configuration.security.pinnedPublicKeys.isEmpty && request.url.scheme?.lowercased() == "https"
+        let secure = request.url.scheme?.lowercased() == "https"
+        let pinned = !configuration.security.pinnedPublicKeys.isEmpty && secure
+        if secure, let host = request.headers.first(where: { $0.name.lowercased() == "host" }) {
+            // The certificate is checked against the Host a request carries (HostIdentityGate):
+            // on https it must be the URL's own.
+            throw DownloadError.rejected(url: urlText, "a Host header (\(host.value.prefix(100))) is not sent on https: the host is the URL's, which the server's certificate is checked against")
+        }
         var clientRequest = HTTPClientRequest(url: urlText)
         clientRequest.method = HTTPMethod(rawValue: request.method)
         for header in request.headers {
@@ -129,8 +139,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 response = try await client(for: request.url).execute(clientRequest, deadline: .distantFuture)
             }
         } catch {
-            if let failure = forwarder?.takeFailure(url: urlText) { throw failure }
-            throw Self.explainingHandshake(Self.translate(error, url: urlText), request: request, security: configuration.security)
+            if let failure = forwarder?.takeFailure(url: urlText) {
+                throw await Self.explainingChain(failure, request: request, configuration: configuration)
+            }
+            let translated = Self.explainingHandshake(Self.translate(error, url: urlText), request: request, security: configuration.security)
+            throw await explainingProxy(Self.explainingChain(translated, request: request, configuration: configuration),
+                                             request: request)
         }
         if pinned, configuration.followsRedirects, (300..<400).contains(Int(response.status.code)), response.status.code != 304,
            let location = response.headers.first(name: "location") {
@@ -167,6 +181,20 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if let failure { throw failure }
     }
 
+    /// A tunnel the HTTP proxy refused, with the status it answered (``ProxyDiagnosis``); any
+    /// other error as it is.
+    private func explainingProxy(_ error: DownloadError, request: TransportRequest) async -> DownloadError {
+        guard let cause = error.cause as? HTTPClientError, cause == .invalidProxyResponse,
+              let proxy = configuration.proxy.proxy(for: request.url), proxy.kind == .http,
+              var host = request.url.host, !host.isEmpty else { return error }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let connected = configuration.addressOverrides[host.lowercased()] ?? host
+        let port = request.url.port ?? (request.url.scheme?.lowercased() == "https" ? 443 : 80)
+        let target = connected.contains(":") ? "[\(connected)]:\(port)" : "\(connected):\(port)"
+        let status = await ProxyDiagnosis.connectStatus(proxy: proxy, target: target, timeout: Self.timeAmount(configuration.connectTimeout))
+        return .transport(url: error.url, ProxyDiagnosis.refusedTunnel(proxy: proxy, target: target, status: status), cause: cause)
+    }
+
     /// Maps async-http-client and NIO errors to ``DownloadError``.
     static func translate(_ error: any Error, url: String) -> DownloadError {
         if let error = error as? DownloadError { return error }
@@ -186,6 +214,16 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 return .invalidURL(url, String(describing: error))
             case .remoteConnectionClosed:
                 return .connectionClosed(url: url, cause: error)
+            case .redirectCycleDetected:
+                return .transport(url: url, "redirect loop: the server redirected to a URL that this request had already visited", cause: error)
+            case .redirectLimitReached:
+                return .transport(url: url, "too many redirects: the server kept redirecting past the limit on redirects followed", cause: error)
+            case .proxyAuthenticationRequired:
+                return .transport(url: url, "the proxy requires authentication (407 Proxy Authentication Required): give the user and password in the proxy URL (http://USER:PASSWORD@HOST:PORT)", cause: error)
+            case .invalidProxyResponse:
+                return .transport(url: url, "the proxy refused to open a tunnel (CONNECT): its answer was not 200", cause: error)
+            case .httpProxyHandshakeTimeout, .socksHandshakeTimeout:
+                return .transport(url: url, "the proxy did not complete its handshake in time", cause: error)
             default:
                 if String(describing: error).contains("unsupportedScheme") {
                     return .invalidURL(url, "unsupported scheme")

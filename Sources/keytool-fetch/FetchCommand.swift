@@ -8,6 +8,7 @@ import Foundation
 #endif
 import AsymmetricKeys
 import Synchronization
+import CofferErrors
 import CommandLineSupport
 import KeytoolSupport
 
@@ -39,7 +40,8 @@ struct FetchCommand: AsyncParsableCommand {
             is written through a temporary file beside OUT that is renamed over it at the end \
             (a failed download leaves OUT untouched; a symbolic link at OUT is refused), and \
             standard output is written as the bytes are decrypted.
-            """
+            """,
+        version: CofferVersion.string
     )
 
     @Argument(help: "The http or https URL (not with --batch).", transform: FetchCommand.url)

@@ -48,7 +48,12 @@ struct FetchTransportOptions: ParsableArguments {
                                valueName: "pins|file"))
     var pinnedPublicKey: String?
 
+    @Option(help: ArgumentHelp("Connect to ADDRESS for HOST, as curl's --resolve: the request, the TLS server name and the certificate check stay HOST's. PORT must be given as curl has it; the address serves every port of HOST. Repeatable.",
+                               valueName: "host:port:address"))
+    var resolve: [String] = []
+
     func validate() throws {
+        _ = try addressOverrides()
         if let pinnedPublicKey, pinnedPublicKey.hasPrefix("sha256//") {
             do { _ = try TransportSecurity.pins(parsing: pinnedPublicKey) } catch let error as DownloadError {
                 throw ValidationError("--pinnedpubkey: \(error.reason)")
@@ -91,6 +96,7 @@ struct FetchTransportOptions: ParsableArguments {
             }
         }
         configuration.security = security
+        configuration.addressOverrides = (try? addressOverrides()) ?? [:]
         if let proxy {
             let parsed = try Self.typed { try ProxySettings.Proxy(url: proxy) }
             configuration.proxy = ProxySettings(proxy: parsed, noProxy: ProxySettings.parseList(noProxy ?? environment["no_proxy"] ?? environment["NO_PROXY"] ?? ""))
@@ -100,6 +106,21 @@ struct FetchTransportOptions: ParsableArguments {
             configuration.proxy = settings
         }
         try Self.typed { try AsyncHTTPClientTransport.validate(configuration) }
+    }
+
+    /// `--resolve`'s entries, host (lowercased) to address; an IPv6 address may be bracketed.
+    func addressOverrides() throws -> [String: String] {
+        var overrides: [String: String] = [:]
+        for entry in resolve {
+            let parts = entry.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, !parts[0].isEmpty, let port = Int(parts[1]), (1...65_535).contains(port), !parts[2].isEmpty else {
+                throw ValidationError("--resolve '\(entry.prefix(200))': give HOST:PORT:ADDRESS, as curl does (e.g. example.com:443:127.0.0.1)")
+            }
+            var address = String(parts[2])
+            if address.hasPrefix("["), address.hasSuffix("]") { address = String(address.dropFirst().dropLast()) }
+            overrides[parts[0].lowercased()] = address
+        }
+        return overrides
     }
 
     /// `body`'s error as a ``DownloadError``.

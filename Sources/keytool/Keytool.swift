@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferErrors
 import CommandLineSupport
 
 /// `keytool`: inspects, converts, fingerprints, matches, checks, generates and uses keys.
@@ -12,6 +13,7 @@ struct Keytool: AsyncParsableCommand {
             --passphrase-file, --passphrase-env or a no-echo prompt, never from the command line.
             Exit status: 0 success, 1 failure with valid usage, 2 a signature verify cannot read, 64 usage error.
             """,
+        version: CofferVersion.string,
         subcommands: [
             InspectCommand.self, ConvertCommand.self, FingerprintCommand.self, CheckCommand.self,
             GenerateCommand.self, EncryptCommand.self, DecryptCommand.self, SignCommand.self, VerifyCommand.self, DeriveCommand.self,

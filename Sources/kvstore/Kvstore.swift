@@ -1,4 +1,5 @@
 import ArgumentParser
+import CofferErrors
 import CommandLineSupport
 import KVStorage
 
@@ -24,6 +25,7 @@ struct Kvstore: AsyncParsableCommand {
             come from --crypt-key-file or --crypt-key-env, never from the command line. A damaged store \
             or a wrong crypt key is an error and the files are left exactly as they were.
             """,
+        version: CofferVersion.string,
         subcommands: [
             SetCommand.self, GetCommand.self, DeleteCommand.self, ListCommand.self, CountCommand.self,
             DumpCommand.self, StatsCommand.self, VerifyCommand.self, CompactCommand.self, RekeyCommand.self,

@@ -21,8 +21,10 @@ final class ProxyProcess: @unchecked Sendable {
         self.directory = directory
     }
 
-    /// tinyproxy in the foreground, logging to a file in a temporary directory.
-    static func tinyproxy(bind: String) throws -> ProxyProcess {
+    /// tinyproxy in the foreground, logging to a file in a temporary directory; with
+    /// `connectPorts`, CONNECT is allowed to those ports only (tinyproxy's `ConnectPort`, as
+    /// hardened setups have it).
+    static func tinyproxy(bind: String, connectPorts: [Int] = []) throws -> ProxyProcess {
         let directory = try TestScratch.directory("tinyproxy")
         let port = try LoopbackPort.free()
         let config = """
@@ -35,6 +37,7 @@ final class ProxyProcess: @unchecked Sendable {
             LogFile "\(directory.path)/tinyproxy.log"
             Allow 127.0.0.1
             DisableViaHeader Yes
+            \(connectPorts.map { "ConnectPort \($0)" }.joined(separator: "\n"))
 
             """
         let configFile = directory.appendingPathComponent("tinyproxy.conf")

@@ -6,7 +6,7 @@ import Testing
 /// Requests through real proxies started by the test: tinyproxy (HTTP CONNECT, for http too)
 /// and microsocks (SOCKS5), each binding its outgoing connections to another loopback address,
 /// so the origin server sees who connected.
-@Suite("Proxies: tinyproxy and microsocks in front of a real server", .serialized, .timeLimit(.minutes(2)))
+@Suite("Proxies: tinyproxy and microsocks in front of a real server", .serialized, .timeLimit(.minutes(2)), .needs("tinyproxy", "microsocks"))
 struct ProxyTests {
     typealias T = TransportSecurityTests
 

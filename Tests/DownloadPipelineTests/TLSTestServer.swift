@@ -23,7 +23,8 @@ struct ChannelRequestContext: RequestContext {
 /// A TLS server (Hummingbird 2 over swift-nio-ssl) on 127.0.0.1 with Fixtures/tls/server.pem and
 /// its intermediate: HTTP/2 with HTTP/1.1 fallback (ALPN) or HTTP/1.1 only, optionally requiring a
 /// client certificate issued by Fixtures/tls/client-ca.pem. `GET /data` answers ``body`` (a
-/// `Range: bytes=N-` request gets 206 and the rest); `GET /redirect` is a 302 to `/data`. Every request is recorded with its HTTP
+/// `Range: bytes=N-` request gets 206 and the rest); `GET /redirect` is a 302 to `/data`,
+/// `GET /to-wronghost` a 302 to `https://wronghost.test:PORT/data`, `GET /loop` a 302 to itself. Every request is recorded with its HTTP
 /// version and the peer's address.
 final class TLSTestServer: Sendable {
     struct Seen: Sendable {
@@ -58,10 +59,14 @@ final class TLSTestServer: Sendable {
     }
 
     /// Starts a server and waits until it listens.
+    /// - Parameters:
+    ///   - chainFile: The server's certificate chain (PEM), Fixtures/tls/server-chain.pem by default.
+    ///   - keyFile: Its private key (PEM), Fixtures/tls/server.key.pem by default.
     static func start(http2: Bool = true, requireClientCertificate: Bool = false, bindHost: String = "127.0.0.1",
+                      chainFile: String? = nil, keyFile: String? = nil,
                       body: [UInt8] = Array((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })) async throws -> TLSTestServer {
-        let chain = try NIOSSLCertificate.fromPEMFile(fixture("server-chain.pem")).map { NIOSSLCertificateSource.certificate($0) }
-        let key = try NIOSSLPrivateKey(file: fixture("server.key.pem"), format: .pem)
+        let chain = try NIOSSLCertificate.fromPEMFile(chainFile ?? fixture("server-chain.pem")).map { NIOSSLCertificateSource.certificate($0) }
+        let key = try NIOSSLPrivateKey(file: keyFile ?? fixture("server.key.pem"), format: .pem)
         var tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
         if requireClientCertificate {
             tls.certificateVerification = .noHostnameVerification
@@ -72,6 +77,19 @@ final class TLSTestServer: Sendable {
         router.get("/redirect") { _, _ -> Response in
             var headers = HTTPFields()
             headers[.location] = "/data"
+            return Response(status: .found, headers: headers)
+        }
+        // A redirect to itself, for ever.
+        router.get("/loop") { _, _ -> Response in
+            var headers = HTTPFields()
+            headers[.location] = "/loop"
+            return Response(status: .found, headers: headers)
+        }
+        // A redirect to another host name on this server (the transport maps it to 127.0.0.1).
+        router.get("/to-wronghost") { request, _ -> Response in
+            let port = (request.head.authority ?? "").split(separator: ":").last.map(String.init) ?? ""
+            var headers = HTTPFields()
+            headers[.location] = "https://wronghost.test:\(port)/data"
             return Response(status: .found, headers: headers)
         }
         router.get("/data") { request, context -> Response in

@@ -1,4 +1,5 @@
 import CofferTestSupport
+import DownloadPipeline
 import Foundation
 import Testing
 
@@ -14,6 +15,15 @@ struct CommandLineContractTests {
         let result = try CLIRunner.run(arguments, tool: tool)
         #expect(result.status == 0)
         #expect(result.stdout.contains("USAGE: keytool"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test("--version of keytool, keytool fetch and keytool-fetch prints CofferVersion on stdout with status 0",
+          arguments: [(["--version"], "keytool"), (["fetch", "--version"], "keytool"), (["--version"], "keytool-fetch")])
+    func version(arguments: [String], tool: String) throws {
+        let result = try CLIRunner.run(arguments, tool: tool)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == CofferVersion.string + "\n")
         #expect(result.stderr.isEmpty)
     }
 

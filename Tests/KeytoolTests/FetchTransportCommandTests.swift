@@ -133,7 +133,27 @@ struct FetchTransportCommandTests {
         }
     }
 
+    @Test("a certificate for localhost and 127.0.0.1 is refused for another name mapped to 127.0.0.1 (--resolve), as curl refuses it: plain, --http1.1, --pinnedpubkey")
+    func wrongHostName() throws {
+        try Self.withServer(requireClientCertificate: false) { server, payload, _ in
+            let trust = ["--cacert", Self.tls("root-ca.pem")]
+            let wrong = "https://wronghost.test:\(server.port)/payload.bin"
+            let resolve = ["--resolve", "wronghost.test:\(server.port):127.0.0.1"]
+            for extra in [[], ["--http1.1"], ["--pinnedpubkey", try Self.pin("server")]] {
+                let result = try CLIRunner.run(["fetch", wrong] + resolve + trust + extra + Self.base)
+                #expect(result.status == 1, "\(extra): \(result.stderr)")
+                #expect(result.stdoutBytes.isEmpty)
+                #expect(result.stderr.contains("not valid for the host name wronghost.test: it is for IP Address:127.0.0.1, DNS:localhost"), "\(extra): \(result.stderr)")
+            }
+            let right = try CLIRunner.run(["fetch", "https://localhost:\(server.port)/payload.bin", "--resolve", "localhost:\(server.port):127.0.0.1"] + trust + Self.base)
+            #expect(right.status == 0, "\(right.stderr)")
+            #expect(right.stdoutBytes == payload)
+        }
+    }
+
     @Test("conflicting or incomplete transport options are usage errors", arguments: [
+        (["--resolve", "example.com:443"], "HOST:PORT:ADDRESS"),
+        (["--resolve", "example.com:x:127.0.0.1"], "HOST:PORT:ADDRESS"),
         (["--pinnedpubkey", "sha256//AAAA"], "not a public key pin"),
         (["--pinnedpubkey", "sha256//q1DdDgvcwDrPuV++utb0861D3BntxTKHQkUeT3tMePk=;"], "not a public key pin"),
         (["--http1.1", "--http2"], "not both"),

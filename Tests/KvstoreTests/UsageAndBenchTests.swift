@@ -1,4 +1,5 @@
 import CofferTestSupport
+import KVStorage
 import Foundation
 import Testing
 
@@ -29,6 +30,14 @@ struct UsageAndBenchTests {
         #expect(result.stdout.isEmpty)
         #expect(!result.stderr.contains("secret"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+    }
+
+    @Test("--version prints CofferVersion on stdout with status 0")
+    func version() throws {
+        let result = try KvstoreRunner.run(["--version"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == CofferVersion.string + "\n")
+        #expect(result.stderr.isEmpty)
     }
 
     @Test("--help exits 0 and lists the commands")

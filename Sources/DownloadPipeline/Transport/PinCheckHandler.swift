@@ -1,19 +1,22 @@
 import NIOCore
+import NIOSSL
 import NIOTLS
 
-/// After the origin's TLS handshake: joins the two connections when a pin matches, else
-/// records the mismatch and closes both.
+/// After the origin's TLS handshake: joins the two connections when the certificate is for the
+/// host (``ServerIdentity``) and a pin matches, else records why not and closes both.
 final class PinCheckHandler: ChannelInboundHandler {
     typealias InboundIn = NIOAny
 
+    private let host: String
     private let pins: Set<String>
     private let verified: PinningForwarder.VerifiedChain
     private let failures: PinningForwarder.FailureBox
     private let inbound: any Channel
     private var settled = false
 
-    init(pins: Set<String>, verified: PinningForwarder.VerifiedChain,
+    init(host: String, pins: Set<String>, verified: PinningForwarder.VerifiedChain,
          failures: PinningForwarder.FailureBox, inbound: any Channel) {
+        self.host = host
         self.pins = pins
         self.verified = verified
         self.failures = failures
@@ -26,11 +29,18 @@ final class PinCheckHandler: ChannelInboundHandler {
             return
         }
         settled = true
+        let leaf = try? context.pipeline.syncOperations.handler(type: NIOSSLHandler.self).peerCertificate?.toDERBytes()
+        if let reason = ServerIdentity.mismatch(host: host, leaf: leaf) {
+            failures.record(.refused(reason))
+            context.close(promise: nil)
+            inbound.close(promise: nil)
+            return
+        }
         let seen = verified.pins
         guard seen.contains(where: pins.contains) else {
             let expected = pins.sorted().map(PinningForwarder.spelled).joined(separator: ", ")
             let chain = seen.reversed().map(PinningForwarder.spelled).joined(separator: ", ")
-            failures.record(.pinMismatch("TLS: the server's public key matches none of the pinned public keys (expected \(expected); the verified chain, leaf first, has \(chain.isEmpty ? "no certificate" : chain)); no request was sent"))
+            failures.record(.refused("TLS: the server's public key matches none of the pinned public keys (expected \(expected); the verified chain, leaf first, has \(chain.isEmpty ? "no certificate" : chain)); no request was sent"))
             context.close(promise: nil)
             inbound.close(promise: nil)
             return

@@ -41,7 +41,7 @@ final class PinnedOrigins: Sendable {
             forwarder = existing
         } else {
             let made = try await PinningForwarder.start(
-                host: host, port: port, pins: Set(configuration.security.pinnedPublicKeys.map { Base64.encode($0) }),
+                host: host, address: configuration.addressOverrides[host.lowercased()], port: port, pins: Set(configuration.security.pinnedPublicKeys.map { Base64.encode($0) }),
                 tls: AsyncHTTPClientTransport.tlsConfiguration(configuration.security),
                 connectTimeout: AsyncHTTPClientTransport.timeAmount(configuration.connectTimeout))
             let (kept, spare) = forwarders.withLock { forwarders -> (PinningForwarder, PinningForwarder?) in

@@ -19,7 +19,7 @@ import Synchronization
 ///
 /// Each accepted connection stays unread (`autoRead` off) while the forwarder connects to the
 /// origin, completes the TLS handshake with the transport's trust roots and client identity
-/// (chain and host name verified as usual) and compares the SubjectPublicKeyInfo SHA-256 of
+/// (the chain verified as usual, the host name by ``ServerIdentity``) and compares the SubjectPublicKeyInfo SHA-256 of
 /// every certificate of the verified chain with the pins. Only on a match are the two
 /// connections joined byte for byte (``GlueHandler``) and the request read: on a mismatch, or a
 /// failed connection or handshake, the reason is recorded for the transport and both sides are
@@ -42,9 +42,11 @@ final class PinningForwarder: Sendable {
     /// forwarding to `host`:`port`.
     ///
     /// - Parameters:
+    ///   - host: The URL's host: the TLS server name and the name the certificate must be for.
+    ///   - address: Where to connect instead of `host` (``AsyncHTTPClientTransport/Configuration/addressOverrides``).
     ///   - pins: The accepted pins, the base64 of SPKI SHA-256 digests.
-    ///   - tls: The TLS client settings (full verification, roots, identity).
-    static func start(host: String, port: Int, pins: Set<String>, tls: TLSConfiguration,
+    ///   - tls: The TLS client settings (chain verification, roots, identity).
+    static func start(host: String, address: String? = nil, port: Int, pins: Set<String>, tls: TLSConfiguration,
                       connectTimeout: TimeAmount) async throws -> PinningForwarder {
         var tls = tls
         tls.applicationProtocols = ["http/1.1"]
@@ -57,7 +59,7 @@ final class PinningForwarder: Sendable {
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelOption(.autoRead, value: false)
             .childChannelInitializer { inbound in
-                connect(inbound: inbound, host: host, port: port, serverHostname: serverHostname, context: context,
+                connect(inbound: inbound, host: host, address: address ?? host, port: port, serverHostname: serverHostname, context: context,
                         pins: pins, failures: failures, connectTimeout: connectTimeout)
                 return inbound.eventLoop.makeSucceededVoidFuture()
             }
@@ -86,8 +88,9 @@ final class PinningForwarder: Sendable {
 
     /// Why the last failed connection was closed, cleared as it is taken.
     enum Failure: Sendable {
-        /// No certificate of the verified chain has a pinned public key: the sentence.
-        case pinMismatch(String)
+        /// The server's certificate is not for the host, or no certificate of the verified chain
+        /// has a pinned public key: the sentence.
+        case refused(String)
         /// The connection to the origin or its TLS handshake failed.
         case error(any Error)
     }
@@ -101,7 +104,7 @@ final class PinningForwarder: Sendable {
         }
         switch failure {
         // Rejected, not a transport failure: another attempt meets the same key, so it is not retried.
-        case .pinMismatch(let reason)?: return .rejected(url: url, reason)
+        case .refused(let reason)?: return .rejected(url: url, reason)
         case .error(let error)?:
             if case ChannelError.connectTimeout = error { return .timeout(url: url, .connect) }
             return AsyncHTTPClientTransport.translate(error, url: url)
@@ -131,7 +134,7 @@ final class PinningForwarder: Sendable {
     static func spelled(_ pin: String) -> String { "sha256//" + pin }
 
     /// Opens the TLS connection to the origin for `inbound` (on `inbound`'s event loop).
-    private static func connect(inbound: any Channel, host: String, port: Int, serverHostname: String?, context: NIOSSLContext,
+    private static func connect(inbound: any Channel, host: String, address: String, port: Int, serverHostname: String?, context: NIOSSLContext,
                                 pins: Set<String>, failures: FailureBox, connectTimeout: TimeAmount) {
         ClientBootstrap(group: inbound.eventLoop)
             .connectTimeout(connectTimeout)
@@ -148,10 +151,10 @@ final class PinningForwarder: Sendable {
                     }
                     try outbound.pipeline.syncOperations.addHandler(ssl)
                     try outbound.pipeline.syncOperations.addHandler(
-                        PinCheckHandler(pins: pins, verified: verified, failures: failures, inbound: inbound))
+                        PinCheckHandler(host: host, pins: pins, verified: verified, failures: failures, inbound: inbound))
                 }
             }
-            .connect(host: host, port: port)
+            .connect(host: address, port: port)
             .whenFailure { error in
                 failures.record(.error(error))
                 inbound.close(promise: nil)
