@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// PuTTY key files written by Coffer, opened by the real puttygen.
-@Suite("PPK interop with puttygen")
+@Suite("PPK interop with puttygen", .needs("puttygen"))
 struct PPKInteropTests {
     /// Runs puttygen on `file` (a PPK Coffer wrote) with `arguments`.
     static func puttygen(_ file: String, _ arguments: [String], encrypted: Bool) throws -> ToolOutput {

@@ -23,6 +23,8 @@ public final class LoopbackListener: Sendable {
     private let socket: Int32
     private let stopping = Atomic<Bool>(false)
     private let accepted = Atomic<Int>(0)
+    /// Whether ``start(_:)`` began the accept thread (which then closes the descriptor).
+    private let started = Atomic<Bool>(false)
     /// Whether the listening socket is closed, and the tasks waiting for it to be.
     private let closing = Mutex<(closed: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
@@ -53,6 +55,11 @@ public final class LoopbackListener: Sendable {
 
     /// Accepts connections on a thread of its own, serving each with `serve`, until ``stop()``.
     public func start(_ serve: @escaping Serve) {
+        guard !started.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        if isStopping {
+            finishClosing()
+            return
+        }
         Thread { [self] in acceptLoop(serve) }.start()
     }
 
@@ -65,10 +72,17 @@ public final class LoopbackListener: Sendable {
     /// Whether ``stop()`` was called: connections that hold on should end.
     public var isStopping: Bool { stopping.load(ordering: .relaxed) }
 
-    /// Stops accepting; the listening socket closes within 50 ms (``waitUntilClosed()`` waits
-    /// for it).
+    /// Stops accepting before it returns: the listening socket is shut down at once (Linux moves
+    /// a listening TCP socket to CLOSE on `shutdown`), so a connection attempt after ``stop()``
+    /// is refused and connections still waiting in the backlog are reset. The accept thread then
+    /// wakes and closes the descriptor (``waitUntilClosed()`` waits for that); the descriptor is
+    /// not closed here, so its number cannot be reused while that thread still polls it.
+    /// Connections already accepted go on until their `serve` returns (``isStopping`` tells
+    /// those that hold on to end).
     public func stop() {
-        stopping.store(true, ordering: .relaxed)
+        guard !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        Glibc.shutdown(socket, Int32(SHUT_RDWR))
+        if !started.load(ordering: .sequentiallyConsistent) { finishClosing() }
     }
 
     /// Returns once the listening socket is closed, after ``stop()``: from then on a connection
@@ -89,14 +103,25 @@ public final class LoopbackListener: Sendable {
             guard poll(&poller, 1, 50) > 0 else { continue }
             let connection = accept(socket, nil, nil)
             guard connection >= 0 else { continue }
+            // Accepted in the instant stop() ran: not served.
+            if isStopping {
+                close(connection)
+                break
+            }
             let index = accepted.wrappingAdd(1, ordering: .relaxed).oldValue
             Thread { [self] in
                 serve(self, connection, index)
                 close(connection)
             }.start()
         }
-        close(socket)
-        let waiters = closing.withLock { state in
+        finishClosing()
+    }
+
+    /// Closes the descriptor and wakes ``waitUntilClosed()``'s waiters (once).
+    private func finishClosing() {
+        let waiters = closing.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.closed else { return [] }
+            close(socket)
             state.closed = true
             defer { state.waiters = [] }
             return state.waiters

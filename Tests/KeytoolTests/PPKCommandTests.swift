@@ -67,7 +67,7 @@ struct PPKCommandTests {
         }
     }
 
-    @Test("convert --to ppk --encrypt writes a 0600 file that puttygen opens with the passphrase", arguments: ["3", "2"])
+    @Test("convert --to ppk --encrypt writes a 0600 file that puttygen opens with the passphrase", .needs("puttygen"), arguments: ["3", "2"])
     func encryptedForPuttygen(_ version: String) throws {
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -77,7 +77,7 @@ struct RealWorldSSHCommandTests {
         #expect(mine.stdout == theirs.text)
     }
 
-    @Test("fingerprint of an encrypted PuTTY key asks nothing and agrees with puttygen -l",
+    @Test("fingerprint of an encrypted PuTTY key asks nothing and agrees with puttygen -l", .needs("puttygen"),
           arguments: ["ec-p256.v3-argon2id.ppk", "ec-p384.v2-aes.ppk"])
     func encryptedPPKFingerprint(file: String) throws {
         let path = CLIRunner.fixture("keys/ppk/\(file)")
