@@ -30,6 +30,18 @@ public enum LoopbackPort {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Starts a server program on a port from ``free()``, with up to `attempts` ports: the port
+    /// is closed again before the program binds it, so another test's connection can take it in
+    /// between (it is an ephemeral port); `start` throws when its program could not listen, and
+    /// the next port is tried.
+    public static func retrying<T>(attempts: Int = 3, _ start: (Int) throws -> T) throws -> T {
+        var failure: (any Error)?
+        for _ in 0..<max(1, attempts) {
+            do { return try start(try free()) } catch { failure = error }
+        }
+        throw failure ?? Failure(description: "no port")
+    }
+
     /// Whether something accepts a connection on `port` now.
     public static func accepts(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

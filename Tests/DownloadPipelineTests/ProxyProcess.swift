@@ -25,31 +25,33 @@ final class ProxyProcess: @unchecked Sendable {
     /// `connectPorts`, CONNECT is allowed to those ports only (tinyproxy's `ConnectPort`, as
     /// hardened setups have it).
     static func tinyproxy(bind: String, connectPorts: [Int] = []) throws -> ProxyProcess {
-        let directory = try TestScratch.directory("tinyproxy")
-        let port = try LoopbackPort.free()
-        let config = """
-            Port \(port)
-            Listen 127.0.0.1
-            Bind \(bind)
-            Timeout 30
-            MaxClients 20
-            LogLevel Info
-            LogFile "\(directory.path)/tinyproxy.log"
-            Allow 127.0.0.1
-            DisableViaHeader Yes
-            \(connectPorts.map { "ConnectPort \($0)" }.joined(separator: "\n"))
+        try LoopbackPort.retrying { port in
+            let directory = try TestScratch.directory("tinyproxy")
+            let config = """
+                Port \(port)
+                Listen 127.0.0.1
+                Bind \(bind)
+                Timeout 30
+                MaxClients 20
+                LogLevel Info
+                LogFile "\(directory.path)/tinyproxy.log"
+                Allow 127.0.0.1
+                DisableViaHeader Yes
+                \(connectPorts.map { "ConnectPort \($0)" }.joined(separator: "\n"))
 
-            """
-        let configFile = directory.appendingPathComponent("tinyproxy.conf")
-        try Data(config.utf8).write(to: configFile)
-        return try start(["tinyproxy", "-d", "-c", configFile.path], port: port, directory: directory, tool: "tinyproxy")
+                """
+            let configFile = directory.appendingPathComponent("tinyproxy.conf")
+            try Data(config.utf8).write(to: configFile)
+            return try start(["tinyproxy", "-d", "-c", configFile.path], port: port, directory: directory, tool: "tinyproxy")
+        }
     }
 
     /// microsocks (SOCKS5, no authentication).
     static func microsocks(bind: String) throws -> ProxyProcess {
-        let directory = try TestScratch.directory("microsocks")
-        let port = try LoopbackPort.free()
-        return try start(["microsocks", "-i", "127.0.0.1", "-p", String(port), "-b", bind], port: port, directory: directory, tool: "microsocks")
+        try LoopbackPort.retrying { port in
+            let directory = try TestScratch.directory("microsocks")
+            return try start(["microsocks", "-i", "127.0.0.1", "-p", String(port), "-b", bind], port: port, directory: directory, tool: "microsocks")
+        }
     }
 
     /// What tinyproxy logged.

@@ -21,8 +21,13 @@ struct FetchTransportCommandTests {
         let port: Int
         private let process: Process
 
-        init(directory: String, requireClientCertificate: Bool) throws {
-            port = try LoopbackPort.free()
+        /// Starts the server on a free port (another one if that port was taken meanwhile).
+        static func start(directory: String, requireClientCertificate: Bool) throws -> OpenSSLServer {
+            try LoopbackPort.retrying { port in try OpenSSLServer(port: port, directory: directory, requireClientCertificate: requireClientCertificate) }
+        }
+
+        private init(port: Int, directory: String, requireClientCertificate: Bool) throws {
+            self.port = port
             process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
             var arguments = ["s_server", "-quiet", "-WWW", "-accept", "127.0.0.1:\(port)",
@@ -41,6 +46,8 @@ struct FetchTransportCommandTests {
                 if LoopbackPort.accepts(port) { return }
                 usleep(20_000)
             }
+            stop()
+            throw ServerFailure(description: "openssl s_server did not listen on 127.0.0.1:\(port)")
         }
 
         func stop() {
@@ -56,7 +63,7 @@ struct FetchTransportCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let payload = Array((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
         try Data(payload).write(to: directory.appendingPathComponent("payload.bin"))
-        let server = try OpenSSLServer(directory: directory.path, requireClientCertificate: requireClientCertificate)
+        let server = try OpenSSLServer.start(directory: directory.path, requireClientCertificate: requireClientCertificate)
         defer { server.stop() }
         try body(server, payload, directory.path)
     }
