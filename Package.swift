@@ -62,19 +62,13 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // Argon2 (RFC 9106), which OpenSSL 3.0 lacks; wrapped once in CryptoOpenSSL's Argon2.
-        .systemLibrary(
-            name: "CArgon2",
-            pkgConfig: "libargon2",
-            providers: [.apt(["libargon2-dev"])]
-        ),
 
         // Libraries
         // The one error shape every library's error type conforms to.
         .target(name: "CofferErrors", swiftSettings: strict),
         .target(name: "ASN1Kit", dependencies: ["CofferErrors"], swiftSettings: strict),
         .target(name: "CofferJSON", dependencies: ["CofferErrors"], swiftSettings: strict),
-        .target(name: "CryptoOpenSSL", dependencies: ["CofferErrors", "COpenSSL", "CArgon2"], swiftSettings: strict),
+        .target(name: "CryptoOpenSSL", dependencies: ["CofferErrors", "COpenSSL"], swiftSettings: strict),
         .target(name: "AsymmetricKeys", dependencies: ["CofferErrors", "ASN1Kit", "CofferJSON", "CryptoOpenSSL"], swiftSettings: strict),
         // Making and verifying certificates, above the keys that read them.
         .target(name: "X509Kit", dependencies: ["CofferErrors", "ASN1Kit", "AsymmetricKeys", "CryptoOpenSSL"], swiftSettings: strict),

@@ -26,6 +26,9 @@ package struct PassphraseOptions: ParsableArguments {
     @Option(name: .customLong("max-kdf-rounds"), help: ArgumentHelp("Refuse keys whose KDF asks for more rounds (bcrypt-pbkdf of OpenSSH keys; default 10000).", valueName: "n"))
     package var maxKDFRounds: Int?
 
+    @Option(name: .customLong("max-kdf-parallelism"), help: ArgumentHelp("Refuse keys whose KDF asks for more lanes (Argon2 of PuTTY v3 keys; default 64).", valueName: "n"))
+    package var maxKDFParallelism: Int?
+
     package func validate() throws {
         if file != nil && environment != nil {
             throw ValidationError("give either --passphrase-file or --passphrase-env, not both")
@@ -33,6 +36,7 @@ package struct PassphraseOptions: ParsableArguments {
         if let n = maxKDFIterations, n < 1 { throw ValidationError("--max-kdf-iterations must be at least 1") }
         if let n = maxKDFPasses, n < 1 { throw ValidationError("--max-kdf-passes must be at least 1") }
         if let n = maxKDFRounds, n < 1 { throw ValidationError("--max-kdf-rounds must be at least 1") }
+        if let n = maxKDFParallelism, n < 1 { throw ValidationError("--max-kdf-parallelism must be at least 1") }
         if let n = maxKDFMemory, n < 1 || n > (1 << 40) { throw ValidationError("--max-kdf-memory must be 1 to 2^40 MiB") }
     }
 
@@ -43,6 +47,7 @@ package struct PassphraseOptions: ParsableArguments {
         if let maxKDFMemory { limits.maximumMemory = maxKDFMemory << 20 }
         if let maxKDFPasses { limits.maximumPasses = maxKDFPasses }
         if let maxKDFRounds { limits.maximumRounds = maxKDFRounds }
+        if let maxKDFParallelism { limits.maximumParallelism = maxKDFParallelism }
         return limits
     }
 

@@ -49,6 +49,7 @@ struct KDFLimitsTests {
         #expect(error.reason.contains("bcrypt rounds at offset 63 is 16, above the cap of 15"))
         #expect(error.reason.contains("maximumRounds"))
         #expect(KDFLimits.default.maximumRounds == 10_000)
+        #expect(KDFLimits.default.maximumParallelism == 64)
         let decoded = try Self.decode("ec-p256.openssh-aes256-ctr", KDFLimits(maximumRounds: 16))
         #expect(decoded.key.isPrivate)
     }

@@ -166,6 +166,11 @@ struct PPKMalformedTests {
         #expect(error.exceededLimit == .passes)
         #expect(error.reason.contains("KDFLimits.maximumPasses"))
         error = try Self.error(PPKFixtures.replacingLine(parallelismLine, in: text, with: "Argon2-Parallelism: 100000"), passphrase: passphrase)
+        #expect(error.code == .costTooHigh)
+        #expect(error.exceededLimit == .parallelism)
+        #expect(error.reason.contains("KDFLimits.maximumParallelism"))
+        #expect(error.reason.contains("PPK line \(parallelismLine): Argon2 parallelism"))
+        error = try Self.error(PPKFixtures.replacingLine(parallelismLine, in: text, with: "Argon2-Parallelism: 0"), passphrase: passphrase)
         #expect(error.code == .malformed)
         #expect(error.reason.contains("Argon2-Parallelism"))
         error = try Self.error(PPKFixtures.replacingLine(passesLine, in: text, with: "Argon2-Passes: 0"), passphrase: passphrase)
@@ -176,8 +181,41 @@ struct PPKMalformedTests {
         #expect(error.code == .costTooHigh)
         error = try Self.error(text, passphrase: passphrase, limits: KDFLimits(maximumPasses: 3))
         #expect(error.code == .costTooHigh)
-        let decoded = try PPKFixtures.decode(text, passphrase: passphrase, limits: KDFLimits(maximumMemory: 8 << 20, maximumPasses: 4))
+        // Two lanes over the file's one: refused under a cap of 1, read (then failing the MAC,
+        // since the key differs) under the default.
+        let twoLanes = PPKFixtures.replacingLine(parallelismLine, in: text, with: "Argon2-Parallelism: 2")
+        error = try Self.error(twoLanes, passphrase: passphrase, limits: KDFLimits(maximumParallelism: 1))
+        #expect(error.exceededLimit == .parallelism)
+        #expect(try Self.error(twoLanes, passphrase: passphrase).exceededLimit == nil)
+        let decoded = try PPKFixtures.decode(text, passphrase: passphrase, limits: KDFLimits(maximumMemory: 8 << 20, maximumPasses: 4, maximumParallelism: 1))
         #expect(decoded.key.isPrivateKeyOf(try PPKFixtures.decode(try PPKFixtures.text("ed25519-ssh.v3.ppk")).key))
+    }
+
+    @Test("a hostile header asking for huge memory, passes and lanes fails at once, naming the first cap it exceeds")
+    func hostileArgon2Header() throws {
+        var text = try PPKFixtures.text(Self.encrypted)
+        let memoryLine = try #require(PPKFixtures.lineNumber(of: "Argon2-Memory: ", in: text))
+        let passesLine = try #require(PPKFixtures.lineNumber(of: "Argon2-Passes: ", in: text))
+        let parallelismLine = try #require(PPKFixtures.lineNumber(of: "Argon2-Parallelism: ", in: text))
+        text = PPKFixtures.replacingLine(memoryLine, in: text, with: "Argon2-Memory: 4294967295")
+        text = PPKFixtures.replacingLine(passesLine, in: text, with: "Argon2-Passes: 4294967295")
+        text = PPKFixtures.replacingLine(parallelismLine, in: text, with: "Argon2-Parallelism: 16777215")
+        let clock = ContinuousClock()
+        let start = clock.now
+        // Each cap in turn, lifted one by one: the header is read in file order.
+        let expected: [(KDFLimits, KDFLimits.Limit)] = [
+            (.default, .memory),
+            (KDFLimits(maximumMemory: .max), .passes),
+            (KDFLimits(maximumMemory: .max, maximumPasses: .max), .parallelism),
+        ]
+        for (limits, limit) in expected {
+            let error = try Self.error(text, passphrase: SSHFixtures.passphraseText, limits: limits)
+            #expect(error.code == .costTooHigh)
+            #expect(error.exceededLimit == limit)
+            #expect(error.reason.contains("KDFLimits.\(limit.propertyName)"))
+        }
+        // Hours of work and terabytes refused in far less than one derivation's time.
+        #expect(clock.now - start < .seconds(2))
     }
 
     @Test("a short salt and odd-length hex are refused")

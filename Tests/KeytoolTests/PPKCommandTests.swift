@@ -102,6 +102,25 @@ struct PPKCommandTests {
         #expect(allowed.status == 0, "\(allowed.stderr)")
     }
 
+    @Test("Argon2 lanes above --max-kdf-parallelism are refused, naming the flag")
+    func parallelismCap() throws {
+        let path = PPKFact.directory.appendingPathComponent("rsa2048.v3-argon2id.ppk").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("Argon2-Parallelism: 1\n"))
+        let hostile = try Self.directory().appendingPathComponent("lanes.ppk").path
+        try text.replacingOccurrences(of: "Argon2-Parallelism: 1\n", with: "Argon2-Parallelism: 100000\n")
+            .write(toFile: hostile, atomically: true, encoding: .utf8)
+        let refused = try CLIRunner.run(["inspect", "--passphrase-file", Self.passphraseFile, hostile])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("Argon2 parallelism"))
+        #expect(refused.stderr.contains("--max-kdf-parallelism"))
+        let capped = try CLIRunner.run(["inspect", "--passphrase-file", Self.passphraseFile, "--max-kdf-parallelism", "1", path])
+        #expect(capped.status == 0, "\(capped.stderr)")
+        let invalid = try CLIRunner.run(["inspect", "--passphrase-file", Self.passphraseFile, "--max-kdf-parallelism", "0", path])
+        #expect(invalid.status != 0)
+        #expect(invalid.stderr.contains("--max-kdf-parallelism must be at least 1"))
+    }
+
     @Test("an encrypted PPK without a passphrase, and a wrong one, fail clearly")
     func passphraseErrors() throws {
         let path = PPKFact.directory.appendingPathComponent("ed448.v2-aes.ppk").path

@@ -31,5 +31,6 @@ extension KeyDecoder {
         }
     }
 
-    private static let uncappedLimits = KDFLimits(maximumIterations: .max, maximumMemory: .max, maximumPasses: .max, maximumRounds: .max)
+    private static let uncappedLimits = KDFLimits(maximumIterations: .max, maximumMemory: .max, maximumPasses: .max, maximumRounds: .max,
+                                                   maximumParallelism: .max)
 }

@@ -3,7 +3,7 @@ import CofferErrors
 /// Caps on the work a key file can ask for, checked before any derivation starts.
 ///
 /// A passphrase-protected container names its own key-derivation cost (PBKDF2 and PKCS#12
-/// iterations, scrypt's and Argon2's memory, Argon2's passes, bcrypt-pbkdf's rounds). A hostile file can ask for hours of
+/// iterations, scrypt's and Argon2's memory, Argon2's passes and lanes, bcrypt-pbkdf's rounds). A hostile file can ask for hours of
 /// work or more memory than the machine has; every decoder reads the cost, compares it with
 /// ``current`` and throws ``CofferErrors/ErrorCode/costTooHigh`` naming the cap before deriving.
 ///
@@ -25,19 +25,23 @@ public struct KDFLimits: Sendable, Hashable {
     /// The most bcrypt-pbkdf rounds (an OpenSSH private key's KDF cost; ssh-keygen writes 16). One
     /// round costs as much as thousands of PBKDF2 iterations, so rounds have their own cap.
     public var maximumRounds: Int
+    /// The most lanes (Argon2's parallelism; puttygen writes 1). Coffer computes lanes one after
+    /// the other, so each lane adds at least one block per segment of work and memory.
+    public var maximumParallelism: Int
 
-    /// 10,000,000 iterations, 1 GiB of memory, 1,000 passes, 10,000 bcrypt-pbkdf rounds.
+    /// 10,000,000 iterations, 1 GiB of memory, 1,000 passes, 10,000 bcrypt-pbkdf rounds, 64 lanes.
     public static let `default` = KDFLimits()
 
     /// The limits decoders apply; bind another value with `KDFLimits.$current.withValue(_:)`.
     @TaskLocal public static var current = KDFLimits.default
 
     public init(maximumIterations: Int = 10_000_000, maximumMemory: UInt64 = 1 << 30, maximumPasses: Int = 1_000,
-                maximumRounds: Int = 10_000) {
+                maximumRounds: Int = 10_000, maximumParallelism: Int = 64) {
         self.maximumIterations = maximumIterations
         self.maximumMemory = maximumMemory
         self.maximumPasses = maximumPasses
         self.maximumRounds = maximumRounds
+        self.maximumParallelism = maximumParallelism
     }
 
     /// Throws `.costTooHigh` when `iterations` is above the cap.
@@ -72,12 +76,20 @@ public struct KDFLimits: Sendable, Hashable {
         }
     }
 
+    /// Throws `.costTooHigh` when `lanes` (Argon2's parallelism) is above the cap.
+    public func checkParallelism(_ lanes: Int, _ what: String, offset: Int? = nil) throws {
+        if lanes > maximumParallelism {
+            throw Self.tooHigh(what, value: "\(lanes)", cap: "\(maximumParallelism)", limit: .parallelism, offset: offset)
+        }
+    }
+
     /// Which cap an error names.
     public enum Limit: String, Sendable, Hashable {
         case iterations
         case memory
         case passes
         case rounds
+        case parallelism
 
         /// The ``KDFLimits`` property that holds this cap.
         public var propertyName: String {
@@ -86,6 +98,7 @@ public struct KDFLimits: Sendable, Hashable {
             case .memory: "maximumMemory"
             case .passes: "maximumPasses"
             case .rounds: "maximumRounds"
+            case .parallelism: "maximumParallelism"
             }
         }
     }

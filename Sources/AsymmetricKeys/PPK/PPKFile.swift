@@ -136,7 +136,7 @@ struct PPKFile {
     }
 
     /// The five Argon2 lines of an encrypted v3 file; the costs are checked against
-    /// ``KDFLimits/current`` and ``PPKPrivateKey/maximumArgon2Parallelism`` as they are read.
+    /// ``KDFLimits/current`` (memory, passes, lanes) as they are read, before any derivation.
     private static func parseArgon2(_ lines: inout PPKLineReader) throws -> KeyDerivation {
         let kdfLine = try lines.next(expecting: "Key-Derivation:")
         let kdfName = try kdfLine.value(of: "Key-Derivation")
@@ -155,9 +155,8 @@ struct PPKFile {
         guard passes >= 1 else { throw passesLine.malformed("Argon2-Passes is 0; Argon2 needs at least 1") }
         let parallelismLine = try lines.next(expecting: "Argon2-Parallelism:")
         let parallelism = try parallelismLine.number(of: "Argon2-Parallelism")
-        guard parallelism >= 1, parallelism <= PPKPrivateKey.maximumArgon2Parallelism else {
-            throw parallelismLine.malformed("Argon2-Parallelism is \(parallelism); Coffer accepts 1…\(PPKPrivateKey.maximumArgon2Parallelism)")
-        }
+        try limits.checkParallelism(Int(parallelism), "PPK line \(parallelismLine.number): Argon2 parallelism", offset: parallelismLine.offset)
+        guard parallelism >= 1 else { throw parallelismLine.malformed("Argon2-Parallelism is 0; Argon2 needs at least 1 lane") }
         guard UInt64(memory) >= 8 * UInt64(parallelism) else {
             throw memoryLine.malformed("Argon2-Memory is \(memory) KiB; Argon2 needs at least 8 KiB per lane (\(8 * parallelism) KiB)")
         }

@@ -16,7 +16,7 @@ extension PPKPrivateKey {
     /// - Returns: The file's text, ending in a newline.
     /// - Throws: ``KeyError`` `.cannotConvert` for X25519 and X448 keys (SSH has no key type for
     ///   them) and multi-prime RSA keys (PPK holds two primes); `.invalidArgument` for Argon2
-    ///   settings libargon2 rejects.
+    ///   settings Argon2 rejects.
     public static func encode(_ key: PrivateKey, comment: String?, passphrase: SecureBytes?, version: Version = .v3,
                               argon2: Argon2Parameters = .default) throws -> String {
         if case .rsa(let rsa) = key, !rsa.otherPrimes.isEmpty {

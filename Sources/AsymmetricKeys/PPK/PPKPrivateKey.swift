@@ -50,10 +50,6 @@ public enum PPKPrivateKey {
         }
     }
 
-    /// The most Argon2 lanes a file may ask for (puttygen writes 1). Memory and passes are capped
-    /// by ``KDFLimits/current``.
-    public static let maximumArgon2Parallelism: UInt32 = 64
-
     /// The base64 line width PuTTY writes.
     static let lineWidth = 64
 
