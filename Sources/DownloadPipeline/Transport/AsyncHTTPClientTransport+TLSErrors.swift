@@ -12,7 +12,15 @@ extension AsyncHTTPClientTransport {
     /// error's cause, out of the message.
     static func translateTLS(_ error: any Error, url: String) -> DownloadError? {
         if let error = error as? NIOSSLExtraError {
-            return .transport(url: url, "TLS: \(error)", cause: error)
+            let reason = switch error {
+            case .invalidSNIHostname, .cannotUseIPAddressInSNI:
+                "the URL's host cannot be sent as a TLS server name (SNI): it must be a DNS name of letters, digits, hyphens and dots"
+            case .failedToValidateHostname, .serverHostnameImpossibleToMatch:
+                "the server's certificate is not valid for the URL's host"
+            default:
+                "the TLS library refused the connection (\(String(describing: error).split(separator: ":").first.map(String.init) ?? "unknown"))"
+            }
+            return .transport(url: url, "TLS: \(reason)", cause: error)
         }
         let text: String
         if let error = error as? NIOSSLError {
