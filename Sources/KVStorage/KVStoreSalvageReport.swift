@@ -20,7 +20,8 @@ public struct KVStoreSalvageReport: Sendable, Hashable {
         /// not parse.
         public var afterDamage: Bool
         /// Why the entry could not be confirmed (it is kept, but its key or value may be damaged),
-        /// or `nil` when it passed every check. Never set when the CRC matches.
+        /// or `nil` when it passed every check. Never set when the CRC matches and every entry
+        /// parses.
         public var uncertainty: String?
 
         /// Creates an entry record.
@@ -46,7 +47,9 @@ public struct KVStoreSalvageReport: Sendable, Hashable {
     public var regionEnd: Int
     /// Which size bounded the region: `meta`, `header` or `file` (no plausible recorded size).
     public var regionSource: String
-    /// Whether the region passed the CRC the meta file records (then nothing inside it is damaged).
+    /// Whether the region passed the CRC the meta file records. With no damaged range, nothing
+    /// inside it is damaged; a region that passes but does not parse (a wrong crypt key decrypts
+    /// to noise) is checked entry by entry like a damaged one.
     public var crcMatches: Bool
     /// Whether there was a meta file (a `.crc`) to check the region against.
     public var hasMeta: Bool

@@ -9,7 +9,9 @@ import CryptoOpenSSL
 ///    bytes after an override or compaction), so they are never read as entries.
 /// 2. An encrypted region is decrypted as one CFB stream from the meta's IV. CFB resynchronises:
 ///    a damaged ciphertext byte garbles only its own 16-byte block and the next.
-/// 3. When the CRC matches, every entry is what was written and is kept as it parses. Otherwise
+/// 3. When the CRC matches and every entry parses, every entry is what was written and is kept as
+///    it parses (a region that passes its CRC but does not parse, as with a wrong crypt key, is
+///    checked like a damaged one). Otherwise
 ///    nothing is intact by assertion: ``SalvageScanner`` checks each entry against the shapes MMKV
 ///    writes, drops misparses that swallow their successors, resynchronises past damage and marks
 ///    what it cannot confirm as uncertain. A file cut short of its recorded size adds the missing
@@ -69,9 +71,17 @@ enum StoreSalvager {
         let text = UnsafeRawPointer(plaintext.base)
 
         // 3. Walk, checking every entry unless the CRC vouches for the region.
-        var scanner = SalvageScanner(base: text, end: end, expiration: expiration, checked: !crcMatches, encrypted: crypt != nil,
-            recordedEnd: regionSource != "file")
-        scanner.scan(from: 4, skipPlaceholder: true)
+        func scan(checked: Bool) -> SalvageScanner {
+            var scanner = SalvageScanner(
+                base: text, end: end, expiration: expiration, checked: checked, encrypted: crypt != nil,
+                recordedEnd: regionSource != "file")
+            scanner.scan(from: 4, skipPlaceholder: true)
+            return scanner
+        }
+        var scanner = scan(checked: !crcMatches)
+        // A region that passes its CRC but does not parse throughout is not what the entries say
+        // (a wrong crypt key decrypts to noise): the CRC vouches for nothing, every entry is checked.
+        if crcMatches && !scanner.damaged.isEmpty { scanner = scan(checked: true) }
         var damaged = scanner.damaged
         // A file shorter than both recorded sizes was cut: the bytes between its end and the size
         // the meta (else the header) records are lost.

@@ -69,7 +69,8 @@ extension Kvstore {
             let afterDamage = report.entries.filter(\.afterDamage).count
             var output = "salvaged \(report.liveKeys) live keys to \(report.dataPath)\n"
             output += "scanned bytes 4..<\(report.regionEnd) (size from the \(report.regionSource)); "
-            output += report.crcMatches ? "the CRC matches: nothing inside is damaged\n"
+            output += report.crcMatches && report.damagedRanges.isEmpty ? "the CRC matches: nothing inside is damaged\n"
+                : report.crcMatches ? "the CRC matches but the data does not parse throughout (a wrong crypt key?): every entry was checked\n"
                 : report.hasMeta ? "the CRC does not match: nothing is intact by assertion, every entry was checked\n"
                 : "there is no meta file (.crc): nothing can be confirmed, every entry was checked\n"
             output += "\(report.entries.count - afterDamage) entries before the first damage (up to offset \(report.intactPrefixEnd))"

@@ -231,4 +231,20 @@ struct SalvageTests {
         #expect(try store.bool(forKey: "flag") == true)
         #expect(keys.count >= 18, "24 bytes hold at most two of these 12-byte entries besides k7's tail")
     }
+
+    @Test("the wrong crypt key: the CRC passes but nothing parses, so nothing is vouched for")
+    func wrongCryptKey() throws {
+        let (directory, configuration) = try DamageTests.makeStore(cryptKey: SecureBytes(Array("salvage-key".utf8)))
+        defer { TestSupport.removeDirectory(directory) }
+        var wrong = configuration
+        wrong.cryptKey = SecureBytes(Array("not-the-key".utf8))
+        let target = try TestScratch.directory("salvaged").path
+        defer { TestSupport.removeDirectory(target) }
+        let report = try KVStore.salvage(wrong, toDirectory: target)
+        #expect(report.crcMatches)
+        #expect(!report.damagedRanges.isEmpty)
+        #expect(!report.isComplete)
+        let confirmed = report.entries.filter { $0.uncertainty == nil }
+        #expect(confirmed.isEmpty, "noise confirmed as entries: \(confirmed.map(\.key))")
+    }
 }
