@@ -85,7 +85,7 @@ extension Kvstore {
                 }
             }
             if !report.damagedRanges.isEmpty {
-                output += "the keys of entries wholly inside damaged bytes cannot be named\n"
+                output += "keys stored in damaged bytes are named below only where their key still reads\n"
             }
             if !report.lostKeys.isEmpty {
                 output += "lost keys (their entries are damaged; not in the new store, or only an older value): \(quoted(report.lostKeys))\n"
