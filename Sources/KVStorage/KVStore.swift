@@ -429,13 +429,18 @@ public final class KVStore: Sendable {
         try StoreDirectoryScanner.list(directory)
     }
 
-    /// Writes what still parses in a damaged store as a new, valid store in `directory` (same id
-    /// and crypt key), leaving the damaged files exactly as they are.
+    /// Writes what can be recovered from a damaged store as a new, valid store in `directory`
+    /// (same id and crypt key), leaving the damaged files exactly as they are.
     ///
-    /// Keeps the longest prefix of entries that parses, and past damage every later entry that
-    /// still parses (marked ``KVStoreSalvageReport/Entry/afterDamage``); the last value of each key
-    /// wins, tombstones delete, expired values are left out. Works on sound stores too (the copy is
-    /// then a compacted one).
+    /// When the CRC matches, every entry is kept as it is. Otherwise nothing is intact by
+    /// assertion: each entry is checked against the shapes MMKV writes (a printable UTF-8 key; a
+    /// varint, 4 or 8 bytes, or a length-prefixed string as the value), entries whose lengths came
+    /// from damaged bytes and swallow their successors are dropped, the scan resynchronises past
+    /// damage (entries found there are marked ``KVStoreSalvageReport/Entry/afterDamage``), and
+    /// entries it cannot confirm are kept but named in ``KVStoreSalvageReport/uncertainKeys``. The
+    /// last value of each key wins, tombstones delete, expired values are left out.
+    /// ``KVStoreSalvageReport/isComplete`` says whether anything was lost or is uncertain. Works on
+    /// sound stores too (the copy is then a compacted one).
     ///
     /// - Throws: `notFound` when the store does not exist, `damaged` when its data file is shorter
     ///   than its header, `invalidArgument` when `directory` already holds a store of that id.

@@ -1,6 +1,34 @@
 import CofferErrors
 
 extension StoreCore {
+    /// For watchers: checks that the data region still has the CRC this instance loaded, whenever
+    /// the data file's status-change time moved since the last check. Another process's writes
+    /// change the meta file too and are picked up by ``refreshFromOtherProcesses()``; this finds the
+    /// writes that went around the store (bytes overwritten in place, a file copied over it),
+    /// which would otherwise only be found by the next open. Runs under the shared lock, so a
+    /// writer's data and meta are consistent. A change time less than 100 ms old is not
+    /// remembered (file times come from a coarse clock), so the next check runs again.
+    ///
+    /// - Throws: ``CofferErrors/ErrorCode/damaged`` with ``KVStoreDamage/crcMismatch(stored:computed:actualSize:)``
+    ///   or ``KVStoreDamage/truncatedDataFile(fileSize:)``.
+    func checkDataInPlace() throws(KVStoreError) {
+        let changed = try Syscall.changeTime(data.descriptor, path: dataPath)
+        guard changed != checkedDataChangeTime else { return }
+        let fileSize = try data.currentFileSize()
+        guard 4 + actualSize <= fileSize, 4 + actualSize <= data.size, let base = data.base else {
+            let damage = KVStoreDamage.truncatedDataFile(fileSize: fileSize)
+            throw KVStoreError(.damaged, "the store is damaged: \(damage)", path: dataPath).withDamage(damage)
+        }
+        let computed = CRC32.update(0, base + 4, count: actualSize)
+        guard computed == crc else {
+            let damage = KVStoreDamage.crcMismatch(stored: crc, computed: computed, actualSize: actualSize)
+            throw KVStoreError(.damaged, "the store is damaged: \(damage)", path: dataPath).withDamage(damage)
+        }
+        // File times are stamped from a coarse clock: a write in the same tick as the one just
+        // checked would leave the time as it is. Only a time safely in the past is remembered.
+        checkedDataChangeTime = Syscall.realtimeNow() - changed > .milliseconds(100) ? changed : nil
+    }
+
     /// The expire-at value for a write: `nil` duration uses the default; 0 means never.
     func expireAt(after seconds: UInt32?, key: String) throws(KVStoreError) -> UInt32 {
         guard expiration else {

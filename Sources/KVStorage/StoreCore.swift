@@ -58,6 +58,9 @@ final class StoreCore {
     private(set) var loads = 0
     var crcPasses = 0
 
+    /// The data file's status-change time when ``checkDataInPlace()`` last found its region sound.
+    var checkedDataChangeTime: Duration?
+
     /// Whether changes are recorded for observers (``KVStore/changes(forKey:pollInterval:)``).
     var recordChanges = false
     /// Changes made or noticed since the owner last took them (only while `recordChanges`).

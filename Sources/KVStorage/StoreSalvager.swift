@@ -9,10 +9,13 @@ import CryptoOpenSSL
 ///    bytes after an override or compaction), so they are never read as entries.
 /// 2. An encrypted region is decrypted as one CFB stream from the meta's IV. CFB resynchronises:
 ///    a damaged ciphertext byte garbles only its own 16-byte block and the next.
-/// 3. Entries are walked from the placeholder. Where one does not parse, the scan moves forward a
-///    byte at a time to the next offset where an entry with a printable key parses and is followed
-///    by another entry that parses, by the end of the region, or by zeros to it; entries from
-///    there on are marked as found after damage.
+/// 3. When the CRC matches and every entry parses, every entry is what was written and is kept as
+///    it parses (a region that passes its CRC but does not parse, as with a wrong crypt key, is
+///    checked like a damaged one). Otherwise
+///    nothing is intact by assertion: ``SalvageScanner`` checks each entry against the shapes MMKV
+///    writes, drops misparses that swallow their successors, resynchronises past damage and marks
+///    what it cannot confirm as uncertain. A file cut short of its recorded size adds the missing
+///    bytes to the damage; a CRC mismatch that no damage explains makes every entry uncertain.
 /// 4. Entries are applied in file order (last value wins, tombstones delete), expired values and
 ///    empty payloads are dropped, and the result is written as a new store through a crash-safe
 ///    write-back (an encrypted copy in an order that opens: see ``openableOrder(_:expiration:)``).
@@ -67,47 +70,67 @@ enum StoreSalvager {
         }
         let text = UnsafeRawPointer(plaintext.base)
 
-        // 3. Walk, resynchronising past damage.
-        var recovered: [Recovered] = []
-        var damaged: [Range<Int>] = []
-        var position = 4
-        var afterDamage = false
-        var first = true
-        while position < end {
-            let segmentStart = recovered.count
-            let stop = try EntryDecoder.walk(
-                text, from: position, to: end, skipPlaceholder: first, expiration: expiration, greedy: true
-            ) { entryOffset, keyBytes, valueOffset, valueLength in
-                recovered.append(Recovered(
-                    entry: KVStoreSalvageReport.Entry(
-                        offset: entryOffset, size: valueOffset + valueLength - entryOffset, key: EntryDecoder.key(keyBytes),
-                        isTombstone: valueLength == 0, afterDamage: afterDamage),
-                    valueOffset: valueOffset, valueLength: valueLength))
+        // 3. Walk, checking every entry unless the CRC vouches for the region.
+        func scan(checked: Bool) -> SalvageScanner {
+            var scanner = SalvageScanner(
+                base: text, end: end, expiration: expiration, checked: checked, encrypted: crypt != nil,
+                recordedEnd: regionSource != "file")
+            scanner.scan(from: 4, skipPlaceholder: true)
+            return scanner
+        }
+        var scanner = scan(checked: !crcMatches)
+        // A region that passes its CRC but does not parse throughout is not what the entries say
+        // (a wrong crypt key decrypts to noise): the CRC vouches for nothing, every entry is checked.
+        if crcMatches && !scanner.damaged.isEmpty { scanner = scan(checked: true) }
+        var damaged = scanner.damaged
+        // A file shorter than both recorded sizes was cut: the bytes between its end and the size
+        // the meta (else the header) records are lost.
+        var recordedEnd = end
+        if !crcMatches && regionSource == "file" {
+            if info.version >= 3 && info.version < 7 && info.actualSize > 0 {
+                recordedEnd = max(end, 4 + Int(info.actualSize))
+            } else if header > 0 {
+                recordedEnd = max(end, 4 + header)
             }
-            first = false
-            guard stop < end else { break }
-            var damageStart = stop
-            var resume = nextEntry(text, after: stop, end: end, expiration: expiration) ?? end
-            // The entry just before the damage may itself be damage that happened to parse (an
-            // encrypted region's garbled block), its value swallowing real entries: when an entry
-            // that parses and is confirmed by the next one starts inside that value, the entry is
-            // dropped and the walk resumes there instead.
-            if recovered.count > segmentStart, let last = recovered.last,
-               let inside = nextEntry(text, after: last.valueOffset - 1, end: end, expiration: expiration), inside < stop {
-                recovered.removeLast()
-                damageStart = last.entry.offset
-                resume = inside
+        }
+        if recordedEnd > end {
+            if let last = damaged.last, last.upperBound == end {
+                damaged[damaged.count - 1] = last.lowerBound..<recordedEnd
+            } else {
+                damaged.append(end..<recordedEnd)
             }
-            damaged.append(damageStart..<resume)
-            position = resume
-            afterDamage = true
+        }
+        // Nothing located the damage the CRC reports: any entry may have changed in place.
+        let unlocated: String? = crcMatches || !damaged.isEmpty ? nil
+            : meta.isAbsent ? "the store has no meta file (.crc), so nothing confirms it"
+            : "the CRC does not match and no damage was found: any value may have changed in place"
+        let recovered = scanner.kept.map { kept in
+            let entry = kept.entry
+            return Recovered(
+                entry: KVStoreSalvageReport.Entry(
+                    offset: entry.offset, size: entry.end - entry.offset,
+                    key: EntryDecoder.key(UnsafeRawBufferPointer(start: text + entry.keyOffset, count: entry.keyLength)),
+                    isTombstone: entry.valueLength == 0, afterDamage: kept.afterDamage,
+                    uncertainty: kept.uncertainty ?? unlocated),
+                valueOffset: entry.valueOffset, valueLength: entry.valueLength)
         }
 
         // 4. Apply and write.
         let now = configuration.clock()
         var latest: [String: Int] = [:]
+        var last: [String: Int] = [:]
         for (number, item) in recovered.enumerated() {
+            last[item.entry.key] = number
             if item.entry.isTombstone { latest[item.entry.key] = nil } else { latest[item.entry.key] = number }
+        }
+        // A key's last entry decides it: when that entry is uncertain, so is the key (a tombstone's
+        // deletion included). A key whose damaged entry could still be read is lost unless a later
+        // entry of it was recovered.
+        let uncertainKeys = last.compactMap { key, number in recovered[number].entry.uncertainty == nil ? nil : key }.sorted()
+        var lostKeys: [String] = []
+        for lost in scanner.lost where !lostKeys.contains(lost.key) {
+            if let number = last[lost.key], recovered[number].entry.offset > lost.offset { continue }
+            lostKeys.append(lost.key)
         }
         var survivors: [KVStoreEntry] = []
         for number in latest.values.sorted() {
@@ -128,11 +151,19 @@ enum StoreSalvager {
                 key: item.entry.key, payload: Array(UnsafeRawBufferPointer(start: text + item.valueOffset, count: length)),
                 expireAt: expireAt))
         }
-        if crypt != nil { survivors = openableOrder(survivors, expiration: expiration) }
+        if crypt != nil {
+            let ordered = openableOrder(survivors, expiration: expiration)
+            if ordered.count < survivors.count {
+                let written = Set(ordered.map(\.key))
+                lostKeys += survivors.map(\.key).filter { !written.contains($0) && !lostKeys.contains($0) }
+            }
+            survivors = ordered
+        }
         let dataPath = try write(survivors, expiration: expiration, like: configuration, toDirectory: directory)
         return KVStoreSalvageReport(
             entries: recovered.map(\.entry), damagedRanges: damaged, regionEnd: end, regionSource: regionSource,
-            crcMatches: crcMatches, liveKeys: survivors.count, dataPath: dataPath)
+            crcMatches: crcMatches, hasMeta: !meta.isAbsent, recordedEnd: recordedEnd, lostKeys: lostKeys,
+            uncertainKeys: uncertainKeys, liveKeys: survivors.count, dataPath: dataPath)
     }
 
     /// Survivors in an order an encrypted copy can be opened in. Opening takes a C0 control
@@ -147,38 +178,6 @@ enum StoreSalvager {
         let trailer = expiration ? 4 : 0
         let cleanBytes = clean.reduce(0) { $0 + StoreIndex.entrySize(keyLength: $1.key.utf8.count, valueLength: $1.payload.count + trailer) }
         return cleanBytes >= 16 ? clean + survivors.filter { hasControl($0.key) } : clean
-    }
-
-    /// The next offset after `start` where an entry with a printable key parses and is followed by
-    /// another entry that parses, by the region's end, or by zeros up to it.
-    static func nextEntry(_ base: UnsafeRawPointer, after start: Int, end: Int, expiration: Bool) -> Int? {
-        var candidate = start + 1
-        while candidate < end {
-            if let next = entryEnd(base, at: candidate, end: end, expiration: expiration) {
-                if next == end || entryEnd(base, at: next, end: end, expiration: expiration) != nil
-                    || UnsafeRawBufferPointer(start: base + next, count: end - next).allSatisfy({ $0 == 0 })
-                {
-                    return candidate
-                }
-            }
-            candidate += 1
-        }
-        return nil
-    }
-
-    /// Where the entry at `offset` ends, when one with a non-empty printable UTF-8 key parses there.
-    static func entryEnd(_ base: UnsafeRawPointer, at offset: Int, end: Int, expiration: Bool) -> Int? {
-        var position = offset
-        guard let keyLength = try? Varint.read(base, offset: &position, end: end), keyLength > 0,
-            keyLength <= UInt64(EntryDecoder.maximumKeyLength), keyLength <= UInt64(end - position)
-        else { return nil }
-        let key = UnsafeRawBufferPointer(start: base + position, count: Int(keyLength))
-        guard !key.contains(where: { $0 < 0x20 || $0 == 0x7F }), EntryDecoder.isValidUTF8(key) else { return nil }
-        position += Int(keyLength)
-        guard let valueLength = try? Varint.read(base, offset: &position, end: end), valueLength <= UInt64(end - position),
-            !(expiration && valueLength != 0 && valueLength < 4)
-        else { return nil }
-        return position + Int(valueLength)
     }
 
     /// Writes `entries` as a new store with `configuration`'s id and crypt key in `directory`;

@@ -44,6 +44,26 @@ enum Syscall {
         return Int(info.st_size)
     }
 
+    /// `fstat(2)`, returning the file's status-change time (`st_ctim`): any write, truncation or
+    /// rename moves it.
+    static func changeTime(_ fd: Int32, path: String) throws(KVStoreError) -> Duration {
+        var info = stat()
+        if fstat(fd, &info) != 0 { throw failure("fstat", path: path) }
+        #if canImport(Darwin)
+        let time = info.st_ctimespec
+        #else
+        let time = info.st_ctim
+        #endif
+        return .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec))
+    }
+
+    /// `clock_gettime(CLOCK_REALTIME)`: the clock file times are stamped with.
+    static func realtimeNow() -> Duration {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return .seconds(Int64(now.tv_sec)) + .nanoseconds(Int64(now.tv_nsec))
+    }
+
     /// `ftruncate(2)`. A size past `RLIMIT_FSIZE` is `noSpace` (`EFBIG`).
     static func truncate(_ fd: Int32, to size: Int, path: String) throws(KVStoreError) {
         while ftruncate(fd, off_t(size)) != 0 {

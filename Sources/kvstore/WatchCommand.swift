@@ -22,7 +22,9 @@ extension Kvstore {
                 object per change with key (absent when the change concerns every key), kind (set, removed, \
                 cleared, replaced, reloaded: another process rewrote the store) and byOtherProcess. Changes are \
                 noticed through the meta file's sequence, CRC and size, checked every --interval milliseconds. \
-                Prints "watching PATH" on stderr once it is watching.
+                Prints "watching PATH" on stderr once it is watching. When the store's files are damaged or cut \
+                short under it (a failed CRC, a truncated data file, bytes overwritten in place), it stops with \
+                the error every other command would then report, naming the file and the reason, and exits 1.
                 """)
 
         @ParentCommand var root: Kvstore
@@ -51,15 +53,20 @@ extension Kvstore {
             }
             defer { store.close() }
             Self.unblockTerminationSignals()
-            let changes = store.changes(forKey: key, pollInterval: .milliseconds(interval))
+            let changes = store.checkedChanges(forKey: key, pollInterval: .milliseconds(interval))
             SystemIO.writeStandardError("watching \(configuration.dataPath)\n")
-            // Runs until the process is interrupted (the stream only ends when the store closes).
-            for await change in changes {
-                var object = JSONObject()
-                object.set("key", change.key)
-                object.set("kind", change.kind.rawValue)
-                object.set("byOtherProcess", change.byOtherProcess)
-                SystemIO.writeStandardOutput(object.line + "\n")
+            // Runs until the process is interrupted, or until the files are damaged or cut short
+            // under it: then it fails as any other command on those files would.
+            do {
+                for try await change in changes {
+                    var object = JSONObject()
+                    object.set("key", change.key)
+                    object.set("kind", change.kind.rawValue)
+                    object.set("byOtherProcess", change.byOtherProcess)
+                    SystemIO.writeStandardOutput(object.line + "\n")
+                }
+            } catch let error as KVStoreError {
+                throw KvstoreToolError(error, operation: "watch")
             }
         }
 

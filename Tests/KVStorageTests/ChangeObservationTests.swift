@@ -121,4 +121,36 @@ struct ChangeObservationTests {
         #expect(try store.string(forKey: "child") == nil)
         #expect(try store.string(forKey: "parent") == "mine")
     }
+
+    /// Issue 38: the stream of `changes` went on silently when the files were damaged under it.
+    @Test("checkedChanges ends with the damage when the data file is overwritten or truncated under the store",
+          .timeLimit(.minutes(1)), arguments: [false, true])
+    func checkedChangesEndOnDamage(truncate: Bool) async throws {
+        let directory = try TestScratch.directory("changes").path
+        defer { TestSupport.removeDirectory(directory) }
+        let configuration = KVStoreConfiguration(directory: directory, id: "watched", multiProcess: true)
+        let writer = try KVStore(configuration)
+        for number in 0..<10 { try writer.set("value \(number)", forKey: "k\(number)") }
+        writer.close()
+        let store = try KVStore(configuration)
+        defer { store.close() }
+        let stream = store.checkedChanges(pollInterval: .milliseconds(5))
+        // In place, as a program that goes around the store would (no rename, no O_TRUNC).
+        let handle = try #require(FileHandle(forUpdatingAtPath: configuration.dataPath))
+        if truncate {
+            try handle.truncate(atOffset: 30)
+        } else {
+            try handle.seek(toOffset: 12)
+            try handle.write(contentsOf: Data([0x5A, 0x5A, 0x5A, 0x5A]))
+        }
+        try handle.close()
+        do {
+            for try await change in stream { Issue.record("unexpected change \(change)") }
+            Issue.record("the stream ended without an error")
+        } catch let error as KVStoreError {
+            #expect(error.code == .damaged, "\(error)")
+            #expect(error.description.contains(configuration.dataPath), "\(error)")
+            if !truncate { #expect(error.damage.map { "\($0)" }?.contains("CRC mismatch") == true, "\(error)") }
+        }
+    }
 }

@@ -53,6 +53,8 @@ struct SalvageTests {
         #expect(report.regionSource == "meta")
         #expect(report.liveKeys == 21)
         #expect(try store.string(forKey: "k5") == "valuE 5")
+        #expect(report.uncertainKeys.count == 21, "the CRC fails and no damage explains it: any value may be wrong")
+        #expect(!report.isComplete)
         try Self.expectValues(store, keys: [0, 4, 6, 19])
         #expect(try store.bool(forKey: "flag") == true)
     }
@@ -142,6 +144,9 @@ struct SalvageTests {
         #expect(report.liveKeys == 15)
         try Self.expectValues(store, keys: 0..<15)
         #expect(try store.string(forKey: "k15") == nil)
+        #expect(report.lostKeys == ["k15"], "the cut entry's key still reads")
+        #expect(report.recordedEnd > report.regionEnd)
+        #expect(report.damagedRanges == [cut - 6..<report.recordedEnd], "the cut entry and the bytes the file lost")
     }
 
     @Test("a malformed entry in the middle: the prefix is kept and the later entries are found after it")
@@ -161,6 +166,7 @@ struct SalvageTests {
         #expect(report.liveKeys == 20)
         try Self.expectValues(store, keys: (0..<20).filter { $0 != 10 })
         #expect(try store.string(forKey: "k10") == nil)
+        #expect(report.uncertainKeys == ["k11", "k9"], "the entries on either side of the damage are not confirmed")
     }
 
     @Test("an encrypted store with a damaged entry: CFB resynchronises and later entries are found")
@@ -189,6 +195,7 @@ struct SalvageTests {
         defer { store.close(); TestSupport.removeDirectory(target) }
         #expect(report.crcMatches)
         #expect(report.damagedRanges.isEmpty)
+        #expect(report.isComplete)
         #expect(report.liveKeys == 95)
         #expect(try store.history().allSatisfy { $0.state == .live })
         let dump = try FixtureDump(id: "deleted")
@@ -198,5 +205,46 @@ struct SalvageTests {
         #expect(throws: KVStoreError(.invalidArgument, "")) { _ = try KVStore.salvage(configuration, toDirectory: target) }
         #expect(throws: KVStoreError(.invalidArgument, "")) { _ = try KVStore.salvage(configuration, toDirectory: directory) }
         #expect(try Self.hashes([report.dataPath, report.dataPath + ".crc"]) == hashes)
+    }
+
+    /// Issue 38: zeros in mid-region decoded as empty keys and the walk went on inside a value,
+    /// keeping a key that swallowed the next entries (`-43-xxxx…\u{03}k44…`).
+    @Test("zeros in the middle are damage, not empty keys: no entry swallows its successors")
+    func zeroedMiddle() throws {
+        let (directory, configuration) = try DamageTests.makeStore()
+        defer { TestSupport.removeDirectory(directory) }
+        let path = DamageTests.paths(directory).data
+        var data = try TestSupport.read(path)
+        let start = try #require(DamageTests.find(Array("value 7".utf8), in: data)) + 3
+        for index in start..<start + 24 { data[index] = 0 }
+        try TestSupport.write(data, to: path)
+        let (report, store, target) = try Self.salvage(configuration)
+        defer { store.close(); TestSupport.removeDirectory(target) }
+        #expect(!report.isComplete)
+        #expect(report.damagedRanges.count == 1)
+        let range = try #require(report.damagedRanges.first)
+        #expect(range.lowerBound <= start && range.upperBound >= start + 24, "\(range)")
+        let keys = Set(try store.entries().map(\.key))
+        #expect(keys.isSubset(of: Set((0..<20).map { "k\($0)" } + ["flag"])), "no garbage keys: \(keys)")
+        #expect(report.uncertainKeys.contains("k7"), "its value ends in the zeros")
+        try Self.expectValues(store, keys: (0..<20).filter { keys.contains("k\($0)") && !report.uncertainKeys.contains("k\($0)") })
+        #expect(try store.bool(forKey: "flag") == true)
+        #expect(keys.count >= 18, "24 bytes hold at most two of these 12-byte entries besides k7's tail")
+    }
+
+    @Test("the wrong crypt key: the CRC passes but nothing parses, so nothing is vouched for")
+    func wrongCryptKey() throws {
+        let (directory, configuration) = try DamageTests.makeStore(cryptKey: SecureBytes(Array("salvage-key".utf8)))
+        defer { TestSupport.removeDirectory(directory) }
+        var wrong = configuration
+        wrong.cryptKey = SecureBytes(Array("not-the-key".utf8))
+        let target = try TestScratch.directory("salvaged").path
+        defer { TestSupport.removeDirectory(target) }
+        let report = try KVStore.salvage(wrong, toDirectory: target)
+        #expect(report.crcMatches)
+        #expect(!report.damagedRanges.isEmpty)
+        #expect(!report.isComplete)
+        let confirmed = report.entries.filter { $0.uncertainty == nil }
+        #expect(confirmed.isEmpty, "noise confirmed as entries: \(confirmed.map(\.key))")
     }
 }

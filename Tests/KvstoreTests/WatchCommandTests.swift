@@ -53,4 +53,60 @@ struct WatchCommandTests {
         watcher.terminate()
         watcher.waitUntilExit()
     }
+
+    /// Starts `kvstore watch` on a store of a few keys, waits for its "watching" line, damages the
+    /// data file with `damage` and expects the watcher to exit 1 within 10 seconds, naming the file
+    /// and the damage on stderr. The watcher is killed in every case.
+    static func expectWatcherFails(_ damage: (String) throws -> Void, reason: String) throws {
+        let directory = try TestScratch.directory("kvstore").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for number in 0..<20 {
+            #expect(try KvstoreRunner.run(["--dir", directory, "set", "key\(number)", "value \(number)"]).status == 0)
+        }
+        let dataPath = directory + "/mmkv.default"
+
+        let watcher = Process()
+        watcher.executableURL = KvstoreRunner.productsDirectory.appendingPathComponent("kvstore")
+        watcher.arguments = ["--dir", directory, "watch", "--interval", "5"]
+        let output = Pipe()
+        let errors = Pipe()
+        watcher.standardOutput = output
+        watcher.standardError = errors
+        try watcher.run()
+        defer { if watcher.isRunning { watcher.terminate() } }
+        var errorText = ""
+        let ready = Self.readLines(errors.fileHandleForReading, count: 1, into: &errorText)
+        try #require(ready.first?.hasPrefix("watching ") == true, "\(errorText)")
+
+        try damage(dataPath)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while watcher.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(!watcher.isRunning, "watch did not notice the damage within 10 seconds")
+        guard !watcher.isRunning else { return }
+        errorText += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(watcher.terminationStatus == 1, "\(errorText)")
+        #expect(errorText.contains("kvstore: error: "), "\(errorText)")
+        #expect(errorText.contains(dataPath), "\(errorText)")
+        #expect(errorText.contains(reason), "\(errorText)")
+        #expect(!errorText.contains("value 1"), "no stored value in the message")
+    }
+
+    @Test("watch exits 1 naming the file when its data file is truncated under it", .timeLimit(.minutes(1)))
+    func truncatedUnderWatch() throws {
+        try Self.expectWatcherFails({ path in
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.truncate(atOffset: 40)
+            try handle.close()
+        }, reason: "damaged")
+    }
+
+    @Test("watch exits 1 naming the file when bytes of its data file are overwritten so the CRC fails", .timeLimit(.minutes(1)))
+    func overwrittenUnderWatch() throws {
+        try Self.expectWatcherFails({ path in
+            let handle = try #require(FileHandle(forUpdatingAtPath: path))
+            try handle.seek(toOffset: 12)
+            try handle.write(contentsOf: Data([0x5A, 0x5A, 0x5A, 0x5A]))
+            try handle.close()
+        }, reason: "CRC")
+    }
 }
