@@ -91,9 +91,12 @@ struct PinningTests {
             #expect(wrongName?.description.contains("not valid for the IP address 127.0.0.2: it is for IP Address:127.0.0.1, DNS:localhost") == true,
                     "\(String(describing: wrongName))")
             #expect(server.requests.isEmpty)
-            // The same server by a name its certificate holds passes.
-            let result = try await TransportSecurityTests.fetch(server.url(host: "localhost"), security: try Self.security(pins: try Self.pins("server")))
-            #expect(result.data == server.body)
+            // The same server by a name its certificate holds passes (a forwarder stall here is
+            // the known intermittent issue of allowingForwarderStall, seen twice in 8 loaded runs).
+            try await Self.allowingForwarderStall {
+                let result = try await TransportSecurityTests.fetch(server.url(host: "localhost"), security: try Self.security(pins: try Self.pins("server")))
+                #expect(result.data == server.body)
+            }
         } catch {
             await server.stop()
             throw error

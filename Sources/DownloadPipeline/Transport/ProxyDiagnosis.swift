@@ -1,6 +1,5 @@
 import ASN1Kit
 import NIOCore
-import NIOPosix
 
 /// What an HTTP proxy answered to `CONNECT`, when AsyncHTTPClient only says the answer was not
 /// `200` (`HTTPClientError.invalidProxyResponse`): the transport asks the proxy once more for the
@@ -14,26 +13,8 @@ enum ProxyDiagnosis {
             request += "Proxy-Authorization: Basic \(Base64.encode(Array("\(credentials.user):\(credentials.password)".utf8)))\r\n"
         }
         request += "\r\n"
-        let group = MultiThreadedEventLoopGroup.singleton
-        let promise = group.next().makePromise(of: String?.self)
-        let bootstrap = ClientBootstrap(group: group)
-            .connectTimeout(timeout)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(StatusLineReader(promise: promise))
-                }
-            }
-        do {
-            let channel = try await bootstrap.connect(host: proxy.host, port: proxy.port).get()
-            let deadline = channel.eventLoop.scheduleTask(in: timeout) { promise.succeed(nil) }
-            try await channel.writeAndFlush(ByteBuffer(string: request)).get()
-            let line = try? await promise.futureResult.get()
-            deadline.cancel()
-            try? await channel.close()
-            return line ?? nil
-        } catch {
-            promise.succeed(nil)
-            return nil
+        return await DiagnosticProbe.answer(host: proxy.host, port: proxy.port, timeout: timeout, greeting: request) { promise, pipeline in
+            try pipeline.addHandler(StatusLineReader(promise: promise))
         }
     }
 
@@ -47,15 +28,11 @@ enum ProxyDiagnosis {
         return sentence
     }
 
-    /// Completes its promise with the first line the peer sends (at most 200 characters of it).
-    private final class StatusLineReader: ChannelInboundHandler {
-        typealias InboundIn = ByteBuffer
-        private let promise: EventLoopPromise<String?>
+    /// Completes the probe with the first line the peer sends (at most 200 characters of it).
+    private final class StatusLineReader: DiagnosticProbe.Handler<String> {
         private var received: [UInt8] = []
 
-        init(promise: EventLoopPromise<String?>) { self.promise = promise }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        override func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             var buffer = unwrapInboundIn(data)
             received += buffer.readBytes(length: min(buffer.readableBytes, 4096)) ?? []
             if let end = received.firstIndex(of: UInt8(ascii: "\r")) ?? received.firstIndex(of: UInt8(ascii: "\n")) ?? (received.count > 200 ? 200 : nil) {
@@ -66,16 +43,6 @@ enum ProxyDiagnosis {
                 promise.succeed(status.filter { $0.isASCII && !$0.isNewline && ($0 == " " || !$0.isWhitespace) })
                 context.close(promise: nil)
             }
-        }
-
-        func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            promise.succeed(nil)
-            context.close(promise: nil)
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            promise.succeed(nil)
-            context.fireChannelInactive()
         }
     }
 }

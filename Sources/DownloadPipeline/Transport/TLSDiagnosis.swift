@@ -8,7 +8,6 @@ import Musl
 import Darwin
 #endif
 import NIOCore
-import NIOPosix
 import NIOSSL
 import NIOTLS
 
@@ -50,53 +49,20 @@ enum TLSDiagnosis {
         configuration.certificateVerification = .none
         guard let context = try? NIOSSLContext(configuration: configuration) else { return nil }
         let serverName = PinningForwarder.isIPAddress(host) ? nil : host
-        let group = MultiThreadedEventLoopGroup.singleton
-        let promise = group.next().makePromise(of: [UInt8]?.self)
-        let bootstrap = ClientBootstrap(group: group)
-            .connectTimeout(timeout)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverName))
-                    try channel.pipeline.syncOperations.addHandler(LeafCapture(promise: promise))
-                }
-            }
-        do {
-            let channel = try await bootstrap.connect(host: address, port: port).get()
-            let deadline = channel.eventLoop.scheduleTask(in: timeout) { promise.succeed(nil) }
-            let leaf = try? await promise.futureResult.get()
-            deadline.cancel()
-            try? await channel.close()
-            return leaf ?? nil
-        } catch {
-            promise.succeed(nil)
-            return nil
+        return await DiagnosticProbe.answer(host: address, port: port, timeout: timeout) { promise, pipeline in
+            try pipeline.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverName))
+            try pipeline.addHandler(LeafCapture(promise: promise))
         }
     }
 
-    /// Completes its promise with the peer's leaf certificate when the handshake completes, with
-    /// `nil` when the connection fails or closes first.
-    private final class LeafCapture: ChannelInboundHandler {
-        typealias InboundIn = NIOAny
-        private let promise: EventLoopPromise<[UInt8]?>
-
-        init(promise: EventLoopPromise<[UInt8]?>) { self.promise = promise }
-
-        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    /// Completes the probe with the peer's leaf certificate when the handshake completes.
+    private final class LeafCapture: DiagnosticProbe.Handler<[UInt8]> {
+        override func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
             if case TLSUserEvent.handshakeCompleted = event {
                 let tls = try? context.pipeline.syncOperations.handler(type: NIOSSLHandler.self)
                 promise.succeed(try? tls?.peerCertificate?.toDERBytes())
             }
             context.fireUserInboundEventTriggered(event)
-        }
-
-        func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            promise.succeed(nil)
-            context.close(promise: nil)
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            promise.succeed(nil)
-            context.fireChannelInactive()
         }
     }
 }
