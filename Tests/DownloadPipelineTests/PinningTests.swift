@@ -206,6 +206,28 @@ struct PinningTests {
         #expect(error?.description.contains("refused") == true, "\(String(describing: error))")
     }
 
+    @Test("an origin that accepts the connection but never answers the TLS handshake: a connect timeout, not the idle-read timeout")
+    func silentOrigin() async throws {
+        let listener = try LoopbackListener()
+        listener.start { listener, _, _ in
+            while !listener.isStopping { usleep(10_000) }
+        }
+        var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: .seconds(1), idleReadTimeout: .seconds(30))
+        configuration.security = try Self.security(pins: try Self.pins("server"))
+        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        let started = ContinuousClock.now
+        do {
+            _ = try await transport.start(TransportRequest(url: URL(string: "https://127.0.0.1:\(listener.port)/x")!))
+            Issue.record("a server that never answered the handshake gave a response")
+        } catch let error as DownloadError {
+            #expect(error.code == .timeout && error.timeoutKind == .connect, "\(error)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(20), "bounded by the connect timeout, not the idle-read timeout")
+        try await transport.shutdown()
+        listener.stop()
+        await listener.waitUntilClosed()
+    }
+
     @Test("pins through a proxy are refused with a clear error")
     func proxyRefused() async throws {
         var security = try Self.security(pins: try Self.pins("server"))

@@ -12,15 +12,34 @@ final class PinCheckHandler: ChannelInboundHandler {
     private let verified: PinningForwarder.VerifiedChain
     private let failures: PinningForwarder.FailureBox
     private let inbound: any Channel
+    /// How long the TLS handshake may take once the connection is up.
+    private let handshakeTimeout: TimeAmount
     private var settled = false
 
     init(host: String, pins: Set<String>, verified: PinningForwarder.VerifiedChain,
-         failures: PinningForwarder.FailureBox, inbound: any Channel) {
+         failures: PinningForwarder.FailureBox, inbound: any Channel, handshakeTimeout: TimeAmount) {
         self.host = host
+        self.handshakeTimeout = handshakeTimeout
         self.pins = pins
         self.verified = verified
         self.failures = failures
         self.inbound = inbound
+    }
+
+    /// A server that accepts the connection but never finishes the handshake would otherwise
+    /// hold the request until the client's idle-read timeout, with no reason given: the
+    /// handshake gets the connect timeout, and the failure says it timed out connecting.
+    func channelActive(context: ChannelHandlerContext) {
+        let inbound = inbound
+        let failures = failures
+        context.eventLoop.assumeIsolated().scheduleTask(in: handshakeTimeout) { [self] in
+            guard !settled else { return }
+            settled = true
+            failures.record(.error(ChannelError.connectTimeout(handshakeTimeout)))
+            context.close(promise: nil)
+            inbound.close(promise: nil)
+        }
+        context.fireChannelActive()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

@@ -151,7 +151,8 @@ final class PinningForwarder: Sendable {
                     }
                     try outbound.pipeline.syncOperations.addHandler(ssl)
                     try outbound.pipeline.syncOperations.addHandler(
-                        PinCheckHandler(host: host, pins: pins, verified: verified, failures: failures, inbound: inbound))
+                        PinCheckHandler(host: host, pins: pins, verified: verified, failures: failures, inbound: inbound,
+                                        handshakeTimeout: connectTimeout))
                 }
             }
             .connect(host: address, port: port)
