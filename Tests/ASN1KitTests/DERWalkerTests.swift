@@ -23,7 +23,7 @@ struct DERWalkerTests {
 
     @Test("agrees with ASN1Tree on random trees", arguments: 0..<100)
     func randomTrees(seed: Int) throws {
-        var rng = RandomTreePropertyTests.SeededGenerator(state: UInt64(seed) &+ 77)
+        var rng = SplitMix64(UInt64(seed) &+ 77)
         var writer = DERWriter()
         RandomTreePropertyTests.write(RandomTreePropertyTests.randomNode(&rng, depth: 0), into: &writer)
         let der = writer.finish()

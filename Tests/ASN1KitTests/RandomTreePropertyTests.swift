@@ -1,33 +1,22 @@
 import ASN1Kit
+import CofferTestSupport
 import Testing
 
 /// Property: any tree the writer encodes parses back to the same tree, and re-encodes byte for byte.
 @Suite("Random trees")
 struct RandomTreePropertyTests {
-    /// SplitMix64, so every run checks the same trees and a failure names its seed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     indirect enum Node: Equatable {
         case primitive(ASN1Tag, [UInt8])
         case constructed(ASN1Tag, [Node])
     }
 
-    static func randomTag(_ rng: inout SeededGenerator, constructed: Bool) -> ASN1Tag {
+    static func randomTag(_ rng: inout SplitMix64, constructed: Bool) -> ASN1Tag {
         let tagClass = ASN1TagClass(rawValue: UInt8.random(in: 1...3, using: &rng))!
         let number: UInt64 = Bool.random(using: &rng) ? UInt64.random(in: 0...30, using: &rng) : UInt64.random(in: 31...UInt64(1) << 40, using: &rng)
         return ASN1Tag(tagClass, number, constructed: constructed)
     }
 
-    static func randomNode(_ rng: inout SeededGenerator, depth: Int) -> Node {
+    static func randomNode(_ rng: inout SplitMix64, depth: Int) -> Node {
         if depth < 6 && Int.random(in: 0..<3, using: &rng) == 0 {
             let count = Int.random(in: 0...5, using: &rng)
             let children = (0..<count).map { _ in randomNode(&rng, depth: depth + 1) }
@@ -73,7 +62,7 @@ struct RandomTreePropertyTests {
 
     @Test("encode → parse → encode", arguments: 0..<200)
     func roundTrip(seed: Int) throws {
-        var rng = SeededGenerator(state: UInt64(seed))
+        var rng = SplitMix64(UInt64(seed))
         let node = Self.randomNode(&rng, depth: 0)
         var writer = DERWriter()
         Self.write(node, into: &writer)
@@ -92,7 +81,7 @@ struct RandomTreePropertyTests {
 
     @Test("every truncation of a valid encoding is rejected, never accepted or crashing", arguments: 0..<20)
     func truncations(seed: Int) throws {
-        var rng = SeededGenerator(state: UInt64(seed) &+ 1000)
+        var rng = SplitMix64(UInt64(seed) &+ 1000)
         var writer = DERWriter()
         Self.write(.constructed(.sequence, [Self.randomNode(&rng, depth: 1), Self.randomNode(&rng, depth: 1)]), into: &writer)
         let der = writer.finish()

@@ -1,6 +1,7 @@
 /// A small deterministic generator (SplitMix64) for test inputs, so that a failure can be replayed
-/// and a parent process and its child derive the same operations.
-public struct SplitMix64: Sendable {
+/// and a parent process and its child derive the same operations; a `RandomNumberGenerator`, so
+/// `Int.random(in:using:)` and `shuffled(using:)` take it.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     public var state: UInt64
 
     public init(_ seed: UInt64) { state = seed }

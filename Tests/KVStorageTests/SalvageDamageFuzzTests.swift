@@ -14,18 +14,6 @@ import Testing
 /// or an uncertain entry over its entry.
 @Suite("Salvage: damage at many offsets")
 struct SalvageDamageFuzzTests {
-    /// SplitMix64: the damage is the same on every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     enum Damage: CustomStringConvertible {
         case zeros(offset: Int, count: Int)
         case random(offset: Int, count: Int)
@@ -39,7 +27,7 @@ struct SalvageDamageFuzzTests {
             }
         }
 
-        func apply(to bytes: [UInt8], _ generator: inout SeededGenerator) -> [UInt8] {
+        func apply(to bytes: [UInt8], _ generator: inout SplitMix64) -> [UInt8] {
             var bytes = bytes
             switch self {
             case let .zeros(offset, count):
@@ -106,7 +94,7 @@ struct SalvageDamageFuzzTests {
             last[entry.key] = entry
         }
 
-        var generator = SeededGenerator(state: seed)
+        var generator = SplitMix64(seed)
         var damages: [Damage] = []
         for offset in stride(from: 5, to: regionEnd, by: 19) {
             let jittered = min(offset + Int.random(in: 0..<19, using: &generator), regionEnd - 1)
