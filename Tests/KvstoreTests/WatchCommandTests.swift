@@ -25,14 +25,7 @@ struct WatchCommandTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(try KvstoreRunner.run(["--dir", directory, "set", "a", "1"]).status == 0)
 
-        let watcher = Process()
-        watcher.executableURL = KvstoreRunner.productsDirectory.appendingPathComponent("kvstore")
-        watcher.arguments = ["--dir", directory, "watch", "--interval", "5"] + (key.map { [$0] } ?? [])
-        let output = Pipe()
-        let errors = Pipe()
-        watcher.standardOutput = output
-        watcher.standardError = errors
-        try watcher.run()
+        let (watcher, output, errors) = try Self.startWatcher(directory: directory, key: key)
         defer { if watcher.isRunning { watcher.terminate() } }
         // Writes made before the watcher has loaded the store are no changes to it: wait for its
         // "watching" line first.
@@ -54,6 +47,20 @@ struct WatchCommandTests {
         watcher.waitUntilExit()
     }
 
+    /// Runs `kvstore watch --interval 5` (on `key` alone when given) on the store in `directory`,
+    /// with its standard output and error on pipes; the caller terminates it.
+    static func startWatcher(directory: String, key: String? = nil) throws -> (Process, Pipe, Pipe) {
+        let watcher = Process()
+        watcher.executableURL = KvstoreRunner.productsDirectory.appendingPathComponent("kvstore")
+        watcher.arguments = ["--dir", directory, "watch", "--interval", "5"] + (key.map { [$0] } ?? [])
+        let output = Pipe()
+        let errors = Pipe()
+        watcher.standardOutput = output
+        watcher.standardError = errors
+        try watcher.run()
+        return (watcher, output, errors)
+    }
+
     /// Starts `kvstore watch` on a store of a few keys, waits for its "watching" line, damages the
     /// data file with `damage` and expects the watcher to exit 1 within 10 seconds, naming the file
     /// and the damage on stderr. The watcher is killed in every case.
@@ -65,14 +72,7 @@ struct WatchCommandTests {
         }
         let dataPath = directory + "/mmkv.default"
 
-        let watcher = Process()
-        watcher.executableURL = KvstoreRunner.productsDirectory.appendingPathComponent("kvstore")
-        watcher.arguments = ["--dir", directory, "watch", "--interval", "5"]
-        let output = Pipe()
-        let errors = Pipe()
-        watcher.standardOutput = output
-        watcher.standardError = errors
-        try watcher.run()
+        let (watcher, _, errors) = try Self.startWatcher(directory: directory)
         defer { if watcher.isRunning { watcher.terminate() } }
         var errorText = ""
         let ready = Self.readLines(errors.fileHandleForReading, count: 1, into: &errorText)
