@@ -33,13 +33,19 @@ final class HostIdentityGate: ChannelOutboundHandler, RemovableChannelHandler {
         self.connection = connection
     }
 
-    /// Adds the gate to an HTTP/1.1 connection or an HTTP/2 stream channel that runs over TLS;
-    /// a plain-HTTP channel is left as it is. Fails (so AsyncHTTPClient fails the connection or
-    /// the stream) when a TLS channel lacks the handler the gate goes after.
+    /// Adds the gate to an HTTP/1.1 connection that runs over TLS, or to an HTTP/2 stream channel;
+    /// an HTTP/1.1 connection without a TLS handler is plain HTTP and is left as it is. Fails (so
+    /// AsyncHTTPClient fails the connection or the stream, and nothing is sent) when an HTTP/2
+    /// connection has no TLS handler, or a pipeline lacks the handler the gate goes after.
+    /// `HostNameCheckTests` makes a request on every path, so a change of AsyncHTTPClient's
+    /// pipelines that left a connection without the gate fails there.
     @Sendable static func install(on channel: any Channel) -> EventLoopFuture<Void> {
         channel.eventLoop.submit {
             let connection = channel.parent ?? channel
-            guard let tls = try? connection.pipeline.syncOperations.handler(type: NIOSSLHandler.self) else { return }
+            guard let tls = try? connection.pipeline.syncOperations.handler(type: NIOSSLHandler.self) else {
+                if channel.parent != nil { throw DownloadError.transport(url: nil, "TLS: an HTTP/2 connection without TLS cannot have its host name checked") }
+                return
+            }
             let pipeline = channel.pipeline.syncOperations
             let gate = HostIdentityGate(tls: tls, connection: connection)
             if channel.parent != nil {
