@@ -12,9 +12,8 @@ extension StoreCore {
     /// - Throws: ``CofferErrors/ErrorCode/damaged`` with ``KVStoreDamage/crcMismatch(stored:computed:actualSize:)``
     ///   or ``KVStoreDamage/truncatedDataFile(fileSize:)``.
     func checkDataInPlace() throws(KVStoreError) {
-        let changed = try Syscall.changeTime(data.descriptor, path: dataPath)
+        let (fileSize, changed) = try Syscall.status(data.descriptor, path: dataPath)
         guard changed != checkedDataChangeTime else { return }
-        let fileSize = try data.currentFileSize()
         guard 4 + actualSize <= fileSize, 4 + actualSize <= data.size, let base = data.base else {
             let damage = KVStoreDamage.truncatedDataFile(fileSize: fileSize)
             throw KVStoreError(.damaged, "the store is damaged: \(damage)", path: dataPath).withDamage(damage)

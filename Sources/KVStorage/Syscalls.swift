@@ -37,16 +37,9 @@ enum Syscall {
         _ = Glibc_close(fd)
     }
 
-    /// `fstat(2)`, returning the file size.
-    static func fileSize(_ fd: Int32, path: String) throws(KVStoreError) -> Int {
-        var info = stat()
-        if fstat(fd, &info) != 0 { throw failure("fstat", path: path) }
-        return Int(info.st_size)
-    }
-
-    /// `fstat(2)`, returning the file's status-change time (`st_ctim`): any write, truncation or
-    /// rename moves it.
-    static func changeTime(_ fd: Int32, path: String) throws(KVStoreError) -> Duration {
+    /// `fstat(2)`: the file's size and its status-change time (`st_ctim`: any write, truncation
+    /// or rename moves it).
+    static func status(_ fd: Int32, path: String) throws(KVStoreError) -> (size: Int, changeTime: Duration) {
         var info = stat()
         if fstat(fd, &info) != 0 { throw failure("fstat", path: path) }
         #if canImport(Darwin)
@@ -54,7 +47,12 @@ enum Syscall {
         #else
         let time = info.st_ctim
         #endif
-        return .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec))
+        return (Int(info.st_size), .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec)))
+    }
+
+    /// `fstat(2)`, returning the file size.
+    static func fileSize(_ fd: Int32, path: String) throws(KVStoreError) -> Int {
+        try status(fd, path: path).size
     }
 
     /// `clock_gettime(CLOCK_REALTIME)`: the clock file times are stamped with.
