@@ -186,11 +186,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     private func explainingProxy(_ error: DownloadError, request: TransportRequest) async -> DownloadError {
         guard let cause = error.cause as? HTTPClientError, cause == .invalidProxyResponse,
               let proxy = configuration.proxy.proxy(for: request.url), proxy.kind == .http,
-              var host = request.url.host, !host.isEmpty else { return error }
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        let connected = configuration.addressOverrides[host.lowercased()] ?? host
-        let port = request.url.port ?? (request.url.scheme?.lowercased() == "https" ? 443 : 80)
-        let target = connected.contains(":") ? "[\(connected)]:\(port)" : "\(connected):\(port)"
+              let endpoint = TransportEndpoint(request.url, configuration: configuration) else { return error }
+        let target = endpoint.addressAndPort
         let status = await ProxyDiagnosis.connectStatus(proxy: proxy, target: target, timeout: Self.timeAmount(configuration.connectTimeout))
         return .transport(url: error.url, ProxyDiagnosis.refusedTunnel(proxy: proxy, target: target, status: status), cause: cause)
     }

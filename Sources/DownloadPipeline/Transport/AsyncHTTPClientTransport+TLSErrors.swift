@@ -77,10 +77,8 @@ extension AsyncHTTPClientTransport {
     /// Any other error, or a diagnosis that finds nothing, is returned as it is.
     static func explainingChain(_ error: DownloadError, request: TransportRequest, configuration: Configuration) async -> DownloadError {
         guard isUnverifiedChain(error), configuration.proxy.proxy(for: request.url) == nil,
-              var host = request.url.host, !host.isEmpty else { return error }
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        let address = configuration.addressOverrides[host.lowercased()] ?? host
-        guard let reason = await TLSDiagnosis.explainUnverifiedChain(host: host, address: address, port: request.url.port ?? 443,
+              let endpoint = TransportEndpoint(request.url, configuration: configuration) else { return error }
+        guard let reason = await TLSDiagnosis.explainUnverifiedChain(host: endpoint.host, address: endpoint.address, port: endpoint.port,
                                                                      timeout: timeAmount(configuration.connectTimeout)) else { return error }
         return .transport(url: error.url, "TLS: \(reason)", cause: error.cause)
     }

@@ -62,11 +62,10 @@ final class HostIdentityGate: ChannelOutboundHandler, RemovableChannelHandler {
         if case .head(let head) = unwrapOutboundIn(data) {
             refusing = false
             let authority = head.headers.first(name: "host") ?? ""
-            if authority.isEmpty || ServerIdentity.host(ofAuthority: authority).lowercased() != accepted {
-                let host = ServerIdentity.host(ofAuthority: authority)
-                let leaf = try? tls.peerCertificate?.toDERBytes()
+            let host = ServerIdentity.host(ofAuthority: authority)
+            if authority.isEmpty || host.lowercased() != accepted {
                 if let reason = authority.isEmpty ? "TLS: the request names no host to check the server's certificate against; no request was sent"
-                    : ServerIdentity.mismatch(host: host, leaf: leaf) {
+                    : ServerIdentity.mismatch(host: host, leaf: try? tls.peerCertificate?.toDERBytes()) {
                     refusing = true
                     refuse(context: context, url: "https://\(authority)\(head.uri)", reason: reason)
                 } else {

@@ -32,16 +32,15 @@ final class PinnedOrigins: Sendable {
         if configuration.proxy.proxy(for: url) != nil {
             throw DownloadError.transport(url: urlText, "pinned public keys are not supported through a proxy (the pinned connection is made directly; use --no-proxy for this host)")
         }
-        guard var host = url.host, !host.isEmpty else { throw DownloadError.invalidURL(urlText, "no host") }
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        let port = url.port ?? 443
+        guard let endpoint = TransportEndpoint(url, configuration: configuration) else { throw DownloadError.invalidURL(urlText, "no host") }
+        let (host, port) = (endpoint.host, endpoint.port)
         let key = "\(host.lowercased()):\(port)"
         let forwarder: PinningForwarder
         if let existing = forwarders.withLock({ $0[key] }) {
             forwarder = existing
         } else {
             let made = try await PinningForwarder.start(
-                host: host, address: configuration.addressOverrides[host.lowercased()], port: port, pins: Set(configuration.security.pinnedPublicKeys.map { Base64.encode($0) }),
+                host: host, address: endpoint.address, port: port, pins: Set(configuration.security.pinnedPublicKeys.map { Base64.encode($0) }),
                 tls: AsyncHTTPClientTransport.tlsConfiguration(configuration.security),
                 connectTimeout: AsyncHTTPClientTransport.timeAmount(configuration.connectTimeout))
             let (kept, spare) = forwarders.withLock { forwarders -> (PinningForwarder, PinningForwarder?) in
