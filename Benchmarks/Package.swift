@@ -42,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
+        // The JOSE benchmarks' anchor and interop peer (tools/jose-interop).
+        .package(url: "https://github.com/vapor/jwt-kit", exact: "5.8.0"),
     ],
     targets: [
         // Anchors: OpenSSL doing the same work as Coffer, called from the same benchmark binary.
@@ -59,6 +61,13 @@ let package = Package(
             name: "CCertificateAnchors",
             path: "Sources/CCertificateAnchors",
             linkerSettings: [.linkedLibrary("crypto")]
+        ),
+        // jwt-kit alone signing and verifying tokens, for tools/jose-interop.
+        .executableTarget(
+            name: "JWTKitPeer",
+            dependencies: [.product(name: "JWTKit", package: "jwt-kit")],
+            path: "Sources/JWTKitPeer",
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // The system SQLite, the store benchmarks' anchor.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
