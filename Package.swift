@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "KVStorage", targets: ["KVStorage"]),
         .library(name: "DownloadPipeline", targets: ["DownloadPipeline"]),
         .library(name: "JOSE", targets: ["JOSE"]),
+        .library(name: "JWKSClient", targets: ["JWKSClient"]),
         .executable(name: "keytool", targets: ["keytool"]),
         .executable(name: "keytool-fetch", targets: ["keytool-fetch"]),
         .executable(name: "kvstore", targets: ["kvstore"]),
@@ -95,6 +96,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+
+        // An issuer's JWK Set over HTTP, kept by the download pipeline's cache: JOSE's keys, fetched.
+        .target(name: "JWKSClient", dependencies: ["CofferErrors", "JOSE", "DownloadPipeline"], swiftSettings: strict),
 
         // Command-line tools. None links full Foundation (the libraries use FoundationEssentials at
         // most); keytool-fetch holds the HTTP client: `keytool fetch` runs it, so the other keytool
@@ -163,7 +167,7 @@ let package = Package(
             name: "DownloadPipelineTests",
             dependencies: [
                 "DownloadPipeline", "AsymmetricKeys", "CofferErrors", "CryptoOpenSSL", "ASN1Kit", "KVStorage", "CofferTestSupport",
-                "CofferJSON",
+                "CofferJSON", "JOSE", "JWKSClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
