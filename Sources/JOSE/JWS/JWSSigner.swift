@@ -6,14 +6,15 @@ import CofferJSON
 /// The algorithm is the one given, or else the protected header's `alg`, or else the key's `alg`
 /// attribute, or else the only algorithm the key allows; the key must allow it
 /// (``JOSEKey/checkAllows(_:)``) and be able to sign. `alg` is added at the front of the protected
-/// header when the header does not have it. Nothing else is added: set `kid`, `typ` in the header.
+/// header when neither header has it. Nothing else is added: set `kid`, `typ` in the header. An
+/// empty protected header is left out (RFC 7520 §4.7: only the payload is protected).
 public struct JWSSigner: Sendable {
     /// The signing key (a private key or a secret).
     public let key: JOSEKey
     /// The algorithm.
     public let algorithm: JWSAlgorithm
-    /// The protected header, with `alg`.
-    public let protectedHeader: JOSEHeader
+    /// The protected header (with `alg` unless the unprotected header has it); `nil` when empty.
+    public let protectedHeader: JOSEHeader?
     /// The unprotected header (JSON serializations only), if any.
     public let unprotectedHeader: JOSEHeader?
 
@@ -31,10 +32,10 @@ public struct JWSSigner: Sendable {
     public init(key: JOSEKey, algorithm: JWSAlgorithm? = nil, protectedHeader: JOSEHeader = JOSEHeader(),
                 unprotectedHeader: JOSEHeader? = nil) throws(JOSEError) {
         var chosen = algorithm
-        if let name = protectedHeader.algorithm {
+        if let name = protectedHeader.algorithm ?? unprotectedHeader?.algorithm {
             let named = try JWSAlgorithm(name: name)
             if let algorithm, algorithm != named {
-                throw JOSEError.malformed("the protected header", "names alg \(named), but \(algorithm) was asked for")
+                throw JOSEError.malformed("the header", "names alg \(named), but \(algorithm) was asked for")
             }
             chosen = named
         }
@@ -53,12 +54,12 @@ public struct JWSSigner: Sendable {
             throw JOSEError(.invalidKey, "signing with \(resolved) needs a private key; the key\(key.keyIDText) is a public \(key.typeDescription) key")
         }
         var header = protectedHeader
-        if header.algorithm == nil {
+        if header.algorithm == nil && unprotectedHeader?.algorithm == nil {
             header = try JOSEHeader(members: [JSONValue.Member("alg", .string(resolved.rawValue))] + header.members)
         }
         self.key = key
         self.algorithm = resolved
-        self.protectedHeader = header
+        self.protectedHeader = header.isEmpty ? nil : header
         self.unprotectedHeader = unprotectedHeader
     }
 }
@@ -75,7 +76,7 @@ extension JWS {
         guard !signers.isEmpty else { throw JOSEError.malformed("the JWS", "needs at least one signer") }
         var signatures: [JWSSignature] = []
         for (index, signer) in signers.enumerated() {
-            let protected = ProtectedHeader(signer.protectedHeader)
+            let protected = signer.protectedHeader.map(ProtectedHeader.init)
             // Checked with the signer's own extensions as understood: the producer knows them.
             let unsigned = try JWSSignature(protectedHeader: protected, unprotectedHeader: signer.unprotectedHeader, signature: [],
                                             what: "signer \(index + 1)")
