@@ -7,6 +7,7 @@ struct CookbookCase: CustomStringConvertible, Sendable {
     struct Signing: Sendable {
         var protectedB64: String?
         var unprotected: JSONValue?
+        var signature: String?
     }
 
     var path: String
@@ -45,7 +46,7 @@ struct CookbookCase: CustomStringConvertible, Sendable {
         case let entry?: entries = [entry]
         case nil: entries = []
         }
-        signing = entries.map { Signing(protectedB64: $0["protected_b64u"]?.stringValue, unprotected: $0["unprotected"]) }
+        signing = entries.map { Signing(protectedB64: $0["protected_b64u"]?.stringValue, unprotected: $0["unprotected"], signature: $0["sig"]?.stringValue) }
         let output = value["output"]
         compact = output?["compact"]?.stringValue
         json = output?["json"].map(\.serialized)
