@@ -60,6 +60,20 @@ extension JOSEKey {
         }
     }
 
+    /// Checks the key's `use` and `key_ops` (RFC 7517 §4.2, §4.3) for a signature operation: `use`,
+    /// when set, must be `sig`; `key_ops`, when set, must list `operation`.
+    ///
+    /// - Parameter operation: `sign` or `verify`.
+    /// - Throws: ``JOSEError`` `.invalidKey` naming the attribute.
+    public func checkUsable(for operation: String) throws(JOSEError) {
+        if let use = attributes.use, use != "sig" {
+            throw JOSEError(.invalidKey, "the key\(keyIDText) has use \"\(use == "enc" ? "enc" : "other")\", not \"sig\": it may not \(operation)")
+        }
+        if let operations = attributes.keyOperations, !operations.contains(operation) {
+            throw JOSEError(.invalidKey, "the key\(keyIDText) has key_ops without \"\(operation)\"")
+        }
+    }
+
     /// ` (kid "…")` for messages, or nothing.
     var keyIDText: String {
         guard let keyID = attributes.keyID else { return "" }
