@@ -123,10 +123,21 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // keytool's JOSE commands (jws, jwe, jwt), package-internal: keytool runs them, and so does
+        // keytool-fetch when --jwks names a URL (it installs the remote key source).
+        .target(
+            name: "KeytoolJOSE",
+            dependencies: [
+                "ASN1Kit", "AsymmetricKeys", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "JOSE", "KeytoolSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "keytool",
             dependencies: [
                 "ASN1Kit", "AsymmetricKeys", "CofferErrors", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "KeytoolSupport", "X509Kit",
+                "KeytoolJOSE",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict,
@@ -136,6 +147,7 @@ let package = Package(
             name: "keytool-fetch",
             dependencies: [
                 "ASN1Kit", "AsymmetricKeys", "CofferErrors", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "DownloadPipeline", "KeytoolSupport",
+                "JOSE", "JWKSClient", "KeytoolJOSE",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -110,8 +110,12 @@ public final class RemoteKeySet: Sendable {
             throw JOSEError(.keyNotFound, "the JWK Set at \(url.absoluteString) has no single key for \(algorithm ?? "the token"); name one with kid", url: url.absoluteString)
         }
         let moment = now()
+        // The cache entry's age counts too, so that separate processes sharing one cache (keytool
+        // runs) fetch at most once per interval between them.
+        let stored = downloader.cachedEntry(for: request())?.storedAt
         let allowed = state.withLock { state -> Bool in
-            if let last = state.lastForcedRefresh, moment < last.addingTimeInterval(Self.seconds(configuration.minimumRefreshInterval)) {
+            let last = [state.lastForcedRefresh, stored].compactMap { $0 }.max()
+            if let last, moment < last.addingTimeInterval(Self.seconds(configuration.minimumRefreshInterval)) {
                 return false
             }
             state.lastForcedRefresh = moment
@@ -130,9 +134,7 @@ public final class RemoteKeySet: Sendable {
     /// Fetches (or reads from the cache) and parses the set, and keeps it in memory.
     private func load(forcingRefresh: Bool) async throws -> JOSEKeySet {
         let mode: CachePolicy.Mode = configuration.offline ? .returnCacheDontLoad : forcingRefresh ? .revalidate : .useProtocol
-        var request = DownloadRequest(url: url, headers: [("Accept", "application/jwk-set+json, application/json")],
-                                      cachePolicy: CachePolicy(mode, staleIfError: configuration.staleIfError))
-        request.validators = [.json([("keys", .array)], maximumLength: configuration.maximumSize)]
+        let request = request(mode)
         let result = try await downloader.result(for: request)
         let keySet = try JOSEKeySet(jwks: result.data, limits: JOSELimits(maximumTokenSize: configuration.maximumSize))
         let moment = now()
@@ -145,6 +147,14 @@ public final class RemoteKeySet: Sendable {
         }
         state.withLock { $0.loaded = Loaded(keySet: keySet, source: result.source, usableUntil: usableUntil) }
         return keySet
+    }
+
+    /// The request for the set, under the cache `mode`.
+    private func request(_ mode: CachePolicy.Mode = .useProtocol) -> DownloadRequest {
+        var request = DownloadRequest(url: url, headers: [("Accept", "application/jwk-set+json, application/json")],
+                                      cachePolicy: CachePolicy(mode, staleIfError: configuration.staleIfError))
+        request.validators = [.json([("keys", .array)], maximumLength: configuration.maximumSize)]
+        return request
     }
 
     /// The one key of `set` that `selector` admits.

@@ -6,6 +6,12 @@ package struct InputFile {
     package let name: String
     package let bytes: [UInt8]
 
+    /// Bytes already read, under `name`.
+    package init(name: String, bytes: [UInt8]) {
+        self.name = name
+        self.bytes = bytes
+    }
+
     /// Reads `path`; `-` reads standard input to its end.
     package static func read(_ path: String) throws -> InputFile {
         if path == "-" {

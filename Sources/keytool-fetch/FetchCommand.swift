@@ -105,6 +105,8 @@ struct FetchCommand: AsyncParsableCommand {
     @OptionGroup(title: "Transport security and proxies") var transportOptions: FetchTransportOptions
 
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "--jose" { await FetchJOSECommand.main(Array(arguments.dropFirst())) }
         await CommandLineTool.main(FetchCommand.self, name: "keytool")
     }
 

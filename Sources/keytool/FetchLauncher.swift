@@ -17,6 +17,10 @@ extension Keytool {
         /// The name of the program that does the work.
         static let programName = "keytool-fetch"
 
+        /// The first argument by which `keytool` hands `keytool-fetch` a JOSE command whose
+        /// `--jwks` is a URL (`keytool-fetch --jose jwt verify …`).
+        static let joseArgument = "--jose"
+
         @Argument(parsing: .allUnrecognized, help: "The arguments of keytool-fetch.")
         var arguments: [String] = []
 

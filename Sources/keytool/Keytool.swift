@@ -1,6 +1,7 @@
 import ArgumentParser
 import CofferErrors
 import CommandLineSupport
+import KeytoolJOSE
 
 /// `keytool`: inspects, converts, fingerprints, matches, checks, generates and uses keys.
 @main
@@ -18,7 +19,7 @@ struct Keytool: AsyncParsableCommand {
             InspectCommand.self, ConvertCommand.self, FingerprintCommand.self, CheckCommand.self,
             GenerateCommand.self, EncryptCommand.self, DecryptCommand.self, SignCommand.self, VerifyCommand.self, DeriveCommand.self,
             MatchCommand.self, Asn1Command.self, CertificateCommand.self, FetchLauncher.self,
-            CSRCommand.self,
+            CSRCommand.self, JWSCommand.self,
         ]
     )
 
@@ -31,6 +32,10 @@ struct Keytool: AsyncParsableCommand {
         }
         if arguments.count == 2, arguments[0] == "help", arguments[1] == "fetch" {
             FetchLauncher.launch(["--help"])
+        }
+        // A JOSE command whose --jwks is a URL runs in keytool-fetch, which has the HTTP client.
+        if let first = arguments.first, ["jws", "jwe", "jwt"].contains(first), RemoteKeys.needsRemoteKeys(arguments) {
+            FetchLauncher.launch([FetchLauncher.joseArgument] + arguments)
         }
         await CommandLineTool.main(Keytool.self, name: "keytool", arguments: arguments)
     }

@@ -46,13 +46,18 @@ struct RemoteKeySetTests {
         #expect(remote.lastSource == .revalidated)
     }
 
-    @Test("a new kid fetches the set again at once, at most once per refresh interval")
+    @Test("a new kid fetches the set again at once, unless the set was fetched less than the refresh interval ago")
     func rotation() async throws {
         let (clock, cache, origin, remote) = try Self.scene(try Self.jwks(["k1"]), headers: [("Cache-Control", "max-age=3600")])
         defer { cache.close() }
         _ = try await remote.key(withID: "k1")
         origin.replace(try Self.jwks(["k1", "k2"]), etag: "\"v2\"")
 
+        // A set fetched less than a minute ago is current: a new kid does not fetch it again.
+        await #expect(throws: JOSEError.self) { try await remote.key(withID: "k2") }
+        #expect(origin.count == 1)
+
+        clock.advance(61)
         #expect(try await remote.key(withID: "k2").keyID == "k2")
         #expect(origin.count == 2)
 
@@ -129,7 +134,8 @@ struct RemoteKeySetTests {
         for _ in 0..<20 { #expect(try await remote.key(withID: "k1").keyID == "k1") }
         #expect(server.hits("jwks") == 1)
 
-        server.add("jwks", .init(bytes: try Self.jwks(["k1", "k2"]), etag: "\"j2\"", headers: ["Cache-Control": "max-age=60"]))
+        server.add("jwks", .init(bytes: try Self.jwks(["k1", "k2"]), etag: "\"j2\"", headers: ["Cache-Control": "max-age=600"]))
+        clock.advance(61)
         #expect(try await remote.key(withID: "k2").keyID == "k2")
         #expect(server.hits("jwks") == 2)
         #expect(server.lastHeaders("jwks")["if-none-match"] == "\"j1\"")

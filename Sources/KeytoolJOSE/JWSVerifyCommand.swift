@@ -1,0 +1,77 @@
+import ArgumentParser
+import ASN1Kit
+import CofferJSON
+import CommandLineSupport
+import JOSE
+import KeytoolSupport
+
+/// `keytool jws verify TOKEN --key K|--jwks F|URL|--secret F [--alg A …]`: verifies a JWS and
+/// writes its payload.
+package struct JWSVerifyCommand: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Verify a JWS (compact or JSON) and write its payload.",
+        discussion: """
+            The payload goes to standard output (or -o FILE), 'Verified OK (alg, kid)' to standard error. \
+            With --json one JSON object goes to standard output instead: valid, alg, kid, signature index, \
+            header and the payload (base64url), or valid false with the error and its code.
+            """
+    )
+
+    @Argument(help: "The token file (compact or JSON serialization), or - for standard input.")
+    var file: String
+
+    @OptionGroup var keys: JOSEKeyOptions
+
+    @Option(help: ArgumentHelp("Accept only these algorithms (repeatable); default: every one the key allows.", valueName: "alg"))
+    var alg: [JWSAlgorithm] = []
+
+    @Option(help: ArgumentHelp("The detached payload's file.", valueName: "file"))
+    var payload: String?
+
+    @Option(name: .customLong("critical"), help: ArgumentHelp("A crit header name the caller processes itself (repeatable).", valueName: "name"))
+    var understoodCritical: [String] = []
+
+    @Flag(help: "Write the verdict as JSON to standard output.")
+    var json = false
+
+    @Option(name: [.short, .long], help: ArgumentHelp("Write the payload here instead of standard output.", valueName: "file"))
+    var output: String?
+
+    package func validate() throws {
+        if !keys.isGiven { throw ValidationError("give --key, --jwks or --secret") }
+        if file == "-" && payload == "-" { throw ValidationError("the token and the payload cannot both come from standard input") }
+    }
+
+    package func run() async throws {
+        let token = try JOSEInput.token(file)
+        let detached = try payload.map { try InputFile.read($0).bytes }
+        do {
+            let jws = try JWS(parsing: token.bytes, detachedPayload: detached)
+            let first = jws.signatures.first
+            let keySet = try await keys.keys(keyID: first?.keyID, algorithm: first?.algorithmName)
+            let verified = try jws.verify(with: keySet, allowedAlgorithms: alg.isEmpty ? nil : Set(alg),
+                                          understoodCriticalHeaders: Set(understoodCritical))
+            if json {
+                let members: [JSONValue.Member] = [
+                    .init("valid", .bool(true)), .init("alg", .string(verified.algorithm.rawValue)),
+                    .init("kid", verified.header.keyID.map(JSONValue.string) ?? .null),
+                    .init("signature", .number(String(verified.signatureIndex))),
+                    .init("header", verified.header.json),
+                    .init("payload", .string(Base64.encodeURL(verified.payload))),
+                ]
+                SystemIO.writeStandardOutput(Array((JSONValue.object(members).serialized + "\n").utf8))
+            } else {
+                try OutputFile.write(verified.payload, to: output)
+                let kid = verified.header.keyID.map { ", kid \($0)" } ?? ""
+                SystemIO.writeStandardError("Verified OK (\(verified.algorithm)\(kid))\n")
+            }
+        } catch let error as JOSEError {
+            throw JOSEVerdict.refuse(JOSECommandError(error, file: token.name), json: json)
+        } catch let error as JOSECommandError {
+            throw JOSEVerdict.refuse(error, json: json)
+        }
+    }
+}
