@@ -42,6 +42,10 @@ package struct JOSEKeyOptions: ParsableArguments {
         }
     }
 
+    /// Whether the keys were named one by one (`--key`, `--secret`) rather than as a JWK Set: such
+    /// keys are tried whatever `kid` a token names, since the caller chose them.
+    package var namesKeysDirectly: Bool { key != nil || secret != nil }
+
     /// Whether a key source is given.
     package var isGiven: Bool { key != nil || jwks != nil || secret != nil }
 

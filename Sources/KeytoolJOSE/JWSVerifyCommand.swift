@@ -52,8 +52,8 @@ package struct JWSVerifyCommand: AsyncParsableCommand {
             let jws = try JWS(parsing: token.bytes, detachedPayload: detached)
             let first = jws.signatures.first
             let keySet = try await keys.keys(keyID: first?.keyID, algorithm: first?.algorithmName)
-            let verified = try jws.verify(with: keySet, allowedAlgorithms: alg.isEmpty ? nil : Set(alg),
-                                          understoodCriticalHeaders: Set(understoodCritical))
+            let verified = try Self.verify(jws, keySet, byKeyID: !keys.namesKeysDirectly, allowed: alg.isEmpty ? nil : Set(alg),
+                                           understood: Set(understoodCritical))
             if json {
                 let members: [JSONValue.Member] = [
                     .init("valid", .bool(true)), .init("alg", .string(verified.algorithm.rawValue)),
@@ -73,5 +73,23 @@ package struct JWSVerifyCommand: AsyncParsableCommand {
         } catch let error as JOSECommandError {
             throw JOSEVerdict.refuse(error, json: json)
         }
+    }
+
+    /// Verifies `jws` with the keys of `keySet`: chosen by `kid` for a JWK Set, each tried in turn
+    /// (whatever `kid` the token names) for keys named on the command line.
+    static func verify(_ jws: JWS, _ keySet: JOSEKeySet, byKeyID: Bool, allowed: Set<JWSAlgorithm>?,
+                       understood: Set<String>) throws(JOSEError) -> JWSVerification {
+        if byKeyID || keySet.keys.count == 0 {
+            return try jws.verify(with: keySet, allowedAlgorithms: allowed, understoodCriticalHeaders: understood)
+        }
+        var firstError: JOSEError? = nil
+        for key in keySet.keys {
+            do {
+                return try jws.verify(with: key, allowedAlgorithms: allowed, understoodCriticalHeaders: understood)
+            } catch {
+                if firstError == nil { firstError = error }
+            }
+        }
+        throw firstError!
     }
 }

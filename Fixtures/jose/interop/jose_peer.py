@@ -4,13 +4,16 @@ PyJWT (JWT). Reads one JSON request on stdin and writes one JSON answer on stdou
 JWKs (RFC 7517), bytes as base64url. Exit 0 with {"ok": true, ...} when the library did it, exit 0
 with {"ok": false, "error": "..."} when the library refused the input, exit 2 on a bad request.
 
+Keys: "jwk" (a JWK object), or "pem" (PEM text, public or unencrypted private), or "secret"
+(base64url bytes of a symmetric key).
+
 Requests ("op"):
-  jws-sign      {"jwk", "alg", "payload"}                 -> {"token"}    (jwcrypto, compact)
-  jws-verify    {"jwk", "alg", "token"}                   -> {"payload"}  (jwcrypto)
-  jwe-encrypt   {"jwk", "alg", "enc", "plaintext", "zip"?} -> {"token"}   (jwcrypto, compact)
-  jwe-decrypt   {"jwk", "token"}                          -> {"plaintext"} (jwcrypto)
-  jwt-encode    {"jwk", "alg", "claims"}                  -> {"token"}    (PyJWT)
-  jwt-decode    {"jwk", "alg", "token", "audience"?, "issuer"?} -> {"claims"} (PyJWT)
+  jws-sign      {key, "alg", "payload"}                 -> {"token"}    (jwcrypto, compact)
+  jws-verify    {key, "alg", "token"}                   -> {"payload"}  (jwcrypto)
+  jwe-encrypt   {key, "alg", "enc", "plaintext", "zip"?} -> {"token"}   (jwcrypto, compact)
+  jwe-decrypt   {key, "token", "allowed"?}              -> {"plaintext"} (jwcrypto)
+  jwt-encode    {key, "alg", "claims"}                  -> {"token"}    (PyJWT)
+  jwt-decode    {key, "alg", "token", "audience"?, "issuer"?} -> {"claims"} (PyJWT)
 """
 import base64, json, sys
 
@@ -23,14 +26,23 @@ def unb64u(text):
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
+def load_key(request):
+    from jwcrypto import jwk
+    if "pem" in request:
+        return jwk.JWK.from_pem(request["pem"].encode())
+    if "secret" in request:
+        return jwk.JWK(kty="oct", k=request["secret"])
+    return jwk.JWK(**request["jwk"])
+
+
 def main():
     request = json.load(sys.stdin)
     op = request["op"]
     try:
         if op.startswith("jws") or op.startswith("jwe"):
-            from jwcrypto import jwk, jws, jwe
+            from jwcrypto import jws, jwe
             from jwcrypto.common import json_encode
-            key = jwk.JWK(**request["jwk"])
+            key = load_key(request)
             if op == "jws-sign":
                 token = jws.JWS(unb64u(request["payload"]))
                 token.add_signature(key, alg=request["alg"], protected=json_encode({"alg": request["alg"]}))
@@ -58,7 +70,8 @@ def main():
                 raise KeyError(op)
         elif op.startswith("jwt"):
             import jwt
-            key = jwt.PyJWK(request["jwk"], algorithm=request["alg"])
+            loaded = load_key(request)
+            key = jwt.PyJWK(json.loads(loaded.export(private_key=loaded.has_private)), algorithm=request["alg"])
             if op == "jwt-encode":
                 answer = {"token": jwt.encode(request["claims"], key, algorithm=request["alg"])}
             elif op == "jwt-decode":
