@@ -13,8 +13,11 @@ public struct JWSSigner: Sendable {
     public let key: JOSEKey
     /// The algorithm.
     public let algorithm: JWSAlgorithm
-    /// The protected header (with `alg` unless the unprotected header has it); `nil` when empty.
-    public let protectedHeader: JOSEHeader?
+    /// The protected header with its encoding (with `alg` unless the unprotected header has it);
+    /// `nil` when empty.
+    public let protected: ProtectedHeader?
+    /// The protected header's members.
+    public var protectedHeader: JOSEHeader? { protected?.header }
     /// The unprotected header (JSON serializations only), if any.
     public let unprotectedHeader: JOSEHeader?
 
@@ -59,7 +62,27 @@ public struct JWSSigner: Sendable {
         }
         self.key = key
         self.algorithm = resolved
-        self.protectedHeader = header.isEmpty ? nil : header
+        self.protected = header.isEmpty ? nil : ProtectedHeader(header)
+        self.unprotectedHeader = unprotectedHeader
+    }
+
+    /// A signer that keeps a protected header's exact text (its whitespace and member order), to
+    /// sign again a header received or written elsewhere (RFC 7515 Appendix A.1's has a CRLF).
+    ///
+    /// - Parameters:
+    ///   - key: A private key or a secret.
+    ///   - protected: The header, which must name the algorithm in `alg`.
+    ///   - unprotectedHeader: Members not protected (JSON serializations only).
+    /// - Throws: as ``init(key:algorithm:protectedHeader:unprotectedHeader:)``, and `.malformed`
+    ///   when the header has no `alg`.
+    public init(key: JOSEKey, protected: ProtectedHeader, unprotectedHeader: JOSEHeader? = nil) throws(JOSEError) {
+        guard let name = protected.header.algorithm else {
+            throw JOSEError.malformed("the protected header", "has no \"alg\"")
+        }
+        let checked = try JWSSigner(key: key, algorithm: try JWSAlgorithm(name: name), protectedHeader: protected.header, unprotectedHeader: unprotectedHeader)
+        self.key = key
+        self.algorithm = checked.algorithm
+        self.protected = protected
         self.unprotectedHeader = unprotectedHeader
     }
 }
@@ -76,7 +99,7 @@ extension JWS {
         guard !signers.isEmpty else { throw JOSEError.malformed("the JWS", "needs at least one signer") }
         var signatures: [JWSSignature] = []
         for (index, signer) in signers.enumerated() {
-            let protected = signer.protectedHeader.map(ProtectedHeader.init)
+            let protected = signer.protected
             // Checked with the signer's own extensions as understood: the producer knows them.
             let unsigned = try JWSSignature(protectedHeader: protected, unprotectedHeader: signer.unprotectedHeader, signature: [],
                                             what: "signer \(index + 1)")
