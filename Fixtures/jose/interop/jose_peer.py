@@ -71,7 +71,8 @@ def main():
         elif op.startswith("jwt"):
             import jwt
             loaded = load_key(request)
-            key = jwt.PyJWK(json.loads(loaded.export(private_key=loaded.has_private)), algorithm=request["alg"])
+            symmetric = loaded.key_type == "oct"
+            key = jwt.PyJWK(json.loads(loaded.export(private_key=loaded.has_private or symmetric)), algorithm=request["alg"])
             if op == "jwt-encode":
                 answer = {"token": jwt.encode(request["claims"], key, algorithm=request["alg"])}
             elif op == "jwt-decode":

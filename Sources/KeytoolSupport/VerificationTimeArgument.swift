@@ -1,10 +1,11 @@
 import ASN1Kit
 
-/// The `--at TIME` of `keytool certificate verify`: RFC 3339 (`2030-01-01T00:00:00Z`, an offset
-/// `+02:00`, fractions ignored) or `@N` seconds since 1970, as openssl's `-attime N`.
-enum VerificationTimeArgument {
+/// The `--at TIME` of `keytool certificate verify` and `keytool jwt verify`: RFC 3339
+/// (`2030-01-01T00:00:00Z`, an offset `+02:00`, fractions ignored) or `@N` seconds since 1970, as
+/// openssl's `-attime N`.
+package enum VerificationTimeArgument {
     /// Seconds since 1970, or `nil` when `text` is neither form.
-    static func parse(_ text: String) -> Int64? {
+    package static func parse(_ text: String) -> Int64? {
         if text.hasPrefix("@") {
             let digits = text.dropFirst()
             guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 || $0 == 0x2D }) else { return nil }

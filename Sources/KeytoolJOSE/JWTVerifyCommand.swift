@@ -1,0 +1,108 @@
+import ArgumentParser
+import CofferJSON
+import CommandLineSupport
+import JOSE
+import KeytoolSupport
+
+/// `keytool jwt verify TOKEN --key K|--jwks F|URL|--secret F [--issuer I] [--audience A] …`.
+package struct JWTVerifyCommand: AsyncParsableCommand {
+    package init() {}
+
+    package static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Verify a JWT's signature and claims; write its claims.",
+        discussion: """
+            The claims go to standard output as JSON, 'Verified OK (alg, kid)' to standard error. With --json \
+            one object goes to standard output instead: valid, alg, kid, header and claims, or valid false \
+            with the error and its code (expired, notYetValid, wrongAudience, wrongIssuer, invalidSignature, …).
+            """
+    )
+
+    @Argument(help: "The token file, or - for standard input.")
+    var file: String
+
+    @OptionGroup var keys: JOSEKeyOptions
+
+    @Option(help: ArgumentHelp("Accept only these algorithms (repeatable); default: every one the key allows.", valueName: "alg"))
+    var alg: [JWSAlgorithm] = []
+
+    @Option(help: ArgumentHelp("The iss the token must have.", valueName: "issuer"))
+    var issuer: String?
+
+    @Option(help: ArgumentHelp("An audience the token's aud must name (repeatable: any one of them).", valueName: "audience"))
+    var audience: [String] = []
+
+    @Option(help: ArgumentHelp("The sub the token must have.", valueName: "subject"))
+    var subject: String?
+
+    @Option(help: ArgumentHelp("The typ the header must have (JWT, at+jwt, …).", valueName: "typ"))
+    var typ: String?
+
+    @Option(help: ArgumentHelp("A claim that must be present (repeatable), e.g. exp.", valueName: "claim"))
+    var require: [String] = []
+
+    @Option(help: ArgumentHelp("Clock skew allowed for exp, nbf and iat, in seconds (or 90s, 2m).", valueName: "duration"))
+    var leeway: String = "0"
+
+    @Option(help: ArgumentHelp("Check the times as of this moment: RFC 3339 or @SECONDS (default: now).", valueName: "time"))
+    var at: String?
+
+    @Flag(help: "Write the verdict as JSON to standard output.")
+    var json = false
+
+    package func validate() throws {
+        if !keys.isGiven { throw ValidationError("give --key, --jwks or --secret") }
+        if DurationArgument.seconds(leeway) == nil { throw ValidationError("--leeway \(leeway): not a duration") }
+        if let at, VerificationTimeArgument.parse(at) == nil { throw ValidationError("--at \(at): not RFC 3339 (2030-01-01T00:00:00Z) or @SECONDS") }
+    }
+
+    package func run() async throws {
+        let token = try JOSEInput.token(file)
+        let text = String(decoding: token.bytes, as: UTF8.self)
+        let moment = at.flatMap(VerificationTimeArgument.parse).map { NumericDate(secondsSince1970: Double($0)) }
+        let validator = JWTValidator(issuer: issuer, audiences: audience.isEmpty ? nil : Set(audience), subject: subject, type: typ,
+                                     leeway: DurationArgument.seconds(leeway) ?? 0, requiredClaims: Set(require),
+                                     clock: { moment ?? .now })
+        do {
+            let peek = try? JWS(compact: text)
+            let signature = peek?.signatures.first
+            let keySet = try await keys.keys(keyID: signature?.keyID, algorithm: signature?.algorithmName)
+            let jwt = try Self.verify(text, keySet, byKeyID: !keys.namesKeysDirectly, allowed: alg.isEmpty ? nil : Set(alg), validator: validator)
+            let algorithm = jwt.header.algorithm ?? "?"
+            if json {
+                let members: [JSONValue.Member] = [
+                    .init("valid", .bool(true)), .init("alg", .string(algorithm)),
+                    .init("kid", jwt.header.keyID.map(JSONValue.string) ?? .null),
+                    .init("header", jwt.header.json), .init("claims", jwt.claims.json),
+                ]
+                SystemIO.writeStandardOutput(Array((JSONValue.object(members).serialized + "\n").utf8))
+            } else {
+                SystemIO.writeStandardOutput(Array((jwt.claims.json.serialized + "\n").utf8))
+                let kid = jwt.header.keyID.map { ", kid \($0)" } ?? ""
+                SystemIO.writeStandardError("Verified OK (\(algorithm)\(kid))\n")
+            }
+        } catch let error as JOSEError {
+            throw JOSEVerdict.refuse(JOSECommandError(error, file: token.name), json: json)
+        } catch let error as JOSECommandError {
+            throw JOSEVerdict.refuse(error, json: json)
+        }
+    }
+
+    /// Verifies `token` with the keys of `keySet`: by `kid` for a JWK Set, each in turn for keys
+    /// named on the command line.
+    static func verify(_ token: String, _ keySet: JOSEKeySet, byKeyID: Bool, allowed: Set<JWSAlgorithm>?,
+                       validator: JWTValidator) throws(JOSEError) -> JWT {
+        if byKeyID { return try JWT(verifying: token, with: keySet, allowedAlgorithms: allowed, validator: validator) }
+        var firstError: JOSEError? = nil
+        for key in keySet.keys {
+            do {
+                return try JWT(verifying: token, with: key, allowedAlgorithms: allowed, validator: validator)
+            } catch {
+                // A claim failure is the verdict: the signature verified with this key.
+                if ![JOSEError.Code.invalidSignature, .algorithmNotAllowed, .keyNotFound, .invalidKey].contains(error.code) { throw error }
+                if firstError == nil { firstError = error }
+            }
+        }
+        throw firstError ?? JOSEError(.keyNotFound, "no key")
+    }
+}
