@@ -25,6 +25,13 @@ let benchmarkSuites: [(name: String, dependencies: [Target.Dependency])] = [
         .product(name: "AsymmetricKeys", package: "Coffer"),
         .product(name: "CryptoOpenSSL", package: "Coffer"),
     ]),
+    ("JOSEBenchmarks", [
+        .product(name: "JOSE", package: "Coffer"),
+        .product(name: "AsymmetricKeys", package: "Coffer"),
+        .product(name: "CofferJSON", package: "Coffer"),
+        .product(name: "CryptoOpenSSL", package: "Coffer"),
+        .product(name: "JWTKit", package: "jwt-kit"),
+    ]),
     ("CertificateBenchmarks", [
         .product(name: "X509Kit", package: "Coffer"),
         .product(name: "AsymmetricKeys", package: "Coffer"),
