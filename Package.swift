@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "X509Kit", targets: ["X509Kit"]),
         .library(name: "KVStorage", targets: ["KVStorage"]),
         .library(name: "DownloadPipeline", targets: ["DownloadPipeline"]),
+        .library(name: "JOSE", targets: ["JOSE"]),
         .executable(name: "keytool", targets: ["keytool"]),
         .executable(name: "keytool-fetch", targets: ["keytool-fetch"]),
         .executable(name: "kvstore", targets: ["kvstore"]),
@@ -72,6 +73,8 @@ let package = Package(
         .target(name: "AsymmetricKeys", dependencies: ["CofferErrors", "ASN1Kit", "CofferJSON", "CryptoOpenSSL"], swiftSettings: strict),
         // Making and verifying certificates, above the keys that read them.
         .target(name: "X509Kit", dependencies: ["CofferErrors", "ASN1Kit", "AsymmetricKeys", "CryptoOpenSSL"], swiftSettings: strict),
+        // JWS, JWE, JWT and JWK Sets over the keys; CZlib for JWE's `zip: DEF`.
+        .target(name: "JOSE", dependencies: ["CofferErrors", "ASN1Kit", "CofferJSON", "CryptoOpenSSL", "AsymmetricKeys", "CZlib"], swiftSettings: strict),
         .target(name: "KVStorage", dependencies: ["CofferErrors", "CryptoOpenSSL", "CZlib"], swiftSettings: strict),
         .target(
             name: "DownloadPipeline",
@@ -154,6 +157,7 @@ let package = Package(
         .testTarget(name: "CryptoOpenSSLTests", dependencies: ["CryptoOpenSSL", "CofferErrors", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "AsymmetricKeysTests", dependencies: ["AsymmetricKeys", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "X509KitTests", dependencies: ["X509Kit", "AsymmetricKeys", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "JOSETests", dependencies: ["JOSE", "AsymmetricKeys", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStorageTests", dependencies: ["KVStorage", "CofferErrors", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "DownloadPipelineTests",
