@@ -20,7 +20,8 @@ extension JWEMessage {
     ///   `.invalidKey` (a public key; a bad `epk`: off the curve, another curve, low order),
     ///   `.unknownCriticalHeader`, `.costTooHigh` (PBES2 `p2c` above the cap), `.tooLarge` (a
     ///   plaintext that inflates past the cap), `.decryptionFailed` (a wrong key, altered data); with
-    ///   several recipients, the first recipient's error, its reason listing each.
+    ///   several recipients, the error of the first recipient the key fits (else the first
+    ///   recipient's), its reason listing each.
     public func decrypt(with key: JOSEKey, options: JWEDecryptionOptions = JWEDecryptionOptions()) throws(JOSEError) -> DecryptedJWE {
         try decrypt(.key(key), options: options)
     }
@@ -63,14 +64,15 @@ extension JWEMessage {
                 failures.append(error)
             }
         }
-        guard var first = failures.first else { throw JOSEError(.decryptionFailed, "no recipient could be decrypted") }
-        if failures.count > 1 {
-            if failures.allSatisfy({ $0.code == .keyNotFound }) {
-                throw JOSEError(.keyNotFound, "no key fits any of the JWE's \(failures.count) recipients")
-            }
-            first.reason = "no recipient decrypts: " + failures.enumerated().map { "recipient \($0.offset + 1): \($0.element.reason)" }.joined(separator: "; ")
+        guard let first = failures.first else { throw JOSEError(.decryptionFailed, "no recipient could be decrypted") }
+        guard failures.count > 1 else { throw first }
+        if failures.allSatisfy({ $0.code == .keyNotFound }) {
+            throw JOSEError(.keyNotFound, "no key fits any of the JWE's \(failures.count) recipients")
         }
-        throw first
+        // The error of a recipient the key fits says more than "not this algorithm" of the others.
+        var primary = failures.first { $0.code != .algorithmNotAllowed && $0.code != .keyNotFound } ?? first
+        primary.reason = "no recipient decrypts: " + failures.enumerated().map { "recipient \($0.offset + 1): \($0.element.reason)" }.joined(separator: "; ")
+        throw primary
     }
 
     private func decryptRecipient(_ index: Int, _ candidates: Candidates, options: JWEDecryptionOptions) throws(JOSEError) -> DecryptedJWE {
