@@ -99,4 +99,17 @@ struct JOSEKeySetTests {
         #expect(!certificate.canSign)
         #expect(certificate.allowedSignatureAlgorithms == [.eddsa])
     }
+
+    @Test("keys write back as JWKs, secrets only with includePrivate")
+    func jwkOutput() throws {
+        let text = #"{"kty":"oct","kid":"h","alg":"HS256","k":"hJtXIZ2uSN5kbQfbtTNWbpdmhkV8FJG-Onbc6mxCcYg"}"#
+        let key = try JOSEKey(jwk: Array(text.utf8))
+        #expect(try key.jwk(includePrivate: true).serialized == text)
+        #expect(throws: JOSEError(.invalidKey, "")) { try key.jwk(includePrivate: false) }
+        let ec = try JOSEKey(jwk: try JOSEFixtures.bytes("cookbook/jwk/3_2.ec_private_key.json"))
+        let publicOnly = try JOSEKeySet([ec]).jwks(includePrivate: false)
+        let reread = try JOSEKeySet(jwks: Array(publicOnly.serialized.utf8))
+        #expect(!reread.keys[0].canSign)
+        #expect(reread.keys[0].keyID == ec.keyID)
+    }
 }
