@@ -48,7 +48,8 @@ extension JWS {
     }
 
     /// Verifies the JWS with a key set: for each signature, the keys that fit its `kid` (when it has
-    /// one) and its `alg` (``KeySelector``) are tried in the set's order. A `kid` must select one
+    /// one), its `alg`, `use: sig` and `key_ops` with `verify` (``KeySelector``; unstated attributes
+    /// do not exclude a key) are tried in the set's order. A `kid` must select one
     /// key: two keys with the same `kid` that both fit the algorithm are ambiguous, and refused.
     ///
     /// - Throws: ``JOSEError`` `.keyNotFound` when no key of the set fits a signature, or a `kid`
@@ -60,7 +61,7 @@ extension JWS {
         for (index, signature) in signatures.enumerated() {
             do throws(JOSEError) {
                 let algorithm = try checkedAlgorithm(of: signature, index: index, allowed: allowedAlgorithms, understood: understoodCriticalHeaders)
-                let candidates = keySet.keys(matching: KeySelector(keyID: signature.keyID, algorithm: algorithm.rawValue))
+                let candidates = keySet.keys(matching: KeySelector(keyID: signature.keyID, algorithm: algorithm.rawValue, use: "sig", operation: "verify"))
                 guard !candidates.isEmpty else {
                     // Keys with the kid (or any key, without one) that refuse the algorithm say why.
                     let named = keySet.keys(matching: KeySelector(keyID: signature.keyID))
