@@ -73,8 +73,8 @@ extension KeyManagement {
             throw JOSEError(.invalidKey, "the ephemeral key \"epk\" is \(epk.algorithmDescription); the recipient's key is \(ours.algorithmDescription)")
         }
         let z = try sharedSecret(privateKey, epk)
-        let apu = try header.agreementPartyUInfo.map { text throws(JOSEError) in try Base64URL.decode(text, what: "header member \"apu\"") } ?? []
-        let apv = try header.agreementPartyVInfo.map { text throws(JOSEError) in try Base64URL.decode(text, what: "header member \"apv\"") } ?? []
+        let apu = try header.agreementPartyUInfo.map { text throws(JOSEError) in try Base64URL.decode(Array(text.utf8), what: "header member \"apu\"") } ?? []
+        let apv = try header.agreementPartyVInfo.map { text throws(JOSEError) in try Base64URL.decode(Array(text.utf8), what: "header member \"apv\"") } ?? []
         if wrapped, let kekSize = algorithm.keyEncryptionKeySize {
             let kek = try concatKDF(z, algorithmID: algorithm.rawValue, apu: apu, apv: apv, keyLength: kekSize)
             return try unwrap(encryptedKey, kek: kek, algorithm: algorithm)

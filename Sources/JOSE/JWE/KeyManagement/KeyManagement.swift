@@ -158,7 +158,7 @@ enum KeyManagement {
         guard case .string(let text) = value else {
             throw JOSEError.malformed("header member \"\(name)\"", "is \(value.kind), not a string")
         }
-        return try Base64URL.decode(text, what: "header member \"\(name)\"")
+        return try Base64URL.decode(Array(text.utf8), what: "header member \"\(name)\"")
     }
 
     /// The AES-GCM cipher of a key encryption key of `count` bytes.

@@ -16,7 +16,7 @@ struct JWEJSONReader {
         guard case .string(let text) = member.value else {
             throw JOSEError.malformed("member \"\(name)\"", "is \(member.value.kind), not a string", offset: member.offset + baseOffset)
         }
-        return try Base64URL.decode(text, what: "member \"\(name)\"", baseOffset: member.offset + baseOffset)
+        return try Base64URL.decode(member: text, what: "member \"\(name)\"", memberOffset: member.offset + baseOffset)
     }
 
     /// The unprotected header object member `name`, or `nil` when absent.

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Musl)
+internal import Musl
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+import ASN1Kit
+import CofferJSON
+
+/// A JWT time (RFC 7519 §2 NumericDate): seconds since 1970-01-01T00:00:00Z UTC, ignoring leap
+/// seconds, possibly fractional.
+public struct NumericDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Seconds since 1970, UTC.
+    public var secondsSince1970: Double
+
+    /// The time `secondsSince1970` seconds after the epoch.
+    public init(secondsSince1970: Double) {
+        self.secondsSince1970 = secondsSince1970
+    }
+
+    /// The system's wall-clock time (`clock_gettime(CLOCK_REALTIME)`).
+    public static var now: NumericDate {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return NumericDate(secondsSince1970: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9)
+    }
+
+    /// This time plus `seconds`.
+    public func adding(_ seconds: Double) -> NumericDate {
+        NumericDate(secondsSince1970: secondsSince1970 + seconds)
+    }
+
+    /// Whether `lhs` is earlier than `rhs`.
+    public static func < (lhs: NumericDate, rhs: NumericDate) -> Bool {
+        lhs.secondsSince1970 < rhs.secondsSince1970
+    }
+
+    /// ISO 8601 in UTC, `2026-11-28T10:00:00Z`, with the fraction when there is one
+    /// (`2026-11-28T10:00:00.5Z`).
+    public var description: String {
+        let whole = secondsSince1970.rounded(.down)
+        guard whole.isFinite, abs(whole) < 1e15, let time = ASN1Time(secondsSince1970: Int64(whole)) else {
+            return "\(secondsSince1970) s since 1970"
+        }
+        let text = time.description
+        let fraction = secondsSince1970 - whole
+        guard fraction > 0, text.hasSuffix("Z") else { return text }
+        var digits = String(Int((fraction * 1000).rounded()))
+        while digits.count < 3 { digits = "0" + digits }
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return digits.isEmpty ? text : String(text.dropLast()) + "." + digits + "Z"
+    }
+
+    /// The JSON number: an integer when whole, else the shortest decimal.
+    var json: JSONValue {
+        if secondsSince1970 == secondsSince1970.rounded(), abs(secondsSince1970) < 1e15 {
+            return .number(String(Int64(secondsSince1970)))
+        }
+        return .number(String(secondsSince1970))
+    }
+
+    /// A JSON number read as a NumericDate; `nil` for any other value or a non-finite number.
+    init?(json value: JSONValue) {
+        guard case .number(let text) = value, let seconds = Double(text), seconds.isFinite else { return nil }
+        self.secondsSince1970 = seconds
+    }
+}
