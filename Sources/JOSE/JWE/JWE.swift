@@ -62,13 +62,13 @@ public enum JWE {
                 throw JOSEError.malformed("the shared unprotected header", "its \"enc\" is not \(encryption.rawValue)")
             }
         } else {
-            try place(.init("enc", .string(encryption.rawValue)), in: &protected)
+            place(.init("enc", .string(encryption.rawValue)), in: &protected)
         }
         if let compression = options.compression {
             guard shared?["zip"] == nil else {
                 throw JOSEError.malformed("the shared unprotected header", "\"zip\" must be integrity protected (RFC 7516 §4.1.3)")
             }
-            try place(.init("zip", .string(compression.rawValue)), in: &protected)
+            place(.init("zip", .string(compression.rawValue)), in: &protected)
         }
         let decidesCEK = recipients.count == 1 && recipients[0].algorithm.hasEmptyEncryptedKey
         var cek: SecureBytes? = decidesCEK ? nil
@@ -93,7 +93,7 @@ public enum JWE {
                     }
                     continue
                 }
-                if inProtected { try place(member, in: &protected) } else { try place(member, in: &recipientHeader) }
+                if inProtected { place(member, in: &protected) } else { place(member, in: &recipientHeader) }
             }
             entries.append(JWEMessage.Recipient(header: recipientHeader.isEmpty ? nil : recipientHeader, encryptedKey: result.encryptedKey))
         }
@@ -115,7 +115,7 @@ public enum JWE {
 
     /// Sets `member` in `header`: in place when the header already has it (a template's order is
     /// kept), else appended.
-    private static func place(_ member: JSONValue.Member, in header: inout JOSEHeader) throws(JOSEError) {
+    private static func place(_ member: JSONValue.Member, in header: inout JOSEHeader) {
         header.setMember(member.name, member.value)
     }
 }

@@ -83,6 +83,9 @@ extension JWEMessage {
         if let recipientHeader = recipient.header { header = try header.union(recipientHeader, what: "\(what)'s headers") }
         try CriticalHeaders.check(protected: protectedHeader?.header, unprotected: [sharedUnprotectedHeader, recipient.header].compactMap { $0 },
                                   understood: options.understoodCriticalHeaders, what: what)
+        if header["b64"] != nil {
+            throw JOSEError.malformed("\(what)'s header", "\"b64\" (RFC 7797) is a JWS header parameter; a JWE has none")
+        }
         let (algorithm, encryption) = try algorithms(header, what: what, options: options)
         let compression = try compression(header, what: what)
         if case .pbes2 = algorithm.family {
