@@ -40,7 +40,9 @@ enum KeyManagement {
                 let cek = try requireCEK(cek, algorithm)
                 let rsa = try JOSEError.wrapping(.invalidKey, "the recipient's RSA key") { try asymmetric.publicKey().requireRSA(for: "RSA-OAEP") }
                 let encrypted = try JOSEError.wrapping(.invalidKey, "\(algorithm.rawValue) encryption of the CEK") {
-                    try cek.withUnsafeBytes { bytes in try rsa.encrypt(Array(bytes), padding: padding) }
+                    var copy = cek.withUnsafeBytes { Array($0) }
+                    defer { SecureMemory.zero(&copy) }
+                    return try rsa.encrypt(copy, padding: padding)
                 }
                 return Encrypted(cek: cek, encryptedKey: encrypted, headerMembers: [])
             case (.aesKeyWrap, .symmetric(let kek)):
@@ -51,7 +53,9 @@ enum KeyManagement {
                 let cek = try requireCEK(cek, algorithm)
                 let iv = try JOSEError.wrapping(.invalidKey, "the key wrap IV") { try random.keyWrapInitializationVector(count: 12, recipient: index) }
                 let sealed = try JOSEError.wrapping(.invalidKey, "\(algorithm.rawValue) key wrap") {
-                    try cek.withUnsafeBytes { bytes in try Cipher.sealGCM(gcmCipher(kek.count), key: kek, iv: iv, Array(bytes)) }
+                    var copy = cek.withUnsafeBytes { Array($0) }
+                    defer { SecureMemory.zero(&copy) }
+                    return try Cipher.sealGCM(gcmCipher(kek.count), key: kek, iv: iv, copy)
                 }
                 return Encrypted(cek: cek, encryptedKey: sealed.ciphertext, headerMembers: [
                     .init("iv", .string(Base64URL.encode(iv))), .init("tag", .string(Base64URL.encode(sealed.tag))),
@@ -101,7 +105,8 @@ enum KeyManagement {
                 throw JOSEError.malformed("the JOSE header", "\(algorithm.rawValue) needs a 96-bit \"iv\" and a 128-bit \"tag\"; they have \(iv.count * 8) and \(tag.count * 8) bits")
             }
             return try JOSEError.wrapping(.decryptionFailed, "\(algorithm.rawValue) key unwrap (wrong key, or altered data)") {
-                let cek = try Cipher.openGCM(gcmCipher(kek.count), key: kek, iv: iv, encryptedKey, tag: tag)
+                var cek = try Cipher.openGCM(gcmCipher(kek.count), key: kek, iv: iv, encryptedKey, tag: tag)
+                defer { SecureMemory.zero(&cek) }
                 return SecureBytes(cek)
             }
         case (.direct, .key(let key)):
