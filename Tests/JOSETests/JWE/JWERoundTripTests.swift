@@ -141,3 +141,35 @@ struct JWERoundTripTests {
         }
     }
 }
+
+@Suite("JWE: the algorithms a key prefers")
+struct JWEPreferredAlgorithmTests {
+    @Test("each kind of key names an algorithm that then round-trips")
+    func preferred() throws {
+        let rsa = try JOSEKey(PrivateKey.generate(.rsa, bits: 2048))
+        let ec = try JOSEKey(PrivateKey.generate(.ec, curve: .p384))
+        let x448 = try JOSEKey(PrivateKey.generate(.x448))
+        let ed25519 = try JOSEKey(PrivateKey.generate(.ed25519))
+        #expect(rsa.preferredKeyManagementAlgorithm == .rsaOAEP256)
+        #expect(ec.preferredKeyManagementAlgorithm == .ecdhESA256KW)
+        #expect(x448.preferredKeyManagementAlgorithm == .ecdhESA256KW)
+        #expect(ed25519.preferredKeyManagementAlgorithm == nil)
+        for (size, algorithm) in [(16, KeyManagementAlgorithm.a128KW), (24, .a192KW), (32, .a256KW), (48, .direct), (64, .direct)] {
+            let key = JWERoundTripTests.secret(size)
+            #expect(key.preferredKeyManagementAlgorithm == algorithm, "\(size) bytes")
+        }
+        #expect(JWERoundTripTests.secret(64).preferredContentEncryption(for: .direct) == .a256CBCHS512)
+        #expect(JWERoundTripTests.secret(20).preferredKeyManagementAlgorithm == nil)
+        let contentKey = JOSEKey(secret: SecureBytes([UInt8](repeating: 1, count: 32)), attributes: KeyAttributes(algorithm: "A128CBC-HS256"))
+        #expect(contentKey.preferredKeyManagementAlgorithm == .direct)
+        #expect(contentKey.preferredContentEncryption(for: .direct) == .a128CBCHS256)
+        for key in [rsa, ec, x448, JWERoundTripTests.secret(48), contentKey] {
+            let algorithm = try require(key.preferredKeyManagementAlgorithm)
+            let encryption = key.preferredContentEncryption(for: algorithm)
+            let recipientKey = key.asymmetricKey == nil ? key : JOSEKey(try key.publicKey())
+            let token = try JWE.encrypt(JWERoundTripTests.plaintext, to: JWERecipient(key: recipientKey, algorithm: algorithm),
+                                        encryption: encryption).compactSerialization()
+            #expect(try JWEMessage(compact: token).decrypt(with: key).plaintext == JWERoundTripTests.plaintext)
+        }
+    }
+}

@@ -19,6 +19,36 @@ extension JOSEKey {
         Set(KeyManagementAlgorithm.allCases.filter { keyManagementMismatch($0, encryption: encryption) == nil })
     }
 
+    /// The key management algorithm to encrypt to this key with when the caller names none:
+    /// its `alg` attribute when that is a key management algorithm (`dir` when it is a content
+    /// encryption algorithm); else RSA-OAEP-256 for RSA, ECDH-ES+A256KW for EC, X25519 and X448
+    /// (it works among several recipients, unlike ECDH-ES), A128KW/A192KW/A256KW for a secret of
+    /// 16/24/32 bytes and `dir` for one of 48 or 64. `nil` when the key cannot encrypt at all.
+    public var preferredKeyManagementAlgorithm: KeyManagementAlgorithm? {
+        if let stated = attributes.algorithm {
+            if ContentEncryptionAlgorithm(name: stated) != nil { return keyManagementMismatch(.direct, encryption: nil) == nil ? .direct : nil }
+            guard let algorithm = KeyManagementAlgorithm(name: stated), algorithm != .rsa1_5 else { return nil }
+            return keyManagementMismatch(algorithm, encryption: nil) == nil || algorithm == .direct ? algorithm : nil
+        }
+        let candidates: [KeyManagementAlgorithm]
+        switch material {
+        case .asymmetric: candidates = [.rsaOAEP256, .ecdhESA256KW]
+        case .symmetric(let secret): candidates = secret.count <= 32 ? [.a128KW, .a192KW, .a256KW] : [.direct]
+        }
+        return candidates.first { keyManagementMismatch($0, encryption: nil) == nil }
+    }
+
+    /// The content encryption algorithm to use with this key and `algorithm` when the caller
+    /// names none: for `dir`, the key's `alg` attribute when it is a content encryption algorithm,
+    /// else the one whose key has the secret's size (A128GCM, A192GCM, A256GCM, A192CBC-HS384,
+    /// A256CBC-HS512); A256GCM otherwise.
+    public func preferredContentEncryption(for algorithm: KeyManagementAlgorithm) -> ContentEncryptionAlgorithm {
+        guard algorithm == .direct, let secret else { return .a256GCM }
+        if let stated = attributes.algorithm.flatMap(ContentEncryptionAlgorithm.init(name:)) { return stated }
+        let bySize: [Int: ContentEncryptionAlgorithm] = [16: .a128GCM, 24: .a192GCM, 32: .a256GCM, 48: .a192CBCHS384, 64: .a256CBCHS512]
+        return bySize[secret.count] ?? .a256GCM
+    }
+
     /// Checks that this key may be used with `algorithm` and `encryption`: its `alg` attribute, if
     /// any, admits them, and its type and size fit.
     ///
