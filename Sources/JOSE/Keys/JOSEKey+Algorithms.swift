@@ -72,7 +72,7 @@ extension JOSEKey {
     /// - Throws: ``JOSEError`` `.invalidKey` naming the attribute.
     public func checkUsable(for operation: String) throws(JOSEError) {
         if let use = attributes.use, use != "sig" {
-            throw JOSEError(.invalidKey, "the key\(keyIDText) has use \"\(use == "enc" ? "enc" : "other")\", not \"sig\": it may not \(operation)")
+            throw JOSEError(.invalidKey, "the key\(keyIDText) has use \"\(use.count <= 16 ? use : String(use.prefix(16)) + "…")\", not \"sig\": it may not \(operation)")
         }
         if let operations = attributes.keyOperations, !operations.contains(operation) {
             throw JOSEError(.invalidKey, "the key\(keyIDText) has key_ops without \"\(operation)\"")

@@ -27,6 +27,11 @@ enum Base64URL {
         }
     }
 
+    /// The bytes of base64url `text` (a header member's value, say).
+    static func decode(_ text: String, what: String, baseOffset: Int = 0) throws(JOSEError) -> [UInt8] {
+        try decode(Array(text.utf8), what: what, baseOffset: baseOffset)
+    }
+
     /// The bytes of base64url `text`, the value of a JSON member whose name is at `memberOffset`:
     /// the error's offset is the member's, and the character offsets its reason gives count from
     /// the value's first character (the parser does not record where a value starts).
