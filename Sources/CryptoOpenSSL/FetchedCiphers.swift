@@ -5,25 +5,34 @@ import Synchronization
 final class FetchedCiphers: Sendable {
     static let shared = FetchedCiphers()
 
-    private let table = Mutex<[SymmetricCipher: CipherHandle]>([:])
+    /// Keyed by the OpenSSL algorithm name.
+    private let table = Mutex<[String: CipherHandle]>([:])
 
     /// The fetched cipher, loading the legacy provider first when the cipher needs it.
     ///
     /// - Throws: ``CryptoError`` `.unsupported` when OpenSSL does not offer the cipher.
     func cipher(_ cipher: SymmetricCipher) throws -> OpaquePointer {
-        if let handle = table.withLock({ $0[cipher] }) {
+        try self.cipher(named: cipher.rawValue, needsLegacyProvider: cipher.needsLegacyProvider)
+    }
+
+    /// The fetched cipher of OpenSSL name `name`, for the ciphers that are not a
+    /// ``SymmetricCipher`` case (the `AES-*-WRAP` ciphers of ``AESKeyWrap``).
+    ///
+    /// - Throws: ``CryptoError`` `.unsupported` when OpenSSL does not offer the cipher.
+    func cipher(named name: String, needsLegacyProvider: Bool = false) throws -> OpaquePointer {
+        if let handle = table.withLock({ $0[name] }) {
             return handle.pointer
         }
-        if cipher.needsLegacyProvider {
+        if needsLegacyProvider {
             try LegacyProvider.load()
         }
-        guard let pointer = EVP_CIPHER_fetch(nil, cipher.rawValue, nil) else {
-            throw CryptoError.openSSL("EVP_CIPHER_fetch", "cipher \(cipher.rawValue) is not available", code: .unsupported)
+        guard let pointer = EVP_CIPHER_fetch(nil, name, nil) else {
+            throw CryptoError.openSSL("EVP_CIPHER_fetch", "cipher \(name) is not available", code: .unsupported)
         }
         let handle = CipherHandle(pointer)
         return table.withLock { entries in
-            if let existing = entries[cipher] { return existing.pointer }
-            entries[cipher] = handle
+            if let existing = entries[name] { return existing.pointer }
+            entries[name] = handle
             return handle.pointer
         }
     }

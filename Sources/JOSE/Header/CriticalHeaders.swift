@@ -18,10 +18,11 @@ enum CriticalHeaders {
     /// - Parameters:
     ///   - protected: The integrity-protected header, if any.
     ///   - unprotected: The unprotected headers (JWS `header`; JWE shared and per-recipient).
-    ///   - understood: The extension names the caller handles, besides `b64`.
+    ///   - understood: The extension names the caller handles, besides `b64`; `nil` to check only
+    ///     the structure (when reading, before the caller has said what it understands).
     ///   - what: The signature or recipient, for messages.
     /// - Throws: ``JOSEError`` `.unknownCriticalHeader` naming the rule broken or the name not understood.
-    static func check(protected: JOSEHeader?, unprotected: [JOSEHeader], understood: Set<String> = [], what: String) throws(JOSEError) {
+    static func check(protected: JOSEHeader?, unprotected: [JOSEHeader], understood: Set<String>?, what: String) throws(JOSEError) {
         for header in unprotected {
             if header["crit"] != nil {
                 throw JOSEError(.unknownCriticalHeader, "\(what): \"crit\" is in an unprotected header; it must be integrity protected (RFC 7515 §4.1.11)")
@@ -50,6 +51,7 @@ enum CriticalHeaders {
             guard protected[name] != nil else {
                 throw JOSEError(.unknownCriticalHeader, "\(what): \"crit\" names \"\(shown)\", which the protected header does not have")
             }
+            guard let understood else { continue }
             guard understoodByJOSE.contains(name) || understood.contains(name) else {
                 throw JOSEError(.unknownCriticalHeader, "\(what): \"crit\" names \"\(shown)\", an extension this reader does not understand (RFC 7515 §4.1.11)")
             }

@@ -70,7 +70,7 @@ extension JWS {
                 throw JOSEError.malformed("member \"payload\"", "is \(payloadMember.value.kind), not a string", offset: payloadMember.offset)
             }
             let segment = Array(text.utf8)
-            let payload = encoded ? try Base64URL.decode(segment, what: "member \"payload\" (offset \(payloadMember.offset))", baseOffset: payloadMember.offset) : segment
+            let payload = encoded ? try Base64URL.decode(member: text, what: "member \"payload\"", memberOffset: payloadMember.offset) : segment
             self.init(payload: payload, payloadSegment: segment, signatures: signatures, isPayloadDetached: false)
         } else {
             guard let detachedPayload else {
@@ -107,7 +107,14 @@ extension JWS {
         var protected: ProtectedHeader? = nil
         if let (text, offset) = try string("protected") {
             guard !text.isEmpty else { throw JOSEError.malformed("\(what) member \"protected\"", "is empty", offset: offset) }
-            protected = try ProtectedHeader(encoded: Array(text.utf8), what: "\(what) member \"protected\" (offset \(offset))", baseOffset: offset, limits: limits)
+            do {
+                protected = try ProtectedHeader(encoded: Array(text.utf8), what: "\(what) member \"protected\" (offset \(offset); character offsets within its value)",
+                                                limits: limits)
+            } catch {
+                var located = error
+                located.offset = offset
+                throw located
+            }
         }
         var unprotected: JOSEHeader? = nil
         if let header = member("header") {
@@ -117,7 +124,7 @@ extension JWS {
             throw JOSEError.malformed(what, "has no \"signature\" member", offset: objectOffset)
         }
         guard !text.isEmpty else { throw JOSEError.malformed("\(what) member \"signature\"", "is empty", offset: offset) }
-        let bytes = try Base64URL.decode(Array(text.utf8), what: "\(what) member \"signature\" (offset \(offset))", baseOffset: offset)
+        let bytes = try Base64URL.decode(member: text, what: "\(what) member \"signature\"", memberOffset: offset)
         return try JWSSignature(protectedHeader: protected, unprotectedHeader: unprotected, signature: bytes, what: what)
     }
 

@@ -27,7 +27,7 @@ public struct JWSSignature: Sendable {
         self.header = try unprotectedHeader.map { (extra) throws(JOSEError) in try protected.union(extra, what: what) } ?? protected
         // Structure only: which extensions are understood is decided at verification.
         try CriticalHeaders.check(protected: protectedHeader?.header, unprotected: unprotectedHeader.map { [$0] } ?? [],
-                                  understood: Set(protectedHeader?.header.critical ?? []), what: what)
+                                  understood: nil, what: what)
     }
 
     /// The `alg` of the JOSE header, as written.

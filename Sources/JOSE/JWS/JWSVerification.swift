@@ -48,9 +48,12 @@ extension JWS {
     }
 
     /// Verifies the JWS with a key set: for each signature, the keys that fit its `kid` (when it has
-    /// one) and its `alg` (``KeySelector``) are tried in the set's order.
+    /// one), its `alg`, `use: sig` and `key_ops` with `verify` (``KeySelector``; unstated attributes
+    /// do not exclude a key) are tried in the set's order. A `kid` must select one
+    /// key: two keys with the same `kid` that both fit the algorithm are ambiguous, and refused.
     ///
-    /// - Throws: ``JOSEError`` `.keyNotFound` when no key of the set fits a signature; otherwise as
+    /// - Throws: ``JOSEError`` `.keyNotFound` when no key of the set fits a signature, or a `kid`
+    ///   selects more than one; otherwise as
     ///   ``verify(with:allowedAlgorithms:understoodCriticalHeaders:)-(JOSEKey,_,_)``.
     public func verify(with keySet: JOSEKeySet, allowedAlgorithms: Set<JWSAlgorithm>? = nil,
                        understoodCriticalHeaders: Set<String> = []) throws(JOSEError) -> JWSVerification {
@@ -58,10 +61,19 @@ extension JWS {
         for (index, signature) in signatures.enumerated() {
             do throws(JOSEError) {
                 let algorithm = try checkedAlgorithm(of: signature, index: index, allowed: allowedAlgorithms, understood: understoodCriticalHeaders)
-                let candidates = keySet.keys(matching: KeySelector(keyID: signature.keyID, algorithm: algorithm.rawValue))
+                let candidates = keySet.keys(matching: KeySelector(keyID: signature.keyID, algorithm: algorithm.rawValue, use: "sig", operation: "verify"))
                 guard !candidates.isEmpty else {
+                    // Keys with the kid (or any key, without one) that refuse the algorithm say why.
+                    let named = keySet.keys(matching: KeySelector(keyID: signature.keyID))
+                    if named.count == 1 {
+                        try named[0].checkAllows(algorithm)
+                        try named[0].checkUsable(for: "verify")
+                    }
                     let kid = signature.keyID.map { " with kid \"\(Self.clip($0))\"" } ?? ""
                     throw JOSEError(.keyNotFound, "\(Self.name(index)): no key of the set\(kid) allows \(algorithm)")
+                }
+                if let keyID = signature.keyID, candidates.count > 1 {
+                    throw JOSEError(.keyNotFound, "\(Self.name(index)): \(candidates.count) keys of the set have kid \"\(Self.clip(keyID))\" and allow \(algorithm); a kid must name one key")
                 }
                 var lastError: JOSEError? = nil
                 for key in candidates {

@@ -32,6 +32,7 @@ public struct NumericDate: Sendable, Hashable, Comparable, CustomStringConvertib
         NumericDate(secondsSince1970: secondsSince1970 + seconds)
     }
 
+    /// Whether `lhs` is earlier than `rhs`.
     public static func < (lhs: NumericDate, rhs: NumericDate) -> Bool {
         lhs.secondsSince1970 < rhs.secondsSince1970
     }

@@ -34,7 +34,8 @@ extension JOSEKey {
             guard key.algorithm == .rsa, let bits = try? key.publicKey().bits else {
                 return "\(algorithm) needs an RSA key; this is an \(key.algorithmDescription) key"
             }
-            return bits >= 2048 ? nil : "\(algorithm) needs an RSA key of 2048 bits or more (RFC 7518 §3.3); this one has \(bits)"
+            guard bits >= 2048 else { return "\(algorithm) needs an RSA key of 2048 bits or more (RFC 7518 §3.3); this one has \(bits)" }
+            return weakness.map { "the RSA key is refused: \($0)" }
         case (.ecdsa(let curve), .asymmetric(let key)):
             guard key.algorithm == .ec, let keyCurve = try? key.publicKey().curve else {
                 return "\(algorithm) needs an EC \(curve.rawValue) key; this is an \(key.algorithmDescription) key"
@@ -49,8 +50,12 @@ extension JOSEKey {
     /// Checks that this key may be used with `algorithm`: its `alg` attribute, if any, names it, and
     /// its type and size fit it.
     ///
-    /// - Throws: ``JOSEError`` `.algorithmNotAllowed` saying why.
+    /// - Throws: ``JOSEError`` `.algorithmNotAllowed` saying why; `.invalidKey` for an RSA key
+    ///   refused whatever the algorithm (an exponent below 3 or even, the ROCA fingerprint).
     public func checkAllows(_ algorithm: JWSAlgorithm) throws(JOSEError) {
+        if let weakness {
+            throw JOSEError(.invalidKey, "the RSA key\(keyIDText) is refused: \(weakness)")
+        }
         if let stated = attributes.algorithm, stated != algorithm.rawValue {
             let shown = stated.count <= 32 ? stated : String(stated.prefix(32)) + "…"
             throw JOSEError(.algorithmNotAllowed, "the key\(keyIDText) is for alg \"\(shown)\", not \(algorithm)")
@@ -67,11 +72,17 @@ extension JOSEKey {
     /// - Throws: ``JOSEError`` `.invalidKey` naming the attribute.
     public func checkUsable(for operation: String) throws(JOSEError) {
         if let use = attributes.use, use != "sig" {
-            throw JOSEError(.invalidKey, "the key\(keyIDText) has use \"\(use == "enc" ? "enc" : "other")\", not \"sig\": it may not \(operation)")
+            throw JOSEError(.invalidKey, "the key\(keyIDText) has use \"\(use.count <= 16 ? use : String(use.prefix(16)) + "…")\", not \"sig\": it may not \(operation)")
         }
         if let operations = attributes.keyOperations, !operations.contains(operation) {
             throw JOSEError(.invalidKey, "the key\(keyIDText) has key_ops without \"\(operation)\"")
         }
+    }
+
+    /// Why an RSA key is refused whatever its size (``RSAKeyWeakness``), or `nil`.
+    var weakness: String? {
+        guard case .asymmetric(let key) = material, let rsa = try? key.publicKey().rsa else { return nil }
+        return RSAKeyWeakness.problem(rsa)
     }
 
     /// ` (kid "…")` for messages, or nothing.

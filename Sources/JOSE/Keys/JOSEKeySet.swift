@@ -24,11 +24,14 @@ public struct JOSEKeySet: Sendable {
     /// Reads a JWK Set (`{"keys": [...]}`) or a single JWK (a set of one).
     ///
     /// An entry of a set that cannot be read is skipped and recorded in ``skipped`` (RFC 7517 §5);
-    /// a set in which no entry can be read is an error.
+    /// a set in which no entry can be read is an error. A set that mixes secrets (symmetric or
+    /// private keys) with public keys is refused: a published set holds public keys only, and a
+    /// mixture is how a secret ends up published or a public key ends up trusted as a secret's peer.
     ///
     /// - Throws: ``JOSEError`` `.tooLarge` above ``JOSELimits/maximumTokenSize``; `.malformed` for
     ///   text that is not a JSON object, a `keys` member that is no array or is empty; the single
-    ///   JWK's error; for a set of which every entry failed, the first entry's error.
+    ///   JWK's error; for a set of which every entry failed, the first entry's error; `.invalidKey`
+    ///   for a set mixing secrets and public keys.
     public init(jwks bytes: [UInt8], limits: JOSELimits = .default) throws(JOSEError) {
         try limits.checkSize(bytes.count, of: "JWK Set")
         let value: JSONValue
@@ -62,6 +65,11 @@ public struct JOSEKeySet: Sendable {
             }
         }
         if keys.isEmpty, let first = skipped.first { throw first }
+        let secrets = keys.filter(\.canSign).count
+        if secrets > 0 && secrets < keys.count {
+            throw JOSEError(.invalidKey, "the JWK Set mixes \(secrets) secret or private key\(secrets == 1 ? "" : "s") with \(keys.count - secrets) public key\(keys.count - secrets == 1 ? "" : "s"); a set holds one or the other",
+                            offset: keysMember.offset)
+        }
         self.init(keys)
         self.skipped = skipped
     }

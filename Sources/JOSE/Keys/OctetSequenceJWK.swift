@@ -26,7 +26,7 @@ enum OctetSequenceJWK {
         guard let k = member("k"), let text = k.value.stringValue else {
             throw JOSEError.malformed("the oct JWK", "member \"k\" (the key, base64url) is missing or not a string", offset: offset)
         }
-        var bytes = try Base64URL.decode(text, what: "JWK member \"k\" (offset \(k.offset))", baseOffset: k.offset)
+        var bytes = try Base64URL.decode(member: text, what: "JWK member \"k\"", memberOffset: k.offset)
         defer { SecureMemory.zero(&bytes) }
         guard !bytes.isEmpty else {
             throw JOSEError.malformed("JWK member \"k\"", "the symmetric key is empty", offset: k.offset)

@@ -21,14 +21,27 @@ enum Base64URL {
         do {
             return try Base64.decodeURL(text, baseOffset: baseOffset)
         } catch let error as ASN1Error {
-            throw JOSEError.malformed(what, "not base64url: \(error.reason)", offset: error.offset ?? baseOffset, cause: error)
+            throw JOSEError(.malformed, "\(what) is not base64url: \(error.reason)", offset: error.offset ?? baseOffset, cause: error)
         } catch {
-            throw JOSEError.malformed(what, "not base64url", offset: baseOffset)
+            throw JOSEError(.malformed, "\(what) is not base64url", offset: baseOffset)
         }
     }
 
-    /// The bytes of base64url `text` (a JSON string member).
+    /// The bytes of base64url `text` (a header member's value, say).
     static func decode(_ text: String, what: String, baseOffset: Int = 0) throws(JOSEError) -> [UInt8] {
         try decode(Array(text.utf8), what: what, baseOffset: baseOffset)
+    }
+
+    /// The bytes of base64url `text`, the value of a JSON member whose name is at `memberOffset`:
+    /// the error's offset is the member's, and the character offsets its reason gives count from
+    /// the value's first character (the parser does not record where a value starts).
+    static func decode(member text: String, what: String, memberOffset: Int) throws(JOSEError) -> [UInt8] {
+        do {
+            return try decode(Array(text.utf8), what: "\(what) (offset \(memberOffset); character offsets within its value)")
+        } catch {
+            var located = error
+            located.offset = memberOffset
+            throw located
+        }
     }
 }

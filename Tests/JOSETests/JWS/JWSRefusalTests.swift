@@ -47,7 +47,7 @@ struct JWSRefusalTests {
         let setError = try #require(throws: JOSEError.self) {
             try JWS(compact: token).verify(with: JOSEKeySet([key]), allowedAlgorithms: [.hs256, .rs256])
         }
-        #expect(setError.code == .keyNotFound)
+        #expect(setError.code == .algorithmNotAllowed)
     }
 
     @Test("a header alg the key does not allow is refused")
@@ -167,5 +167,24 @@ struct JWSRefusalTests {
         #expect(error.code == .invalidSignature)
         #expect(!error.description.contains("TOPSECRET"))
         #expect(!error.description.contains(Base64.encodeURL(secret)))
+    }
+
+    @Test("JSON serialization errors name the member and its offset")
+    func jsonErrorsNameTheMember() throws {
+        let badSignature = #"{"payload":"eyJzdWIiOiJ4In0","signatures":[{"protected":"eyJhbGciOiJIUzI1NiJ9","signature":"A+"}]}"#
+        let error = try #require(throws: JOSEError.self) { try JWS(json: Array(badSignature.utf8)) }
+        #expect(error.code == .malformed)
+        #expect(error.reason.contains("signatures[0] member \"signature\""))
+        // The offset is the member's: where its name starts.
+        let nameStart = try #require(badSignature.range(of: #""signature""#)).lowerBound
+        #expect(error.offset == badSignature.utf8.distance(from: badSignature.startIndex, to: nameStart))
+        let badPayload = #"{"payload":"eyJzdWIiOiJ4In0=","protected":"eyJhbGciOiJIUzI1NiJ9","signature":"AA"}"#
+        let payloadError = try #require(throws: JOSEError.self) { try JWS(json: Array(badPayload.utf8)) }
+        #expect(payloadError.reason.contains("member \"payload\""))
+        let notJSON = #"{"payload":"#
+        let jsonError = try #require(throws: JOSEError.self) { try JWS(json: Array(notJSON.utf8)) }
+        #expect(jsonError.offset == 11)
+        let general = #"{"payload":"eyJzdWIiOiJ4In0","signatures":[],"signature":"AA"}"#
+        #expect(throws: JOSEError(.malformed, "")) { try JWS(json: Array(general.utf8)) }
     }
 }

@@ -1,3 +1,4 @@
+import ASN1Kit
 import CofferJSON
 import CryptoOpenSSL
 import JOSE
@@ -146,4 +147,34 @@ struct JWTValidationTests {
         let token = try JWT.sign(JWTClaims(), with: Self.key, algorithm: .hs256, header: header)
         #expect(throws: JOSEError(.unsupportedFeature, "")) { try JWT(verifying: token, with: Self.key, validator: Self.validator()) }
     }
+
+    /// Stands in for JWE: "decrypts" a five-segment token whose second segment is the inner JWT
+    /// base64url-encoded, with `cty` as given.
+    struct FakeDecryptor: JWTDecrypting {
+        var contentType: String?
+        func decrypt(compactJWE: String) throws(JOSEError) -> (header: JOSEHeader, plaintext: [UInt8]) {
+            let parts = compactJWE.split(separator: ".", omittingEmptySubsequences: false)
+            var header = JOSEHeader()
+            header.contentType = contentType
+            let inner = try JWS(compact: "e30." + parts[1] + ".AA").payload
+            return (header, inner)
+        }
+    }
+
+    @Test("a nested JWT goes through the decryptor hook, which must say cty JWT")
+    func nestedThroughHook() throws {
+        let inner = try Self.token { $0.subject = "nested" }
+        let outer = "h." + Self.encodeURL(inner) + ".k.i.t"
+        let jwt = try JWT(verifyingNested: outer, decryptor: FakeDecryptor(contentType: "JWT"), with: JOSEKeySet([Self.key]),
+                          validator: Self.validator())
+        #expect(jwt.claims.subject == "nested")
+        #expect(throws: JOSEError(.malformed, "")) {
+            try JWT(verifyingNested: outer, decryptor: FakeDecryptor(contentType: nil), with: JOSEKeySet([Self.key]), validator: Self.validator())
+        }
+        #expect(throws: JOSEError(.malformed, "")) {
+            try JWT(verifyingNested: inner, decryptor: FakeDecryptor(contentType: "JWT"), with: JOSEKeySet([Self.key]), validator: Self.validator())
+        }
+    }
+
+    static func encodeURL(_ text: String) -> String { Base64.encodeURL(Array(text.utf8)) }
 }
