@@ -78,7 +78,12 @@ package struct JOSEKeyOptions: ParsableArguments {
             }
         }
         guard let key else { throw ValidationError("give --key, --jwks or --secret") }
-        let input = try InputFile.read(key)
+        return try Self.keys(inFile: key, passphrase: passphrase)
+    }
+
+    /// The keys of a key file of any container keytool reads, a JWK or a JWK Set.
+    package static func keys(inFile path: String, passphrase: PassphraseOptions) throws -> JOSEKeySet {
+        let input = try InputFile.read(path)
         if JOSEInput.isJSON(Array(input.bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 })) {
             do {
                 return try JOSEKeySet(jwks: input.bytes)

@@ -49,10 +49,20 @@ package struct JWTSignCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Put this certificate chain in x5c (with x5t#S256).", valueName: "file"))
     var x5c: String?
 
+    @Option(name: .customLong("encrypt-to"), help: ArgumentHelp("Then encrypt the signed JWT to this key (a nested JWT, cty JWT; RFC 7519 §5.2).", valueName: "file"))
+    var encryptTo: String?
+
+    @Option(name: .customLong("encrypt-alg"), help: ArgumentHelp("The nested JWT's key management algorithm (default: the key's).", valueName: "alg"))
+    var encryptAlg: KeyManagementAlgorithm?
+
+    @Option(help: ArgumentHelp("The nested JWT's content encryption (default A256GCM).", valueName: "enc"))
+    var enc: ContentEncryptionAlgorithm?
+
     @Option(name: [.short, .long], help: ArgumentHelp("Write the token here instead of standard output.", valueName: "file"))
     var output: String?
 
     package func validate() throws {
+        if encryptTo == nil && (encryptAlg != nil || enc != nil) { throw ValidationError("--encrypt-alg and --enc go with --encrypt-to") }
         if keys.jwksURL != nil || !keys.isGiven { throw ValidationError("signing needs --key (a private key) or --secret") }
         if let expiresIn, DurationArgument.seconds(expiresIn) == nil { throw ValidationError("--expires-in \(expiresIn): not a duration (3600, 90s, 15m, 2h, 7d)") }
         if let notBefore, DurationArgument.seconds(notBefore) == nil { throw ValidationError("--not-before \(notBefore): not a duration (0, 90s, 15m, 2h, 7d)") }
@@ -83,11 +93,28 @@ package struct JWTSignCommand: AsyncParsableCommand {
         var header = JOSEHeader()
         if let kid = kid ?? key.keyID { header.keyID = kid }
         if let x5c { try CertificateChainOption.apply(x5c, to: &header) }
-        let token: String
+        var token: String
         do {
             token = try JWT.sign(set, with: key, algorithm: alg, header: header)
         } catch {
             throw CommandError("\(keys.sourceName): \(error.description)")
+        }
+        if let encryptTo {
+            guard let recipientKey = try JOSEKeyOptions.keys(inFile: encryptTo, passphrase: keys.passphrase).keys.first,
+                  let management = encryptAlg ?? recipientKey.preferredKeyManagementAlgorithm else {
+                throw ValidationError("--encrypt-to \(encryptTo): name the key management algorithm with --encrypt-alg")
+            }
+            var options = JWEEncryptionOptions()
+            options.protectedHeader.contentType = "JWT"
+            var recipientHeader = JOSEHeader()
+            if let kid = recipientKey.keyID { recipientHeader.keyID = kid }
+            do {
+                token = try JWE.encrypt(Array(token.utf8), to: JWERecipient(key: recipientKey, algorithm: management, header: recipientHeader),
+                                        encryption: enc ?? recipientKey.preferredContentEncryption(for: management), options: options)
+                    .compactSerialization()
+            } catch {
+                throw CommandError("\(encryptTo): \(error.description)")
+            }
         }
         try OutputFile.write(Array((token + "\n").utf8), to: output)
     }

@@ -47,6 +47,9 @@ package struct JWTVerifyCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Check the times as of this moment: RFC 3339 or @SECONDS (default: now).", valueName: "time"))
     var at: String?
 
+    @Option(name: .customLong("decrypt-key"), help: ArgumentHelp("For a nested JWT (signed, then encrypted): the key file that decrypts the outer JWE.", valueName: "file"))
+    var decryptKey: String?
+
     @Flag(help: "Write the verdict as JSON to standard output.")
     var json = false
 
@@ -64,10 +67,22 @@ package struct JWTVerifyCommand: AsyncParsableCommand {
                                      leeway: DurationArgument.seconds(leeway) ?? 0, requiredClaims: Set(require),
                                      clock: { moment ?? .now })
         do {
-            let peek = try? JWS(compact: text)
-            let signature = peek?.signatures.first
-            let keySet = try await keys.keys(keyID: signature?.keyID, algorithm: signature?.algorithmName)
-            let jwt = try Self.verify(text, keySet, byKeyID: !keys.namesKeysDirectly, allowed: alg.isEmpty ? nil : Set(alg), validator: validator)
+            let jwt: JWT
+            if let decryptKey {
+                let decryptor = JWEDecryptor(keySet: try JOSEKeyOptions.keys(inFile: decryptKey, passphrase: keys.passphrase))
+                let inner = try JWTVerifyCommand.innerToken(text, decryptor)
+                let signature = (try? JWS(compact: inner))?.signatures.first
+                let keySet = try await keys.keys(keyID: signature?.keyID, algorithm: signature?.algorithmName)
+                jwt = try JWT(verifyingNested: text, decryptor: decryptor, with: keySet, allowedAlgorithms: alg.isEmpty ? nil : Set(alg),
+                              validator: validator)
+            } else {
+                if text.utf8.count(where: { $0 == UInt8(ascii: ".") }) == 4 {
+                    throw JOSECommandError(unreadable: "\(token.name): a JWE (5 segments): an encrypted, nested JWT; give --decrypt-key with the recipient's key")
+                }
+                let signature = (try? JWS(compact: text))?.signatures.first
+                let keySet = try await keys.keys(keyID: signature?.keyID, algorithm: signature?.algorithmName)
+                jwt = try Self.verify(text, keySet, byKeyID: !keys.namesKeysDirectly, allowed: alg.isEmpty ? nil : Set(alg), validator: validator)
+            }
             let algorithm = jwt.header.algorithm ?? "?"
             if json {
                 let members: [JSONValue.Member] = [
@@ -104,5 +119,10 @@ package struct JWTVerifyCommand: AsyncParsableCommand {
             }
         }
         throw firstError ?? JOSEError(.keyNotFound, "no key")
+    }
+
+    /// The signed JWT inside a nested one, to read its `kid` before choosing the verification key.
+    static func innerToken(_ token: String, _ decryptor: JWEDecryptor) throws(JOSEError) -> String {
+        String(decoding: try decryptor.decrypt(compactJWE: token).plaintext, as: UTF8.self)
     }
 }

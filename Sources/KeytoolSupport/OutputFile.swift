@@ -72,11 +72,20 @@ package enum OutputFile {
     }
 
     /// Sets the mode, writes everything and syncs.
+    /// Sets the mode, writes and flushes a regular file. A device or pipe (`/dev/null`, a FIFO,
+    /// `/dev/stdout`) is only written: changing its mode would change it for the whole system (as
+    /// root, `-o /dev/null` made /dev/null 0600), and it cannot be flushed.
     private static func finish(_ fd: Int32, _ bytes: [UInt8], path: String, mode: mode_t) throws {
-        guard fchmod(fd, mode) == 0 else { throw CommandError("\(path): cannot set mode: \(String(cString: strerror(errno)))") }
+        var status = stat()
+        let isRegular = fstat(fd, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        if isRegular {
+            guard fchmod(fd, mode) == 0 else { throw CommandError("\(path): cannot set mode: \(String(cString: strerror(errno)))") }
+        }
         guard SystemIO.writeAll(fd, bytes) else {
             throw CommandError("\(path): write failed: \(String(cString: strerror(errno)))")
         }
-        guard fsync(fd) == 0 else { throw CommandError("\(path): fsync failed: \(String(cString: strerror(errno)))") }
+        if isRegular {
+            guard fsync(fd) == 0 else { throw CommandError("\(path): fsync failed: \(String(cString: strerror(errno)))") }
+        }
     }
 }

@@ -8,7 +8,7 @@ import KeytoolJOSE
 struct FetchJOSECommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keytool",
-        subcommands: [JWSCommand.self, JWTCommand.self]
+        subcommands: [JWSCommand.self, JWECommand.self, JWTCommand.self]
     )
 
     /// Runs `arguments` (after `--jose`) as a keytool JOSE command.

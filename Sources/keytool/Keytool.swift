@@ -19,7 +19,7 @@ struct Keytool: AsyncParsableCommand {
             InspectCommand.self, ConvertCommand.self, FingerprintCommand.self, CheckCommand.self,
             GenerateCommand.self, EncryptCommand.self, DecryptCommand.self, SignCommand.self, VerifyCommand.self, DeriveCommand.self,
             MatchCommand.self, Asn1Command.self, CertificateCommand.self, FetchLauncher.self,
-            CSRCommand.self, JWSCommand.self, JWTCommand.self,
+            CSRCommand.self, JWSCommand.self, JWECommand.self, JWTCommand.self,
         ]
     )
 

@@ -18,6 +18,22 @@ struct CommandLineContractTests {
         #expect(result.stderr.isEmpty)
     }
 
+    @Test("-o to a device writes through it and leaves its mode alone (as root, -o /dev/null made /dev/null 0600)",
+          .enabled(if: getuid() == 0, "needs root to make a device node"))
+    func outputToDevice() throws {
+        // A second /dev/null (character device 1,3) in a scratch folder, so a regression cannot
+        // break the machine's own.
+        let node = try TestScratch.directory("device-output").appendingPathComponent("null").path
+        try ToolProcess.output(tool: "mknod", ["-m", "666", node, "c", "1", "3"])
+        let secret = try TestScratch.directory("device-output-key").appendingPathComponent("k32").path
+        try ToolProcess.output(tool: "openssl", ["rand", "-out", secret, "32"])
+        let token = try CLIRunner.run(["jwe", "encrypt", "-", "--alg", "dir", "--secret", secret], stdin: Array("payload".utf8))
+        let decrypted = try CLIRunner.run(["jwe", "decrypt", "-", "--secret", secret, "-o", node], stdin: token.stdoutBytes)
+        #expect(decrypted.status == 0, "\(decrypted.stderr)")
+        let mode = (try FileManager.default.attributesOfItem(atPath: node)[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode == 0o666)
+    }
+
     @Test("--version of keytool, keytool fetch and keytool-fetch prints CofferVersion on stdout with status 0",
           arguments: [(["--version"], "keytool"), (["fetch", "--version"], "keytool"), (["--version"], "keytool-fetch")])
     func version(arguments: [String], tool: String) throws {

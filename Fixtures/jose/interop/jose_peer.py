@@ -29,7 +29,24 @@ def unb64u(text):
 def load_key(request):
     from jwcrypto import jwk
     if "pem" in request:
-        return jwk.JWK.from_pem(request["pem"].encode())
+        pem = request["pem"].encode()
+        try:
+            return jwk.JWK.from_pem(pem)
+        except Exception:
+            # jwcrypto's from_pem does not take X448 keys; its JWKs do, so build one from the raw key.
+            from cryptography.hazmat.primitives import serialization
+            from cryptography.hazmat.primitives.asymmetric import x448
+            raw = serialization.Encoding.Raw
+            if b"PRIVATE" in pem:
+                key = serialization.load_pem_private_key(pem, password=None)
+                public = key.public_key()
+                secret = {"d": b64u(key.private_bytes(raw, serialization.PrivateFormat.Raw, serialization.NoEncryption()))}
+            else:
+                public = serialization.load_pem_public_key(pem)
+                secret = {}
+            if not isinstance(public, x448.X448PublicKey):
+                raise
+            return jwk.JWK(kty="OKP", crv="X448", x=b64u(public.public_bytes(raw, serialization.PublicFormat.Raw)), **secret)
     if "secret" in request:
         return jwk.JWK(kty="oct", k=request["secret"])
     return jwk.JWK(**request["jwk"])
@@ -56,7 +73,9 @@ def main():
                 header = {"alg": request["alg"], "enc": request["enc"]}
                 if request.get("zip"):
                     header["zip"] = "DEF"
-                token = jwe.JWE(unb64u(request["plaintext"]), protected=json_encode(header))
+                # RSA1_5 only when the request names it: jwcrypto refuses to use it by default.
+                algs = [request["alg"], request["enc"]] if request["alg"] == "RSA1_5" else None
+                token = jwe.JWE(unb64u(request["plaintext"]), protected=json_encode(header), algs=algs)
                 token.add_recipient(key)
                 answer = {"token": token.serialize(compact=True)}
             elif op == "jwe-decrypt":
