@@ -40,17 +40,19 @@ public struct NumericDate: Sendable, Hashable, Comparable, CustomStringConvertib
     /// ISO 8601 in UTC, `2026-11-28T10:00:00Z`, with the fraction when there is one
     /// (`2026-11-28T10:00:00.5Z`).
     public var description: String {
-        let whole = secondsSince1970.rounded(.down)
-        guard whole.isFinite, abs(whole) < 1e15, let time = ASN1Time(secondsSince1970: Int64(whole)) else {
-            return "\(secondsSince1970) s since 1970"
-        }
+        let milliseconds = (secondsSince1970 * 1000).rounded()
+        guard milliseconds.isFinite, abs(milliseconds) < 1e15 else { return "\(secondsSince1970) s since 1970" }
+        let total = Int64(milliseconds)
+        let (whole, fraction) = (total.quotientAndRemainder(dividingBy: 1000))
+        let seconds = fraction < 0 ? whole - 1 : whole
+        let millis = fraction < 0 ? fraction + 1000 : fraction
+        guard let time = ASN1Time(secondsSince1970: seconds) else { return "\(secondsSince1970) s since 1970" }
         let text = time.description
-        let fraction = secondsSince1970 - whole
-        guard fraction > 0, text.hasSuffix("Z") else { return text }
-        var digits = String(Int((fraction * 1000).rounded()))
+        guard millis > 0, text.hasSuffix("Z") else { return text }
+        var digits = String(millis)
         while digits.count < 3 { digits = "0" + digits }
         while digits.hasSuffix("0") { digits.removeLast() }
-        return digits.isEmpty ? text : String(text.dropLast()) + "." + digits + "Z"
+        return String(text.dropLast()) + "." + digits + "Z"
     }
 
     /// The JSON number: an integer when whole, else the shortest decimal.

@@ -56,6 +56,8 @@ struct JWTValidationTests {
         let token = try Self.token { $0.expiration = Self.now.adding(0.5) }
         let jwt = try JWT(verifying: token, with: Self.key, validator: Self.validator())
         #expect(jwt.claims.expiration?.description == "2026-11-28T10:05:00.5Z")
+        #expect(Self.now.adding(59.9996).description == "2026-11-28T10:06:00Z")
+        #expect(NumericDate(secondsSince1970: -0.25).description == "1969-12-31T23:59:59.75Z")
         let late = try #require(throws: JOSEError.self) {
             try JWT(verifying: token, with: Self.key, validator: JWTValidator(clock: { Self.now.adding(0.75) }))
         }
