@@ -5,7 +5,7 @@
 //   swift build --scratch-path .build-examples
 //   .build-examples/debug/UsingCoffer ../..      # the argument is the repository root (for Fixtures/)
 //
-// It uses ASN1Kit, CofferJSON, CryptoOpenSSL, AsymmetricKeys and KVStorage; DownloadPipeline (which brings in
+// It uses ASN1Kit, CofferJSON, CryptoOpenSSL, AsymmetricKeys, JOSE and KVStorage; DownloadPipeline (which brings in
 // AsyncHTTPClient) is left out to keep the build small.
 import PackageDescription
 
@@ -25,6 +25,7 @@ let package = Package(
                 .product(name: "CryptoOpenSSL", package: "Coffer"),
                 .product(name: "AsymmetricKeys", package: "Coffer"),
                 .product(name: "KVStorage", package: "Coffer"),
+                .product(name: "JOSE", package: "Coffer"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -78,12 +78,11 @@ package struct JWEDecryptCommand: AsyncParsableCommand {
             }
             let kid = result.header.keyID
             if json {
-                let members: [JSONValue.Member] = [
-                    .init("valid", .bool(true)), .init("alg", .string(result.keyManagementAlgorithm.rawValue)),
-                    .init("enc", .string(result.contentEncryptionAlgorithm.rawValue)),
-                    .init("kid", kid.map(JSONValue.string) ?? .null), .init("recipient", .number(String(result.recipientIndex))),
-                    .init("header", result.header.json), .init("plaintext", .string(Base64.encodeURL(result.plaintext))),
-                ]
+                var members: [JSONValue.Member] = [.init("valid", .bool(true)), .init("alg", .string(result.keyManagementAlgorithm.rawValue)),
+                                                   .init("enc", .string(result.contentEncryptionAlgorithm.rawValue))]
+                if let kid { members.append(.init("kid", .string(kid))) }
+                members += [.init("recipient", .number(String(result.recipientIndex))), .init("header", result.header.json),
+                            .init("plaintext", .string(Base64.encodeURL(result.plaintext)))]
                 SystemIO.writeStandardOutput(Array((JSONValue.object(members).serialized + "\n").utf8))
             } else {
                 try OutputFile.write(result.plaintext, to: output, mode: 0o600)

@@ -55,13 +55,10 @@ package struct JWSVerifyCommand: AsyncParsableCommand {
             let verified = try Self.verify(jws, keySet, byKeyID: !keys.namesKeysDirectly, allowed: alg.isEmpty ? nil : Set(alg),
                                            understood: Set(understoodCritical))
             if json {
-                let members: [JSONValue.Member] = [
-                    .init("valid", .bool(true)), .init("alg", .string(verified.algorithm.rawValue)),
-                    .init("kid", verified.header.keyID.map(JSONValue.string) ?? .null),
-                    .init("signature", .number(String(verified.signatureIndex))),
-                    .init("header", verified.header.json),
-                    .init("payload", .string(Base64.encodeURL(verified.payload))),
-                ]
+                var members: [JSONValue.Member] = [.init("valid", .bool(true)), .init("alg", .string(verified.algorithm.rawValue))]
+                if let kid = verified.header.keyID { members.append(.init("kid", .string(kid))) }
+                members += [.init("signature", .number(String(verified.signatureIndex))), .init("header", verified.header.json),
+                            .init("payload", .string(Base64.encodeURL(verified.payload)))]
                 SystemIO.writeStandardOutput(Array((JSONValue.object(members).serialized + "\n").utf8))
             } else {
                 try OutputFile.write(verified.payload, to: output)

@@ -85,11 +85,9 @@ package struct JWTVerifyCommand: AsyncParsableCommand {
             }
             let algorithm = jwt.header.algorithm ?? "?"
             if json {
-                let members: [JSONValue.Member] = [
-                    .init("valid", .bool(true)), .init("alg", .string(algorithm)),
-                    .init("kid", jwt.header.keyID.map(JSONValue.string) ?? .null),
-                    .init("header", jwt.header.json), .init("claims", jwt.claims.json),
-                ]
+                var members: [JSONValue.Member] = [.init("valid", .bool(true)), .init("alg", .string(algorithm))]
+                if let kid = jwt.header.keyID { members.append(.init("kid", .string(kid))) }
+                members += [.init("header", jwt.header.json), .init("claims", jwt.claims.json)]
                 SystemIO.writeStandardOutput(Array((JSONValue.object(members).serialized + "\n").utf8))
             } else {
                 SystemIO.writeStandardOutput(Array((jwt.claims.json.serialized + "\n").utf8))

@@ -16,6 +16,9 @@ try jsonExample()
 print("\n== CryptoOpenSSL")
 try cryptoExample()
 
+print("\n== JOSE")
+try joseExample(keyFile: root + "/Fixtures/keys/ec-p256.pkcs8.pem")
+
 print("\n== KVStorage")
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("using-coffer-\(UUID().uuidString)").path
 defer { try? FileManager.default.removeItem(atPath: scratch) }
