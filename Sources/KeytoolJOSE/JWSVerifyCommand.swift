@@ -73,20 +73,12 @@ package struct JWSVerifyCommand: AsyncParsableCommand {
     }
 
     /// Verifies `jws` with the keys of `keySet`: chosen by `kid` for a JWK Set, each tried in turn
-    /// (whatever `kid` the token names) for keys named on the command line.
+    /// for keys named on the command line (``KeyTrial``).
     static func verify(_ jws: JWS, _ keySet: JOSEKeySet, byKeyID: Bool, allowed: Set<JWSAlgorithm>?,
                        understood: Set<String>) throws(JOSEError) -> JWSVerification {
-        if byKeyID || keySet.keys.count == 0 {
-            return try jws.verify(with: keySet, allowedAlgorithms: allowed, understoodCriticalHeaders: understood)
+        if byKeyID { return try jws.verify(with: keySet, allowedAlgorithms: allowed, understoodCriticalHeaders: understood) }
+        return try KeyTrial.first(of: keySet.keys) { key throws(JOSEError) in
+            try jws.verify(with: key, allowedAlgorithms: allowed, understoodCriticalHeaders: understood)
         }
-        var firstError: JOSEError? = nil
-        for key in keySet.keys {
-            do {
-                return try jws.verify(with: key, allowedAlgorithms: allowed, understoodCriticalHeaders: understood)
-            } catch {
-                if firstError == nil { firstError = error }
-            }
-        }
-        throw firstError!
     }
 }

@@ -102,21 +102,14 @@ package struct JWTVerifyCommand: AsyncParsableCommand {
     }
 
     /// Verifies `token` with the keys of `keySet`: by `kid` for a JWK Set, each in turn for keys
-    /// named on the command line.
+    /// named on the command line (``KeyTrial``; a claim failure is the verdict, as the signature
+    /// verified).
     static func verify(_ token: String, _ keySet: JOSEKeySet, byKeyID: Bool, allowed: Set<JWSAlgorithm>?,
                        validator: JWTValidator) throws(JOSEError) -> JWT {
         if byKeyID { return try JWT(verifying: token, with: keySet, allowedAlgorithms: allowed, validator: validator) }
-        var firstError: JOSEError? = nil
-        for key in keySet.keys {
-            do {
-                return try JWT(verifying: token, with: key, allowedAlgorithms: allowed, validator: validator)
-            } catch {
-                // A claim failure is the verdict: the signature verified with this key.
-                if ![JOSEError.Code.invalidSignature, .algorithmNotAllowed, .keyNotFound, .invalidKey].contains(error.code) { throw error }
-                if firstError == nil { firstError = error }
-            }
+        return try KeyTrial.first(of: keySet.keys) { key throws(JOSEError) in
+            try JWT(verifying: token, with: key, allowedAlgorithms: allowed, validator: validator)
         }
-        throw firstError ?? JOSEError(.keyNotFound, "no key")
     }
 
     /// The signed JWT inside a nested one, to read its `kid` before choosing the verification key.

@@ -1,6 +1,7 @@
 import CofferTestSupport
 @testable import DownloadPipeline
 import Foundation
+import Synchronization
 import Testing
 
 /// SPKI pinning (curl's `--pinnedpubkey`) through the transport's pinning forwarder, against the
@@ -29,12 +30,66 @@ struct PinningTests {
     /// pin check were read without finding it). Such a timeout is recorded as a known,
     /// intermittent issue so that it stays visible in every run; any other failure, and every
     /// expectation, still fails the test.
-    static func allowingForwarderStall(_ body: () async throws -> Void) async throws {
-        try await withKnownIssue("the pinning forwarder stalled a connection (idle-read timeout)", isIntermittent: true) {
-            try await body()
+    ///
+    /// One full run also hung without end in such a test (every thread idle, no timeout firing,
+    /// and swift-testing's time limit cannot end a task that does not return), so the body now
+    /// runs with a hard bound: after ``stallBound`` it is cancelled and abandoned, and the stall
+    /// is recorded as the same known issue instead of hanging the whole run.
+    static func allowingForwarderStall(_ body: @escaping @Sendable () async throws -> Void) async throws {
+        try await withKnownIssue("the pinning forwarder stalled a connection (idle-read timeout or no progress)", isIntermittent: true) {
+            try await bounded(stallBound, body)
         } matching: { issue in
-            (issue.error as? DownloadError)?.code == .timeout
+            (issue.error as? DownloadError)?.code == .timeout || issue.error is ForwarderStall
         }
+    }
+
+    /// Longer than any timeout of the transport (``LoopbackTimeouts``: 50 s in all).
+    static let stallBound: Duration = .seconds(100)
+
+    /// A test body that made no progress for ``stallBound``.
+    struct ForwarderStall: Error, CustomStringConvertible {
+        var description: String { "no progress for \(PinningTests.stallBound): the body was cancelled and abandoned" }
+    }
+
+    /// Runs `body` in a task of its own and waits at most `bound` for it; past that, cancels it,
+    /// stops waiting and throws ``ForwarderStall``.
+    static func bounded(_ bound: Duration, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        let waiter = StallWaiter()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            waiter.state.withLock { $0 = continuation }
+            let work = Task {
+                do { try await body(); _ = waiter.finish(.success(())) } catch { _ = waiter.finish(.failure(error)) }
+            }
+            Task {
+                try? await Task.sleep(for: bound)
+                if waiter.finish(.failure(ForwarderStall())) { work.cancel() }
+            }
+        }
+    }
+
+    /// The continuation of ``bounded(_:_:)``, resumed once: by the body or by the bound.
+    final class StallWaiter: Sendable {
+        let state = Mutex<CheckedContinuation<Void, any Error>?>(nil)
+
+        /// Resumes the continuation with `result` unless it was resumed already; whether it did.
+        func finish(_ result: Result<Void, any Error>) -> Bool {
+            guard let continuation = state.withLock({ state in defer { state = nil }; return state }) else { return false }
+            continuation.resume(with: result)
+            return true
+        }
+    }
+
+    @Test("the stall bound abandons a body that never returns, even one that ignores cancellation")
+    func stallBound() async throws {
+        let started = ContinuousClock.now
+        await #expect(throws: ForwarderStall.self) {
+            try await Self.bounded(.milliseconds(200)) {
+                // Neither returns nor reacts to cancellation, as the hung test did.
+                await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+            }
+        }
+        #expect(ContinuousClock.now - started < .seconds(30))
+        try await Self.bounded(.seconds(30)) { }
     }
 
     @Test("the pin of the leaf, the intermediate or the root passes; so does a list where one pin matches",
@@ -145,6 +200,8 @@ struct PinningTests {
 
     @Test("a transport dropped without shutdown(), after direct and pinned requests, shuts down without trapping")
     func droppedWithoutShutdown() async throws {
+        // Bounded like the others: it hung once in 12 loaded runs.
+        try await Self.allowingForwarderStall {
         try await TransportSecurityTests.withServer { server in
             // AsyncHTTPClient traps in debug builds when a running client is deinitialized; a
             // caller that throws before shutdown() must not bring the process down with it.
@@ -158,6 +215,7 @@ struct PinningTests {
                 #expect(transport == nil)
             }
             #expect(server.requests.count == 2)
+        }
         }
     }
 

@@ -16,21 +16,11 @@ struct WycheproofJWETests {
         var description: String { "tcId \(id) \(comment)" }
     }
 
-    static let vectors: [Vector] = {
-        guard let file = try? JOSEFixtures.json("wycheproof/json_web_encryption_test.json"),
-              case .array(let groups)? = file["testGroups"] else { return [] }
-        var vectors: [Vector] = []
-        for group in groups {
-            guard let key = group["private"], case .array(let tests)? = group["tests"] else { continue }
-            for test in tests {
-                guard case .number(let id)? = test["tcId"], let token = test["jwe"]?.stringValue,
-                      let result = test["result"]?.stringValue else { continue }
-                vectors.append(Vector(id: Int(id) ?? 0, comment: test["comment"]?.stringValue ?? "", key: key, token: token,
-                                      plaintext: TestHex.bytes(test["pt"]?.stringValue ?? ""), valid: result == "valid"))
-            }
-        }
-        return vectors
-    }()
+    static let vectors: [Vector] = JOSEFixtures.wycheproof("json_web_encryption_test.json").compactMap { item in
+        guard let key = item.group["private"], let token = item.test["jwe"]?.stringValue else { return nil }
+        return Vector(id: item.id, comment: item.comment, key: key, token: token,
+                      plaintext: TestHex.bytes(item.test["pt"]?.stringValue ?? ""), valid: item.valid)
+    }
 
     @Test("the file has its 139 tests")
     func count() {

@@ -42,20 +42,10 @@ struct WycheproofJWSTests {
         373: "'?' in the payload segment is not base64url",
     ]
 
-    static let vectors: [Vector] = {
-        guard let file = try? JOSEFixtures.json("wycheproof/json_web_signature_test.json"),
-              case .array(let groups)? = file["testGroups"] else { return [] }
-        var vectors: [Vector] = []
-        for group in groups {
-            guard let key = group["public"] ?? group["private"], case .array(let tests)? = group["tests"] else { continue }
-            for test in tests {
-                guard case .number(let id)? = test["tcId"], let jws = test["jws"]?.stringValue else { continue }
-                vectors.append(Vector(id: Int(id) ?? 0, comment: test["comment"]?.stringValue ?? "", jws: jws,
-                                      valid: test["result"]?.stringValue == "valid", key: key))
-            }
-        }
-        return vectors
-    }()
+    static let vectors: [Vector] = JOSEFixtures.wycheproof("json_web_signature_test.json").compactMap { item in
+        guard let key = item.group["public"] ?? item.group["private"], let jws = item.test["jws"]?.stringValue else { return nil }
+        return Vector(id: item.id, comment: item.comment, jws: jws, valid: item.valid, key: key)
+    }
 
     @Test("the file holds 401 tests")
     func count() {

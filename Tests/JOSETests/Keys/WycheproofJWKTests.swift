@@ -18,20 +18,10 @@ struct WycheproofJWKTests {
         var description: String { "tcId \(id) \(comment)" }
     }
 
-    static let vectors: [Vector] = {
-        guard let file = try? JOSEFixtures.json("wycheproof/json_web_key_test.json"),
-              case .array(let groups)? = file["testGroups"] else { return [] }
-        var vectors: [Vector] = []
-        for group in groups {
-            guard let keys = group["public"] ?? group["private"], case .array(let tests)? = group["tests"] else { continue }
-            for test in tests {
-                guard case .number(let id)? = test["tcId"], let jws = test["jws"]?.stringValue else { continue }
-                vectors.append(Vector(id: Int(id) ?? 0, comment: test["comment"]?.stringValue ?? "", jws: jws,
-                                      valid: test["result"]?.stringValue == "valid", keys: keys))
-            }
-        }
-        return vectors
-    }()
+    static let vectors: [Vector] = JOSEFixtures.wycheproof("json_web_key_test.json").compactMap { item in
+        guard let keys = item.group["public"] ?? item.group["private"], let jws = item.test["jws"]?.stringValue else { return nil }
+        return Vector(id: item.id, comment: item.comment, jws: jws, valid: item.valid, keys: keys)
+    }
 
     /// Where Coffer disagrees with the file, and why; still checked (the result must be the opposite).
     static let deviations: [Int: String] = [

@@ -23,4 +23,29 @@ enum JOSEFixtures {
         try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(folder).path)
             .filter { $0.hasSuffix(".json") }.sorted().map { "\(folder)/\($0)" }
     }
+
+    /// One test of a Wycheproof file (`Fixtures/jose/wycheproof`), with its group.
+    struct WycheproofCase: Sendable {
+        var group: JSONValue
+        var test: JSONValue
+        var id: Int
+        var comment: String
+        var valid: Bool
+    }
+
+    /// Every test of the Wycheproof file `name`, in file order; none when the file cannot be read
+    /// (each suite checks the count it expects, so that is a failure, not a silent pass).
+    static func wycheproof(_ name: String) -> [WycheproofCase] {
+        guard let file = try? json("wycheproof/\(name)"), case .array(let groups)? = file["testGroups"] else { return [] }
+        var cases: [WycheproofCase] = []
+        for group in groups {
+            guard case .array(let tests)? = group["tests"] else { continue }
+            for test in tests {
+                guard case .number(let id)? = test["tcId"] else { continue }
+                cases.append(WycheproofCase(group: group, test: test, id: Int(id) ?? 0, comment: test["comment"]?.stringValue ?? "",
+                                            valid: test["result"]?.stringValue == "valid"))
+            }
+        }
+        return cases
+    }
 }
