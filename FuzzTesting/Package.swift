@@ -36,6 +36,9 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzCRL", ["X509Kit", "AsymmetricKeys", "ASN1Kit"]),
     ("FuzzPeerIdentity", ["X509Kit", "AsymmetricKeys"]),
     ("FuzzCertificateVerifier", ["X509Kit", "AsymmetricKeys"]),
+    ("FuzzJWS", ["JOSE", "CofferJSON"]),
+    ("FuzzJWE", ["JOSE", "CofferJSON", "CryptoOpenSSL"]),
+    ("FuzzJWTClaims", ["JOSE", "CofferJSON"]),
 ]
 
 let package = Package(
@@ -58,12 +61,19 @@ let package = Package(
             dependencies: [.product(name: "KVStorage", package: "Coffer"), .product(name: "CryptoOpenSSL", package: "Coffer")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Oracle, constant keys and seed writer of the JOSE targets.
+        .target(
+            name: "FuzzJOSESupport",
+            dependencies: [.product(name: "JOSE", package: "Coffer"), .product(name: "CofferJSON", package: "Coffer")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ] + fuzzTargets.map { target in
         .executableTarget(
             name: target.name,
             dependencies: target.products.map { .product(name: $0, package: "Coffer") }
                 + (target.products.contains("AsymmetricKeys") ? ["FuzzSupport"] : [])
-                + (target.products.contains("KVStorage") ? ["FuzzStoreSupport"] : []),
+                + (target.products.contains("KVStorage") ? ["FuzzStoreSupport"] : [])
+                + (target.products.contains("JOSE") ? ["FuzzJOSESupport"] : []),
             swiftSettings: [.swiftLanguageMode(.v6)]
         )
     }

@@ -41,7 +41,7 @@ extension JWEMessage {
                 guard let entry = element.members else {
                     throw JOSEError.malformed("recipient \(index + 1)", "is \(element.kind), not an object", offset: list.offset)
                 }
-                let entryReader = JWEJSONReader(members: entry, limits: limits, baseOffset: list.offset)
+                let entryReader = JWEJSONReader(members: entry, limits: limits)
                 recipients.append(Recipient(header: try entryReader.header("header"),
                                             encryptedKey: try entryReader.bytes("encrypted_key") ?? []))
             }
