@@ -29,6 +29,6 @@ enum Base64URL {
 
     /// The bytes of base64url `text` (a JSON string member).
     static func decode(_ text: String, what: String, baseOffset: Int = 0) throws(JOSEError) -> [UInt8] {
-        try decode(Array(text.utf8), what: what, baseOffset: baseOffset)
+        try decode(text.utf8, what: what, baseOffset: baseOffset)
     }
 }
