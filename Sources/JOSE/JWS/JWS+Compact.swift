@@ -88,9 +88,19 @@ extension JWS {
             }
             segment = payloadSegment
         }
-        guard let payloadText = String(validating: segment, as: UTF8.self) else {
+        // An encoded segment is base64url (ASCII); only an unencoded payload can be other than UTF-8.
+        guard encodesPayload || String(validating: segment, as: UTF8.self) != nil else {
             throw JOSEError.malformed("the JWS", "the unencoded payload (b64: false) is not UTF-8 text, which a serialization cannot carry unless it is detached")
         }
-        return protected.encoded + "." + payloadText + "." + Base64URL.encode(signature.signature)
+        // The three segments written into one buffer.
+        let signatureText = Base64URL.encode(signature.signature)
+        var text: [UInt8] = []
+        text.reserveCapacity(protected.encoded.utf8.count + segment.count + signatureText.utf8.count + 2)
+        text.append(contentsOf: protected.encoded.utf8)
+        text.append(UInt8(ascii: "."))
+        text.append(contentsOf: segment)
+        text.append(UInt8(ascii: "."))
+        text.append(contentsOf: signatureText.utf8)
+        return String(decoding: text, as: UTF8.self)
     }
 }
