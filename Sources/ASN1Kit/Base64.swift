@@ -39,11 +39,8 @@ public enum Base64 {
     /// broken into lines of that many characters, each ending in `\n` (PEM, OpenSSH and RFC 4716
     /// bodies); without `padding`, the trailing `=` left out (SSH fingerprints).
     public static func encode<C: Collection<UInt8>>(_ bytes: C, lineWidth: Int? = nil, padding: Bool = true) -> String {
-        var text = bytes.withContiguousStorageIfAvailable({ encode(buffer: $0) })
-            ?? Array(bytes).withUnsafeBufferPointer { encode(buffer: $0) }
-        if !padding {
-            while text.utf8.last == UInt8(ascii: "=") { text.removeLast() }
-        }
+        let text = bytes.withContiguousStorageIfAvailable({ encode(buffer: $0, alphabet: alphabet, padding: padding) })
+            ?? Array(bytes).withUnsafeBufferPointer { encode(buffer: $0, alphabet: alphabet, padding: padding) }
         guard let lineWidth, lineWidth > 0 else { return text }
         let body = Array(text.utf8)
         var lines: [UInt8] = []
@@ -58,8 +55,11 @@ public enum Base64 {
         return String(decoding: lines, as: UTF8.self)
     }
 
-    static func encode(buffer input: UnsafeBufferPointer<UInt8>) -> String {
-        let count = (input.count + 2) / 3 * 4
+    /// The one encoder: `input` as text in `alphabet` (standard or URL), with or without `=` padding,
+    /// written straight into the string's storage.
+    static func encode(buffer input: UnsafeBufferPointer<UInt8>, alphabet: [UInt8], padding: Bool) -> String {
+        let rest = input.count % 3
+        let count = padding || rest == 0 ? (input.count + 2) / 3 * 4 : input.count / 3 * 4 + rest + 1
         return String(unsafeUninitializedCapacity: count) { output in
             alphabet.withUnsafeBufferPointer { table in
                 var i = 0
@@ -79,8 +79,12 @@ public enum Base64 {
                     let b: UInt8 = rest == 2 ? input[i + 1] : 0
                     output[o] = table[Int(a >> 2)]
                     output[o + 1] = table[Int((a & 0x03) << 4 | b >> 4)]
-                    output[o + 2] = rest == 2 ? table[Int((b & 0x0F) << 2)] : UInt8(ascii: "=")
-                    output[o + 3] = UInt8(ascii: "=")
+                    if rest == 2 {
+                        output[o + 2] = table[Int((b & 0x0F) << 2)]
+                    } else if padding {
+                        output[o + 2] = UInt8(ascii: "=")
+                    }
+                    if padding { output[o + 3] = UInt8(ascii: "=") }
                 }
             }
             return count

@@ -44,7 +44,12 @@ public struct JSONParser {
     }
 
     private mutating func skipSpace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     private mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -61,19 +66,22 @@ public struct JSONParser {
         }
     }
 
-    private mutating func literal(_ word: String) throws(JSONParseError) {
-        let utf8 = Array(word.utf8)
-        guard bytes.count - index >= utf8.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
-            throw error(.malformed, "expected '\(word)'")
+    private mutating func literal(_ word: StaticString) throws(JSONParseError) {
+        let count = word.utf8CodeUnitCount
+        let matches = bytes.count - index >= count && word.withUTF8Buffer { expected in
+            bytes[index..<index + count].elementsEqual(expected)
         }
-        index += utf8.count
+        guard matches else { throw error(.malformed, "expected '\(word)'") }
+        index += count
     }
 
     private mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= options.maximumDepth else { throw error(.depthExceeded, "nesting deeper than \(options.maximumDepth) levels") }
         index += 1
         var members: [JSONValue.Member] = []
-        var names = Set<String>()
+        // Duplicate names: a linear search while the object is small (no allocation), a set of
+        // the names once it is not.
+        var names: Set<String>?
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -84,13 +92,14 @@ public struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error(.malformed, "expected a member name (a string)") }
             let nameOffset = index
             let name = try string()
-            guard names.insert(name).inserted || options.allowsDuplicateMembers else {
+            guard options.allowsDuplicateMembers || Self.isNew(name, in: members, names: &names) else {
                 throw error(.duplicateMember, "member \"\(Self.clipped(name))\" appears twice in one object", at: nameOffset)
             }
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error(.malformed, "expected ':' after a member name") }
             index += 1
             skipSpace()
+            if members.isEmpty { members.reserveCapacity(8) }
             members.append(JSONValue.Member(name, try value(depth: depth), offset: nameOffset))
             skipSpace()
             guard index < bytes.count else { throw error(.truncated, "the text ends inside an object") }
@@ -98,6 +107,15 @@ public struct JSONParser {
             if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
             throw error(.malformed, "expected ',' or '}' in an object")
         }
+    }
+
+    /// Whether no member of `members` is named `name`; past 16 members the names go into `names`.
+    private static func isNew(_ name: String, in members: [JSONValue.Member], names: inout Set<String>?) -> Bool {
+        if names == nil {
+            guard members.count >= 16 else { return !members.contains { $0.name == name } }
+            names = Set(members.map(\.name))
+        }
+        return names!.insert(name).inserted
     }
 
     private mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -147,6 +165,22 @@ public struct JSONParser {
     private mutating func string() throws(JSONParseError) -> String {
         let start = index
         index += 1
+        // The common case, a string without escapes: one validation, one String.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                guard let text = String(validating: bytes[(start + 1)..<index], as: UTF8.self) else {
+                    throw error(.invalidString, "a string is not valid UTF-8", at: start + 1)
+                }
+                index += 1
+                return text
+            }
+            if byte < 0x20 { throw error(.invalidString, "a control character (0x\(String(byte, radix: 16))) inside a string") }
+            if byte == UInt8(ascii: "\\") { break }
+            index += 1
+        }
+        // Escapes (or the end of the text): scalar by scalar from the start.
+        index = start + 1
         var scalars = String.UnicodeScalarView()
         var run = index
         func flushRun(_ end: Int) throws(JSONParseError) {

@@ -1,5 +1,5 @@
 // Signing and verifying a typical JSON Web Token (about 300 bytes: kid and typ in the header; iss,
-// sub, aud, iat, exp, name, email, scope in the claims) with ES256, RS256, EdDSA (Ed25519) and
+// sub, aud, iat, exp, name, scope in the claims) with ES256, RS256, EdDSA (Ed25519) and
 // HS256, in the same run:
 //   Coffer    JOSE's JWT.sign / JWT(verifying:with:validator:) — claims read and exp/aud checked
 //   jwt-kit   vapor/jwt-kit 5.8.0's JWTKeyCollection.sign / verify(as:) — claims decoded through

@@ -13,7 +13,6 @@ struct BenchClaims: JWTPayload {
     var iat: IssuedAtClaim
     var exp: ExpirationClaim
     var name: String
-    var email: String
     var scope: String
 
     func verify(using algorithm: some JWTAlgorithm) async throws {
@@ -64,7 +63,7 @@ struct JOSEFixtures: Sendable {
             JOSEKey(try KeyDecoder.decode(read(name), source: name, passphrase: nil))
         }
         let now = Int64(Date().timeIntervalSince1970)
-        let claimsText = #"{"iss":"https://issuer.example.com","sub":"user-0123456789","aud":"api.example.com","iat":\#(now),"exp":\#(now + 86_400),"name":"Alice Example","email":"alice@example.com","scope":"read write"}"#
+        let claimsText = #"{"iss":"https://issuer.example.com","sub":"user-0123456789","aud":"api.example.com","iat":\#(now),"exp":\#(now + 86_400),"name":"Alice Example","scope":"read write"}"#
         let claims = try JWTClaims(json: Array(claimsText.utf8))
         var header = JOSEHeader()
         header.keyID = "bench-key"

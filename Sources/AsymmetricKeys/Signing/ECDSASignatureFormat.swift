@@ -24,8 +24,11 @@ public enum ECDSASignatureFormat: String, Sendable, Hashable, CaseIterable {
             guard rTrimmed.count <= size, sTrimmed.count <= size else {
                 throw KeyError(.malformed, "the ECDSA signature's r or s is longer than the \(size) bytes of \(curve.rawValue)")
             }
-            return [UInt8](repeating: 0, count: size - rTrimmed.count) + rTrimmed
-                + [UInt8](repeating: 0, count: size - sTrimmed.count) + sTrimmed
+            // r and s, each left-padded with zeros to the coordinate size, in one array.
+            var raw = [UInt8](repeating: 0, count: 2 * size)
+            raw.replaceSubrange((size - rTrimmed.count)..<size, with: rTrimmed)
+            raw.replaceSubrange((2 * size - sTrimmed.count)..<(2 * size), with: sTrimmed)
+            return raw
         } catch let error as ASN1Error {
             throw KeyError.malformed("ECDSA signature (DER)", error)
         }

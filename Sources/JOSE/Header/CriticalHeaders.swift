@@ -20,40 +20,42 @@ enum CriticalHeaders {
     ///   - unprotected: The unprotected headers (JWS `header`; JWE shared and per-recipient).
     ///   - understood: The extension names the caller handles, besides `b64`; `nil` to check only
     ///     the structure (when reading, before the caller has said what it understands).
-    ///   - what: The signature or recipient, for messages.
+    ///   - what: The signature or recipient, for messages (built only when one is thrown).
     /// - Throws: ``JOSEError`` `.unknownCriticalHeader` naming the rule broken or the name not understood.
-    static func check(protected: JOSEHeader?, unprotected: [JOSEHeader], understood: Set<String>?, what: String) throws(JOSEError) {
+    static func check(protected: JOSEHeader?, unprotected: [JOSEHeader], understood: Set<String>? = [],
+                      what describe: @autoclosure () -> String) throws(JOSEError) {
+        // The name is only needed for a message, so it is only built for one.
         for header in unprotected {
             if header["crit"] != nil {
-                throw JOSEError(.unknownCriticalHeader, "\(what): \"crit\" is in an unprotected header; it must be integrity protected (RFC 7515 §4.1.11)")
+                throw JOSEError(.unknownCriticalHeader, "\(describe()): \"crit\" is in an unprotected header; it must be integrity protected (RFC 7515 §4.1.11)")
             }
             if header["b64"] != nil {
-                throw JOSEError(.unknownCriticalHeader, "\(what): \"b64\" is in an unprotected header; it must be integrity protected (RFC 7797 §6)")
+                throw JOSEError(.unknownCriticalHeader, "\(describe()): \"b64\" is in an unprotected header; it must be integrity protected (RFC 7797 §6)")
             }
         }
         guard let protected else { return }
         if protected["b64"] != nil && !(protected.critical ?? []).contains("b64") {
-            throw JOSEError(.unknownCriticalHeader, "\(what): \"b64\" is used but not listed in \"crit\" (RFC 7797 §6)")
+            throw JOSEError(.unknownCriticalHeader, "\(describe()): \"b64\" is used but not listed in \"crit\" (RFC 7797 §6)")
         }
         guard let value = protected["crit"] else { return }
         guard let names = protected.critical, !names.isEmpty else {
-            throw JOSEError(.unknownCriticalHeader, "\(what): \"crit\" is \(value.kind == "an array" ? "empty" : value.kind); it must be a non-empty array of names")
+            throw JOSEError(.unknownCriticalHeader, "\(describe()): \"crit\" is \(value.kind == "an array" ? "empty" : value.kind); it must be a non-empty array of names")
         }
         var seen = Set<String>()
         for name in names {
             let shown = JSONParser.clipped(name)
             guard seen.insert(name).inserted else {
-                throw JOSEError(.unknownCriticalHeader, "\(what): \"crit\" lists \"\(shown)\" twice")
+                throw JOSEError(.unknownCriticalHeader, "\(describe()): \"crit\" lists \"\(shown)\" twice")
             }
             if JOSEHeader.registeredNames.contains(name) && !understoodByJOSE.contains(name) {
-                throw JOSEError(.unknownCriticalHeader, "\(what): \"crit\" names \"\(shown)\", a header parameter of RFC 7515/7516/7518 itself, which it may not (RFC 7515 §4.1.11)")
+                throw JOSEError(.unknownCriticalHeader, "\(describe()): \"crit\" names \"\(shown)\", a header parameter of RFC 7515/7516/7518 itself, which it may not (RFC 7515 §4.1.11)")
             }
             guard protected[name] != nil else {
-                throw JOSEError(.unknownCriticalHeader, "\(what): \"crit\" names \"\(shown)\", which the protected header does not have")
+                throw JOSEError(.unknownCriticalHeader, "\(describe()): \"crit\" names \"\(shown)\", which the protected header does not have")
             }
             guard let understood else { continue }
             guard understoodByJOSE.contains(name) || understood.contains(name) else {
-                throw JOSEError(.unknownCriticalHeader, "\(what): \"crit\" names \"\(shown)\", an extension this reader does not understand (RFC 7515 §4.1.11)")
+                throw JOSEError(.unknownCriticalHeader, "\(describe()): \"crit\" names \"\(shown)\", an extension this reader does not understand (RFC 7515 §4.1.11)")
             }
         }
     }

@@ -65,7 +65,7 @@ public struct JOSEHeader: Sendable, Hashable {
     public var json: JSONValue { .object(members) }
 
     /// The compact JSON text of the header, members in order.
-    public var serialized: [UInt8] { Array(json.serialized.utf8) }
+    public var serialized: [UInt8] { json.serializedBytes }
 
     /// Whether the header has no member.
     public var isEmpty: Bool { members.isEmpty }
@@ -122,12 +122,14 @@ public struct JOSEHeader: Sendable, Hashable {
     public static let registeredNames: Set<String> = Set(registeredTypes.keys)
 
     private func validate(what: String, baseOffset: Int) throws(JOSEError) {
-        var seen = Set<String>()
-        for member in members {
+        // Duplicates: a linear search in a small header (no allocation), a set of names in a large one.
+        var seen: Set<String>? = members.count > 16 ? Set(minimumCapacity: members.count) : nil
+        for (position, member) in members.enumerated() {
             let at = baseOffset
-            let place = member.offset == 0 ? "" : " (byte \(member.offset) of its JSON)"
-            guard seen.insert(member.name).inserted else {
-                throw JOSEError.malformed(what, "member \"\(JSONParser.clipped(member.name))\"\(place) appears twice (RFC 7515 §4)", offset: at)
+            func place() -> String { member.offset == 0 ? "" : " (byte \(member.offset) of its JSON)" }
+            let isNew = seen?.insert(member.name).inserted ?? !members[..<position].contains { $0.name == member.name }
+            guard isNew else {
+                throw JOSEError.malformed(what, "member \"\(JSONParser.clipped(member.name))\"\(place()) appears twice (RFC 7515 §4)", offset: at)
             }
             guard let type = Self.registeredTypes[member.name] else { continue }
             let fits: Bool
@@ -138,7 +140,7 @@ public struct JOSEHeader: Sendable, Hashable {
             default: fits = false
             }
             guard fits else {
-                throw JOSEError.malformed(what, "member \"\(member.name)\"\(place) is \(member.value.kind), not \(Self.typeName(type))", offset: at)
+                throw JOSEError.malformed(what, "member \"\(member.name)\"\(place()) is \(member.value.kind), not \(Self.typeName(type))", offset: at)
             }
         }
     }

@@ -23,37 +23,44 @@ extension JWS {
     /// Reads a compact JWS from its bytes; see ``init(compact:detachedPayload:limits:)-(String,_,_)``.
     public init(compact token: [UInt8], detachedPayload: [UInt8]? = nil, limits: JOSELimits = .default) throws(JOSEError) {
         try limits.checkSize(token.count, of: "compact JWS")
-        var dots: [Int] = []
+        // The first three dots, without an allocation.
+        var dots = (0, 0, 0)
+        var dotCount = 0
         for (index, byte) in token.enumerated() where byte == UInt8(ascii: ".") {
-            dots.append(index)
-            if dots.count > 2 { break }
+            switch dotCount {
+            case 0: dots.0 = index
+            case 1: dots.1 = index
+            default: dots.2 = index
+            }
+            dotCount += 1
+            if dotCount > 2 { break }
         }
-        guard dots.count == 2 else {
-            let found = dots.count > 2 ? "more than 3 segments" : "\(dots.count + 1) segment\(dots.count == 0 ? "" : "s")"
+        guard dotCount == 2 else {
+            let found = dotCount > 2 ? "more than 3 segments" : "\(dotCount + 1) segment\(dotCount == 0 ? "" : "s")"
             throw JOSEError.malformed("the compact JWS", "has \(found); it has exactly 3, separated by \".\" (RFC 7515 §7.1)",
-                                      offset: dots.count > 2 ? dots[2] : token.count)
+                                      offset: dotCount > 2 ? dots.2 : token.count)
         }
-        let headerText = token[..<dots[0]]
-        let payloadText = token[(dots[0] + 1)..<dots[1]]
-        let signatureText = token[(dots[1] + 1)...]
+        let headerText = token[..<dots.0]
+        let payloadText = token[(dots.0 + 1)..<dots.1]
+        let signatureText = token[(dots.1 + 1)...]
         guard !headerText.isEmpty else {
             throw JOSEError.malformed("segment 1 (protected header)", "is empty", offset: 0)
         }
         let protected = try ProtectedHeader(encoded: headerText, what: "segment 1 (protected header)", baseOffset: 0, limits: limits)
         guard !signatureText.isEmpty else {
-            throw JOSEError.malformed("segment 3 (signature)", "is empty", offset: dots[1] + 1)
+            throw JOSEError.malformed("segment 3 (signature)", "is empty", offset: dots.1 + 1)
         }
-        let signatureBytes = try Base64URL.decode(signatureText, what: "segment 3 (signature)", baseOffset: dots[1] + 1)
+        let signatureBytes = try Base64URL.decode(signatureText, what: "segment 3 (signature)", baseOffset: dots.1 + 1)
         let signature = try JWSSignature(protectedHeader: protected, unprotectedHeader: nil, signature: signatureBytes, what: "the compact JWS")
         let encoded = signature.encodesPayload
         if let detachedPayload {
             guard payloadText.isEmpty else {
-                throw JOSEError.malformed("segment 2 (payload)", "is not empty, but a detached payload was given", offset: dots[0] + 1)
+                throw JOSEError.malformed("segment 2 (payload)", "is not empty, but a detached payload was given", offset: dots.0 + 1)
             }
             self.init(payload: detachedPayload, payloadSegment: JWS.payloadSegment(for: detachedPayload, encoded: encoded),
                       signatures: [signature], isPayloadDetached: true)
         } else if encoded {
-            let payload = try Base64URL.decode(payloadText, what: "segment 2 (payload)", baseOffset: dots[0] + 1)
+            let payload = try Base64URL.decode(payloadText, what: "segment 2 (payload)", baseOffset: dots.0 + 1)
             self.init(payload: payload, payloadSegment: Array(payloadText), signatures: [signature], isPayloadDetached: false)
         } else {
             self.init(payload: Array(payloadText), payloadSegment: Array(payloadText), signatures: [signature], isPayloadDetached: false)
@@ -81,9 +88,19 @@ extension JWS {
             }
             segment = payloadSegment
         }
-        guard let payloadText = String(validating: segment, as: UTF8.self) else {
+        // An encoded segment is base64url (ASCII); only an unencoded payload can be other than UTF-8.
+        guard encodesPayload || String(validating: segment, as: UTF8.self) != nil else {
             throw JOSEError.malformed("the JWS", "the unencoded payload (b64: false) is not UTF-8 text, which a serialization cannot carry unless it is detached")
         }
-        return protected.encoded + "." + payloadText + "." + Base64URL.encode(signature.signature)
+        // The three segments written into one buffer.
+        let signatureText = Base64URL.encode(signature.signature)
+        var text: [UInt8] = []
+        text.reserveCapacity(protected.encoded.utf8.count + segment.count + signatureText.utf8.count + 2)
+        text.append(contentsOf: protected.encoded.utf8)
+        text.append(UInt8(ascii: "."))
+        text.append(contentsOf: segment)
+        text.append(UInt8(ascii: "."))
+        text.append(contentsOf: signatureText.utf8)
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -46,10 +46,10 @@ public struct JWS: Sendable {
 
     /// Checks that every signature agrees on `b64` (RFC 7797 §3) and returns the setting.
     static func commonPayloadEncoding(_ signatures: [JWSSignature]) throws(JOSEError) -> Bool {
-        let settings = Set(signatures.map(\.encodesPayload))
-        guard settings.count <= 1 else {
+        let setting = signatures.first?.encodesPayload ?? true
+        guard signatures.allSatisfy({ $0.encodesPayload == setting }) else {
             throw JOSEError(.malformed, "the signatures disagree on \"b64\"; RFC 7797 §3 requires one setting for all")
         }
-        return settings.first ?? true
+        return setting
     }
 }

@@ -49,7 +49,7 @@ public struct JWTClaims: Sendable, Hashable {
     public var json: JSONValue { .object(members) }
 
     /// The compact JSON text, claims in order.
-    public var serialized: [UInt8] { Array(json.serialized.utf8) }
+    public var serialized: [UInt8] { json.serializedBytes }
 
     /// The value of claim `name`, if present.
     public subscript(name: String) -> JSONValue? {
@@ -66,9 +66,11 @@ public struct JWTClaims: Sendable, Hashable {
     }
 
     private func validate() throws(JOSEError) {
-        var seen = Set<String>()
-        for member in members {
-            guard seen.insert(member.name).inserted else {
+        // Duplicates: a linear search in a small claims set (no allocation), a set of names in a large one.
+        var seen: Set<String>? = members.count > 16 ? Set(minimumCapacity: members.count) : nil
+        for (position, member) in members.enumerated() {
+            let isNew = seen?.insert(member.name).inserted ?? !members[..<position].contains { $0.name == member.name }
+            guard isNew else {
                 throw JOSEError.malformed("the JWT claims set", "claim \"\(JSONParser.clipped(member.name))\" appears twice", offset: member.offset)
             }
             let fits: Bool

@@ -54,15 +54,16 @@ public struct JWTValidator: Sendable {
             throw JOSEError(.claimInvalid, "the token has no \"\(name)\" claim, which is required")
         }
         let now = clock()
-        let tolerance = "(now \(now), leeway \(Self.seconds(leeway)))"
+        // Built only for a message (a failure), not on every validation.
+        func tolerance() -> String { "(now \(now), leeway \(Self.seconds(leeway)))" }
         if let expiration = claims.expiration, now >= expiration.adding(leeway) {
-            throw JOSEError(.expired, "expired at \(expiration) \(tolerance)")
+            throw JOSEError(.expired, "expired at \(expiration) \(tolerance())")
         }
         if let notBefore = claims.notBefore, now.adding(leeway) < notBefore {
-            throw JOSEError(.notYetValid, "not valid before \(notBefore) \(tolerance)")
+            throw JOSEError(.notYetValid, "not valid before \(notBefore) \(tolerance())")
         }
         if rejectsFutureIssuedAt, let issuedAt = claims.issuedAt, now.adding(leeway) < issuedAt {
-            throw JOSEError(.notYetValid, "issued at \(issuedAt), in the future \(tolerance)")
+            throw JOSEError(.notYetValid, "issued at \(issuedAt), in the future \(tolerance())")
         }
         if let issuer, claims.issuer != issuer {
             throw JOSEError(.wrongIssuer, claims.issuer == nil ? "the token has no issuer; expected \"\(Self.clip(issuer))\""

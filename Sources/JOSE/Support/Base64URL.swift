@@ -29,7 +29,7 @@ enum Base64URL {
 
     /// The bytes of base64url `text` (a header member's value, say).
     static func decode(_ text: String, what: String, baseOffset: Int = 0) throws(JOSEError) -> [UInt8] {
-        try decode(Array(text.utf8), what: what, baseOffset: baseOffset)
+        try decode(text.utf8, what: what, baseOffset: baseOffset)
     }
 
     /// The bytes of base64url `text`, the value of a JSON member whose name is at `memberOffset`:
