@@ -49,7 +49,7 @@ let package = Package(
         .package(name: "Coffer", path: ".."),
     ],
     targets: [
-        // The oracle the key-parser targets share.
+        // The oracle the parser targets share (KeyError's, and JOSE's through FuzzJOSESupport).
         .target(
             name: "FuzzSupport",
             dependencies: [.product(name: "AsymmetricKeys", package: "Coffer")],
@@ -64,7 +64,7 @@ let package = Package(
         // Oracle, constant keys and seed writer of the JOSE targets.
         .target(
             name: "FuzzJOSESupport",
-            dependencies: [.product(name: "JOSE", package: "Coffer"), .product(name: "CofferJSON", package: "Coffer")],
+            dependencies: ["FuzzSupport", .product(name: "JOSE", package: "Coffer"), .product(name: "CofferJSON", package: "Coffer")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ] + fuzzTargets.map { target in
