@@ -67,22 +67,17 @@ package struct JWTVerifyCommand: AsyncParsableCommand {
                                      leeway: DurationArgument.seconds(leeway) ?? 0, requiredClaims: Set(require),
                                      clock: { moment ?? .now })
         do {
-            let jwt: JWT
+            // A nested JWT is decrypted once; the signed JWT inside is then verified as any other.
+            var signed = text
             if let decryptKey {
                 let decryptor = JWEDecryptor(keySet: try JOSEKeyOptions.keys(inFile: decryptKey, passphrase: keys.passphrase))
-                let inner = try JWTVerifyCommand.innerToken(text, decryptor)
-                let signature = (try? JWS(compact: inner))?.signatures.first
-                let keySet = try await keys.keys(keyID: signature?.keyID, algorithm: signature?.algorithmName)
-                jwt = try JWT(verifyingNested: text, decryptor: decryptor, with: keySet, allowedAlgorithms: alg.isEmpty ? nil : Set(alg),
-                              validator: validator)
-            } else {
-                if text.utf8.count(where: { $0 == UInt8(ascii: ".") }) == 4 {
-                    throw JOSECommandError(unreadable: "\(token.name): a JWE (5 segments): an encrypted, nested JWT; give --decrypt-key with the recipient's key")
-                }
-                let signature = (try? JWS(compact: text))?.signatures.first
-                let keySet = try await keys.keys(keyID: signature?.keyID, algorithm: signature?.algorithmName)
-                jwt = try Self.verify(text, keySet, byKeyID: !keys.namesKeysDirectly, allowed: alg.isEmpty ? nil : Set(alg), validator: validator)
+                signed = try JWT.innerToken(ofNested: text, decryptor: decryptor)
+            } else if text.utf8.count(where: { $0 == UInt8(ascii: ".") }) == 4 {
+                throw JOSECommandError(unreadable: "\(token.name): a JWE (5 segments): an encrypted, nested JWT; give --decrypt-key with the recipient's key")
             }
+            let signature = (try? JWS(compact: signed))?.signatures.first
+            let keySet = try await keys.keys(keyID: signature?.keyID, algorithm: signature?.algorithmName)
+            let jwt = try Self.verify(signed, keySet, byKeyID: !keys.namesKeysDirectly, allowed: alg.isEmpty ? nil : Set(alg), validator: validator)
             let algorithm = jwt.header.algorithm ?? "?"
             if json {
                 var members: [JSONValue.Member] = [.init("valid", .bool(true)), .init("alg", .string(algorithm))]
@@ -110,10 +105,5 @@ package struct JWTVerifyCommand: AsyncParsableCommand {
         return try KeyTrial.first(of: keySet.keys) { key throws(JOSEError) in
             try JWT(verifying: token, with: key, allowedAlgorithms: allowed, validator: validator)
         }
-    }
-
-    /// The signed JWT inside a nested one, to read its `kid` before choosing the verification key.
-    static func innerToken(_ token: String, _ decryptor: JWEDecryptor) throws(JOSEError) -> String {
-        String(decoding: try decryptor.decrypt(compactJWE: token).plaintext, as: UTF8.self)
     }
 }

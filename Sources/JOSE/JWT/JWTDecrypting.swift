@@ -17,6 +17,18 @@ extension JWT {
     public init(verifyingNested token: String, decryptor: some JWTDecrypting, with keySet: JOSEKeySet,
                 allowedAlgorithms: Set<JWSAlgorithm>? = nil, validator: JWTValidator = JWTValidator(),
                 limits: JOSELimits = .default) throws(JOSEError) {
+        let inner = try JWT.innerToken(ofNested: token, decryptor: decryptor, limits: limits)
+        try self.init(verifying: inner, with: keySet, allowedAlgorithms: allowedAlgorithms, validator: validator, limits: limits)
+    }
+
+    /// The signed JWT inside a nested one: decrypts the outer JWE with `decryptor` and checks that
+    /// its `cty` is `JWT` (RFC 7519 §5.2) and its content text. Nothing is verified yet: verify the
+    /// result as any signed JWT (``init(verifying:with:allowedAlgorithms:validator:limits:)-(_,JOSEKey,_,_,_)``).
+    ///
+    /// - Throws: ``JOSEError`` `.malformed` when the token is not a compact JWE, its `cty` is not
+    ///   `JWT` or its content is not text; `.tooLarge`; the decryptor's errors.
+    public static func innerToken(ofNested token: String, decryptor: some JWTDecrypting,
+                                  limits: JOSELimits = .default) throws(JOSEError) -> String {
         try limits.checkSize(token.utf8.count, of: "nested JWT")
         guard token.utf8.filter({ $0 == UInt8(ascii: ".") }).count == 4 else {
             throw JOSEError.malformed("the nested JWT", "is not a compact JWE (five segments)")
@@ -28,6 +40,6 @@ extension JWT {
         guard let inner = String(validating: plaintext, as: UTF8.self) else {
             throw JOSEError.malformed("the nested JWT", "the decrypted content is not text")
         }
-        try self.init(verifying: inner, with: keySet, allowedAlgorithms: allowedAlgorithms, validator: validator, limits: limits)
+        return inner
     }
 }
