@@ -1,5 +1,4 @@
 import ASN1Kit
-import CryptoOpenSSL
 import JOSE
 import KeytoolSupport
 
@@ -19,8 +18,7 @@ package enum CertificateChainOption {
         } else if input.bytes.first == 0x30 {
             certificates = [input.bytes]
         }
-        guard let first = certificates.first else { throw CommandError("\(input.name): no certificate (--x5c takes PEM certificates or one DER certificate)") }
-        header.x509CertificateChain = certificates.map { Base64.encode($0) }
-        header.x509SHA256Thumbprint = Base64.encodeURL(Digest.hash(.sha256, first))
+        guard !certificates.isEmpty else { throw CommandError("\(input.name): no certificate (--x5c takes PEM certificates or one DER certificate)") }
+        header.setCertificateChain(certificates)
     }
 }
