@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "CryptoOpenSSL", targets: ["CryptoOpenSSL"]),
         .library(name: "AsymmetricKeys", targets: ["AsymmetricKeys"]),
         .library(name: "X509Kit", targets: ["X509Kit"]),
+        .library(name: "KeyCodec", targets: ["KeyCodec"]),
         .library(name: "KVStorage", targets: ["KVStorage"]),
         .library(name: "DownloadPipeline", targets: ["DownloadPipeline"]),
         .library(name: "JOSE", targets: ["JOSE"]),
@@ -72,17 +73,22 @@ let package = Package(
         .target(name: "CofferJSON", dependencies: ["CofferErrors"], swiftSettings: strict),
         .target(name: "CryptoOpenSSL", dependencies: ["CofferErrors", "COpenSSL"], swiftSettings: strict),
         .target(name: "AsymmetricKeys", dependencies: ["CofferErrors", "ASN1Kit", "CofferJSON", "CryptoOpenSSL"], swiftSettings: strict),
-        // Making and verifying certificates, above the keys that read them.
+        // All of X.509 (certificates, requests, CRLs, names, extensions; building and verifying),
+        // above the keys that certificates certify.
         .target(name: "X509Kit", dependencies: ["CofferErrors", "ASN1Kit", "AsymmetricKeys", "CryptoOpenSSL"], swiftSettings: strict),
+        // Any file of keys and certificates, its format detected (KeyDecoder, KeyEncoder), and trust
+        // stores: above both the keys and X.509, the one place that knows every container.
+        .target(name: "KeyCodec", dependencies: ["CofferErrors", "ASN1Kit", "CofferJSON", "CryptoOpenSSL", "AsymmetricKeys", "X509Kit"], swiftSettings: strict),
         // JWS, JWE, JWT and JWK Sets over the keys; CZlib for JWE's `zip: DEF`.
-        .target(name: "JOSE", dependencies: ["CofferErrors", "ASN1Kit", "CofferJSON", "CryptoOpenSSL", "AsymmetricKeys", "CZlib"], swiftSettings: strict),
+        .target(name: "JOSE", dependencies: ["CofferErrors", "ASN1Kit", "CofferJSON", "CryptoOpenSSL", "AsymmetricKeys", "KeyCodec", "CZlib"], swiftSettings: strict),
         .target(name: "KVStorage", dependencies: ["CofferErrors", "CryptoOpenSSL", "CZlib"], swiftSettings: strict),
         .target(
             name: "DownloadPipeline",
             dependencies: [
                 "CofferErrors", "ASN1Kit", "AsymmetricKeys", "CofferJSON", "CryptoOpenSSL", "KVStorage",
-                // X509Kit: the RFC 6125 host name check of every TLS connection (PeerIdentity).
-                "X509Kit",
+                // X509Kit: the RFC 6125 host name check of every TLS connection (PeerIdentity);
+                // KeyCodec: trust stores and client identities read from files.
+                "X509Kit", "KeyCodec",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -118,7 +124,7 @@ let package = Package(
         .target(
             name: "KeytoolSupport",
             dependencies: [
-                "ASN1Kit", "AsymmetricKeys", "CommandLineSupport", "CryptoOpenSSL",
+                "ASN1Kit", "AsymmetricKeys", "CommandLineSupport", "CryptoOpenSSL", "KeyCodec",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -128,7 +134,7 @@ let package = Package(
         .target(
             name: "KeytoolJOSE",
             dependencies: [
-                "ASN1Kit", "AsymmetricKeys", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "JOSE", "KeytoolSupport",
+                "ASN1Kit", "AsymmetricKeys", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "JOSE", "KeyCodec", "KeytoolSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -136,7 +142,7 @@ let package = Package(
         .executableTarget(
             name: "keytool",
             dependencies: [
-                "ASN1Kit", "AsymmetricKeys", "CofferErrors", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "KeytoolSupport", "X509Kit",
+                "ASN1Kit", "AsymmetricKeys", "CofferErrors", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "KeyCodec", "KeytoolSupport", "X509Kit",
                 "KeytoolJOSE",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -146,7 +152,7 @@ let package = Package(
         .executableTarget(
             name: "keytool-fetch",
             dependencies: [
-                "ASN1Kit", "AsymmetricKeys", "CofferErrors", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "DownloadPipeline", "KeytoolSupport",
+                "ASN1Kit", "AsymmetricKeys", "CofferErrors", "CofferJSON", "CommandLineSupport", "CryptoOpenSSL", "DownloadPipeline", "KeyCodec", "KeytoolSupport", "X509Kit",
                 "JOSE", "JWKSClient", "KeytoolJOSE",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -171,14 +177,14 @@ let package = Package(
         .testTarget(name: "ASN1KitTests", dependencies: ["ASN1Kit", "CofferErrors", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "CofferJSONTests", dependencies: ["CofferJSON", "CofferErrors"], swiftSettings: strict),
         .testTarget(name: "CryptoOpenSSLTests", dependencies: ["CryptoOpenSSL", "CofferErrors", "CofferTestSupport"], swiftSettings: strict),
-        .testTarget(name: "AsymmetricKeysTests", dependencies: ["AsymmetricKeys", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
-        .testTarget(name: "X509KitTests", dependencies: ["X509Kit", "AsymmetricKeys", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
-        .testTarget(name: "JOSETests", dependencies: ["JOSE", "AsymmetricKeys", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "AsymmetricKeysTests", dependencies: ["AsymmetricKeys", "KeyCodec", "X509Kit", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "X509KitTests", dependencies: ["X509Kit", "KeyCodec", "AsymmetricKeys", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "JOSETests", dependencies: ["JOSE", "KeyCodec", "X509Kit", "AsymmetricKeys", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "KVStorageTests", dependencies: ["KVStorage", "CofferErrors", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "DownloadPipelineTests",
             dependencies: [
-                "DownloadPipeline", "AsymmetricKeys", "CofferErrors", "CryptoOpenSSL", "ASN1Kit", "KVStorage", "CofferTestSupport",
+                "DownloadPipeline", "AsymmetricKeys", "CofferErrors", "CryptoOpenSSL", "ASN1Kit", "KVStorage", "CofferTestSupport", "KeyCodec", "X509Kit",
                 "CofferJSON", "JOSE", "JWKSClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -192,7 +198,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "KeytoolTests", dependencies: ["keytool", "keytool-fetch", "KeytoolSupport", "X509Kit", "DownloadPipeline", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "KeytoolTests", dependencies: ["keytool", "keytool-fetch", "KeytoolSupport", "X509Kit", "KeyCodec", "AsymmetricKeys", "DownloadPipeline", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "KvstoreTests", dependencies: ["kvstore", "KVStorage", "CofferTestSupport"], swiftSettings: strict),
     ]
 )

@@ -9,6 +9,7 @@
 import AsymmetricKeys
 import ASN1Kit
 import Foundation
+import KeyCodec
 
 @inline(never) func sink<T>(_ value: T) { withExtendedLifetime(value) {} }
 

@@ -39,7 +39,7 @@ public struct KeyError: ModuleError {
 
     /// This error, raised while reading a value nested at offset `start` of an outer structure,
     /// as the outer structure reports it: offset counted from the outer start, reason prefixed.
-    func nested(at start: Int, _ context: String) -> KeyError {
+    package func nested(at start: Int, _ context: String) -> KeyError {
         var wrapped = self
         wrapped.reason = "\(context): \(reason)"
         wrapped.offset = offset.map { $0 + start }

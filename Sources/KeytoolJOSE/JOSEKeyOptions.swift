@@ -3,6 +3,7 @@ import AsymmetricKeys
 import CryptoOpenSSL
 import JOSE
 import KeytoolSupport
+import KeyCodec
 
 /// Where a JOSE command's keys come from: `--key FILE` (any container keytool reads, a JWK or a JWK
 /// Set with symmetric keys included), `--jwks FILE|URL`, `--secret FILE` (raw bytes, for HMAC and

@@ -1,6 +1,7 @@
 import ASN1Kit
 import CryptoOpenSSL
 import AsymmetricKeys
+import KeyCodec
 
 /// Reads keys for the commands, turning library errors into messages that name the file.
 package enum KeyLoader {

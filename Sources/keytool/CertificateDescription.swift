@@ -2,6 +2,7 @@ import ASN1Kit
 import AsymmetricKeys
 import CofferJSON
 import CommandLineSupport
+import X509Kit
 
 /// What `keytool inspect` shows of an X.509 certificate or a PKCS#10 request, before the key's
 /// own fields: JSON fields and labelled text lines.
@@ -17,7 +18,7 @@ struct CertificateDescription {
 
     /// The certificate's fields: `subject`, `issuer`, `serial`, `notBefore`, `notAfter`,
     /// `validNow`, the extensions, `signatureAlgorithm`, `certificateSHA256`.
-    func json(_ certificate: CertificateInfo, into object: inout JSONObject) {
+    func json(_ certificate: Certificate, into object: inout JSONObject) {
         object.set("subject", certificate.subject.rfc4514String)
         object.set("issuer", certificate.issuer.rfc4514String)
         object.set("serial", certificate.serial)
@@ -78,7 +79,7 @@ struct CertificateDescription {
     // MARK: - Text
 
     /// Labelled lines for a certificate.
-    func text(_ certificate: CertificateInfo) -> [(String, String)] {
+    func text(_ certificate: Certificate) -> [(String, String)] {
         var lines: [(String, String)] = [
             ("subject:", certificate.subject.rfc4514String),
             ("issuer:", certificate.issuer.rfc4514String),
@@ -105,7 +106,7 @@ struct CertificateDescription {
     }
 
     /// `valid now`, `expired N days ago`, `not yet valid`.
-    func validityText(_ certificate: CertificateInfo) -> String {
+    func validityText(_ certificate: Certificate) -> String {
         switch certificate.validity(at: now) {
         case .valid: return "valid now"
         case .notYetValid: return "not yet valid"

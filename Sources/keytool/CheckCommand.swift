@@ -1,6 +1,7 @@
 import ArgumentParser
 import AsymmetricKeys
 import KeytoolSupport
+import KeyCodec
 
 extension Keytool {
     /// `keytool check FILE`: consistency of a private key.

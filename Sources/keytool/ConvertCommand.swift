@@ -1,6 +1,8 @@
 import ArgumentParser
 import AsymmetricKeys
 import KeytoolSupport
+import KeyCodec
+import X509Kit
 
 extension KeyOutputFormat: ExpressibleByArgument {}
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import AsymmetricKeys
 import CryptoOpenSSL
 import KeytoolSupport
+import KeyCodec
 
 extension Keytool {
     /// `keytool derive --key K --peer P [--out F]`: the shared secret of a key agreement.

@@ -1,6 +1,7 @@
 import AsymmetricKeys
 import KeytoolSupport
 import CofferJSON
+import KeyCodec
 
 /// How the commands that list entries (inspect, fingerprint, match) report the entries of a file
 /// they could not read, and what `--strict` refuses.

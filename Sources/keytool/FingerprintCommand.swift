@@ -2,6 +2,7 @@ import ArgumentParser
 import AsymmetricKeys
 import CryptoOpenSSL
 import KeytoolSupport
+import KeyCodec
 
 extension Keytool {
     /// `keytool fingerprint FILE [--hash sha256|md5]`: one line per key, as `ssh-keygen -l`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AsymmetricKeys
 import KeytoolSupport
+import KeyCodec
 
 extension KeyAlgorithmName: ExpressibleByArgument {}
 

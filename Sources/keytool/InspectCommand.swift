@@ -4,6 +4,7 @@ import AsymmetricKeys
 import CofferJSON
 import CryptoOpenSSL
 import KeytoolSupport
+import KeyCodec
 
 extension Keytool {
     /// `keytool inspect FILE [--json] [--show-private]`: what the key is.

@@ -2,6 +2,7 @@ import ArgumentParser
 import AsymmetricKeys
 import CofferJSON
 import KeytoolSupport
+import KeyCodec
 
 extension Keytool {
     /// `keytool match FILE…`: which files hold the same key, one group per line.

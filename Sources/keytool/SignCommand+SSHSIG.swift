@@ -2,6 +2,7 @@ import ArgumentParser
 import AsymmetricKeys
 import CryptoOpenSSL
 import KeytoolSupport
+import KeyCodec
 
 extension Keytool.SignCommand {
     /// The options `--format sshsig` takes and refuses.

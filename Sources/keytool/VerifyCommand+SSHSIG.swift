@@ -2,6 +2,7 @@ import ArgumentParser
 import AsymmetricKeys
 import CommandLineSupport
 import KeytoolSupport
+import KeyCodec
 
 extension Keytool.VerifyCommand {
     /// An SSHSIG signature: read it (exit 2 when it cannot be), check who signed (the key of

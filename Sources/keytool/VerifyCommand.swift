@@ -2,6 +2,7 @@ import ArgumentParser
 import CryptoOpenSSL
 import AsymmetricKeys
 import KeytoolSupport
+import KeyCodec
 
 extension Keytool {
     /// `keytool verify --key K [--padding …] [--hash …] --signature SIG FILE`, and SSHSIG

@@ -4,6 +4,8 @@ import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import Testing
+import KeyCodec
+import X509Kit
 
 /// Every PKCS#10 request of Fixtures/x509 (made by `openssl req`) through the library, against
 /// what openssl reported (subject, requested extensions, signature algorithm, `req -verify`).

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import AsymmetricKeys
+import KeyCodec
 
 /// EC public points openssl wrote compressed, with both prefixes: 02 (even y) was refused until
 /// `case (0x02 | 0x03)`, a bitwise OR that matched only 03, became two cases.

@@ -5,6 +5,7 @@ import CryptoOpenSSL
 import Foundation
 import Testing
 import AsymmetricKeys
+import KeyCodec
 
 /// The EC, Ed25519, Ed448, X25519 and X448 fixtures (made by openssl and ssh-keygen in every
 /// container, `tools/make-fixtures curves`) against the facts those tools reported.

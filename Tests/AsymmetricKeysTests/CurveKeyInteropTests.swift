@@ -3,6 +3,7 @@ import CryptoOpenSSL
 import Foundation
 import Testing
 import AsymmetricKeys
+import KeyCodec
 
 /// What Coffer writes, openssl and ssh-keygen read; signatures and shared secrets agree both ways.
 @Suite("EC and octet keys: interop with openssl and ssh-keygen")

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import AsymmetricKeys
+import KeyCodec
 
 /// Damaged and hostile EC and octet keys: clear errors with offsets, never a crash.
 @Suite("EC and octet keys: malformed input")

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import AsymmetricKeys
+import KeyCodec
 
 /// DSA keys from ssh-keygen, openssl and puttygen (tools/realworld/dsa.sh): every container reads
 /// (they were all `.unsupportedAlgorithm` before), to the key the tools describe, and the public

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import AsymmetricKeys
+import KeyCodec
 
 /// secp256k1 and the brainpool curves, in every container openssl writes them in: before, every
 /// one of these files was refused as "EC (secp256k1)", an algorithm Coffer did not read.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import AsymmetricKeys
+import KeyCodec
 
 /// `KeyDecoder.encryptedPublicPart`: the public key an encrypted OpenSSH file stores in clear,
 /// read with no passphrase, and `nil` for everything it must leave to the full reading.

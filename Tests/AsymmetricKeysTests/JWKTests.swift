@@ -2,6 +2,7 @@ import AsymmetricKeys
 import CofferTestSupport
 import Foundation
 import Testing
+import KeyCodec
 
 /// JWK and JWK Set files written by joserfc (an independent implementation, run by
 /// `tools/make-fixtures jwk`), against the PKCS#8 keys they came from and joserfc's own members,

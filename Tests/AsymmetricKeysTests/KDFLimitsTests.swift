@@ -1,5 +1,6 @@
 import AsymmetricKeys
 import Testing
+import KeyCodec
 
 /// The costs a file names are checked against ``KDFLimits`` before any derivation starts.
 @Suite("KDF cost caps")

@@ -7,6 +7,7 @@ import Foundation
 @_spi(Oracles) import AsymmetricKeys
 import Synchronization
 import Testing
+@_spi(Oracles) import KeyCodec
 
 @Suite("KeyDecoder: every DER/PEM fixture against its facts")
 struct KeyDecoderTests {

@@ -5,6 +5,7 @@ import CryptoOpenSSL
 import Foundation
 import AsymmetricKeys
 import Testing
+import KeyCodec
 
 @Suite("KeyEncoder: every output format, byte-identical where deterministic, readable by openssl")
 struct KeyEncoderTests {

@@ -4,6 +4,7 @@ import CofferErrors
 import CofferJSON
 import CryptoOpenSSL
 import Testing
+import KeyCodec
 
 /// KeyError in the one error shape: the equality rule, and cause chains walked from real failures
 /// down to the ASN1Error, JSONParseError or CryptoError that started them.

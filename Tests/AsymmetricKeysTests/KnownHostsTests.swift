@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import AsymmetricKeys
+import KeyCodec
 
 /// known_hosts files (tools/realworld/known-hosts.sh): every readable line is an entry with its
 /// hosts and marker, every other line a failure naming it, and host lookups find the lines

@@ -12,7 +12,7 @@ struct MalformedDERKeyTests {
         ("pkcs8", { _ = try PKCS8PrivateKey.decode($0) }),
         ("spki", { _ = try SubjectPublicKeyInfo.decode($0) }),
         ("encrypted-pkcs8", { _ = try EncryptedPrivateKeyInfo.decode($0[...], passphrase: SecureBytes(Array("x".utf8))) }),
-        ("x509", { _ = try X509Certificate.publicKey(in: $0[...]) }),
+        ("x509", { _ = try CertificateDER.publicKey(in: $0[...]) }),
     ]
 
     static func decoder(_ name: String) -> @Sendable ([UInt8]) throws -> Void {

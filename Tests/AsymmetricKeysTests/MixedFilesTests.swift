@@ -1,10 +1,12 @@
 import CofferTestSupport
+import X509Kit
 import ASN1Kit
 import CryptoOpenSSL
 import Foundation
 import Testing
 
 @testable import AsymmetricKeys
+import KeyCodec
 
 /// Files of many entries as users have them (tools/realworld/mixed-files.sh): until issue 25 one
 /// entry Coffer does not read (an sk- or ssh-dss line, an oct JWK, a DSA bag, a damaged PEM block)

@@ -1,10 +1,12 @@
 import ASN1Kit
+import X509Kit
 import AsymmetricKeys
 import CofferErrors
 import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import Testing
+import KeyCodec
 
 /// PKCS#12 files written by `openssl pkcs12` (Fixtures/keys/pkcs12, with what `openssl pkcs12
 /// -info` reported about them), and Coffer's own files read back by openssl.
@@ -50,7 +52,7 @@ struct PKCS12Tests {
     static func pin(_ bag: PKCS12Bag) throws -> String {
         switch bag.content {
         case .privateKey(let key): try key.publicKey().spkiSHA256
-        case .certificate(let der): try X509Certificate.publicKey(in: der[...]).spkiSHA256
+        case .certificate(let der): try CertificateDER.publicKey(in: der[...]).spkiSHA256
         case .other(let name): name
         }
     }

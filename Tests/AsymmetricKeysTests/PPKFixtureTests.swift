@@ -3,6 +3,7 @@ import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import Testing
+import KeyCodec
 
 /// PuTTY key files written by puttygen 0.78 (Fixtures/keys/ppk) read as puttygen reported them.
 @Suite("PPK fixtures from puttygen")

@@ -6,6 +6,7 @@ import CryptoOpenSSL
 import Foundation
 import Synchronization
 import Testing
+import KeyCodec
 
 /// Damaged and hostile PuTTY key files: every one is refused with an error that names the line.
 @Suite("PPK malformed and hostile input")

@@ -1,10 +1,12 @@
 import ASN1Kit
+import X509Kit
 import CofferTestSupport
 import CryptoOpenSSL
 import Foundation
 import Testing
 
 @testable import AsymmetricKeys
+import KeyCodec
 
 /// RSA-PSS keys (id-RSASSA-PSS) from `openssl genpkey -algorithm RSA-PSS`. Before, they read as
 /// plain RSA: the spkiSHA256 pin was taken over a re-encoded rsaEncryption SPKI (not openssl's),

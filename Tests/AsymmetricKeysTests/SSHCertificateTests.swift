@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import AsymmetricKeys
+import KeyCodec
 
 /// OpenSSH certificates made by `ssh-keygen -s` (tools/realworld/ssh-certificates.sh), checked
 /// against what `ssh-keygen -L` and `ssh-keygen -l` printed for them.

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import AsymmetricKeys
+import KeyCodec
 
 /// SSHSIG signatures and allowed_signers files made by `ssh-keygen -Y sign`
 /// (tools/realworld/sshsig.sh), checked against what `ssh-keygen -Y verify` and

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import AsymmetricKeys
+import KeyCodec
 
 /// FIDO security keys (sk-ssh-ed25519@openssh.com, sk-ecdsa-sha2-nistp256@openssh.com) written from
 /// OpenSSH's PROTOCOL.u2f layout by tools/realworld/sk-keys.sh and read back by ssh-keygen, whose

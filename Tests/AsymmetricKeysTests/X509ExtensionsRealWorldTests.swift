@@ -4,6 +4,8 @@ import Foundation
 import Testing
 
 @testable import AsymmetricKeys
+import KeyCodec
+import X509Kit
 
 /// Every extension of certificates openssl made (and a few Mozilla CA certificates) against
 /// `openssl x509 -text`: before, only SAN, key usage, EKU and basic constraints were decoded and
@@ -177,7 +179,7 @@ struct LenientX509Tests {
     @Test("a strict reading refuses each", arguments: try facts)
     func strictRefuses(fact: Fact) throws {
         let der = try RealWorldFixtures.bytes(Self.subject, "\(fact.name).der")
-        let error = #expect(throws: KeyError.self) { try CertificateInfo(derEncoded: der[...], strict: true) }
+        let error = #expect(throws: KeyError.self) { try Certificate(derEncoded: der[...], strict: true) }
         #expect(error?.code == .malformed)
         #expect(error?.offset != nil)
     }

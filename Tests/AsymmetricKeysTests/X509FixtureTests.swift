@@ -3,6 +3,8 @@ import AsymmetricKeys
 import CofferTestSupport
 import Foundation
 import Testing
+import KeyCodec
+import X509Kit
 
 /// Every certificate of Fixtures/x509 (made by `openssl ca`) through the library, against what
 /// openssl reported about it (Fixtures/x509/facts.json).
@@ -15,7 +17,7 @@ struct X509FixtureTests {
     }
 
     /// The certificate of a fixture file, PEM or DER, through detection.
-    static func certificate(_ file: String) throws -> CertificateInfo {
+    static func certificate(_ file: String) throws -> Certificate {
         let decoded = try KeyDecoder.decode(try bytes(file), source: file, passphrase: nil)
         #expect(decoded.format == .x509Certificate)
         return try #require(decoded.certificate)
@@ -118,8 +120,8 @@ struct X509FixtureTests {
 
     @Test func parseAndDetectionAgree() throws {
         let der = try Self.bytes("root.der")
-        let parsed = try X509Certificate.parse(der[...])
+        let parsed = try Certificate(derEncoded: der[...])
         #expect(try parsed.certificateSHA256 == Fact.named("root.der")?.certificateSHA256)
-        #expect(Array(try X509Certificate.subjectPublicKeyInfo(in: der[...])) == Array(parsed.subjectPublicKeyInfo))
+        #expect(Array(try CertificateDER.subjectPublicKeyInfo(in: der[...])) == Array(parsed.subjectPublicKeyInfo))
     }
 }

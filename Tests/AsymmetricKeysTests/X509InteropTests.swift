@@ -1,7 +1,9 @@
 import AsymmetricKeys
+import X509Kit
 import CofferTestSupport
 import Foundation
 import Testing
+import KeyCodec
 
 /// Certificates the real openssl makes on the spot, with subjects that stress RFC 4514 escaping,
 /// against what `openssl x509 -nameopt RFC2253` prints for them.

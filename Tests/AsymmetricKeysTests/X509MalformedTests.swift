@@ -3,6 +3,8 @@ import AsymmetricKeys
 import CofferTestSupport
 import Foundation
 import Testing
+import KeyCodec
+import X509Kit
 
 /// Certificates and requests assembled by hand, TLV by TLV, to break one rule at a time.
 enum HandMadeDER {
@@ -80,7 +82,7 @@ struct X509MalformedTests {
     }
 
     static func parse(_ der: [UInt8], request: Bool, strict: Bool = false) throws {
-        if request { _ = try CertificationRequest(derEncoded: der[...], strict: strict) } else { _ = try CertificateInfo(derEncoded: der[...], strict: strict) }
+        if request { _ = try CertificationRequest(derEncoded: der[...], strict: strict) } else { _ = try Certificate(derEncoded: der[...], strict: strict) }
     }
 
     /// Expects `.malformed` with an offset inside the input, and returns the error.
@@ -115,11 +117,11 @@ struct X509MalformedTests {
     }
 
     @Test func theHandMadeBaselineParses() throws {
-        let certificate = try CertificateInfo(derEncoded: D.certificate()[...])
+        let certificate = try Certificate(derEncoded: D.certificate()[...])
         #expect(certificate.subject.rfc4514String == "CN=subject")
         #expect(certificate.extensions.keyUsage == .digitalSignature)
         #expect(certificate.extensions.basicConstraints == BasicConstraints(isCA: true, pathLength: nil))
-        let v1 = try CertificateInfo(derEncoded: D.certificate(version: nil, extensions: nil)[...])
+        let v1 = try Certificate(derEncoded: D.certificate(version: nil, extensions: nil)[...])
         #expect(v1.version == 1)
         let request = try CertificationRequest(derEncoded: D.request(attributes: D.extensionRequest([D.keyUsage]))[...])
         #expect(request.requestedExtensions.keyUsage == .digitalSignature)
@@ -158,23 +160,23 @@ struct X509MalformedTests {
     func explicitDefaults() throws {
         let criticalFalse = D.certificate(extensions: [D.ext("2.5.29.15", critical: [0x01, 0x01, 0x00], D.tlv(0x03, [0x07, 0x80]))])
         let caFalse = D.certificate(extensions: [D.ext("2.5.29.19", D.seq([0x01, 0x01, 0x00]))])
-        let lenientCritical = try CertificateInfo(derEncoded: criticalFalse[...])
+        let lenientCritical = try Certificate(derEncoded: criticalFalse[...])
         #expect(lenientCritical.warnings.count == 1)
         #expect(lenientCritical.warnings.first?.contains("critical FALSE") == true)
         #expect(lenientCritical.extensions.keyUsage == .digitalSignature)
-        let lenientCA = try CertificateInfo(derEncoded: caFalse[...])
+        let lenientCA = try Certificate(derEncoded: caFalse[...])
         #expect(lenientCA.warnings.count == 1)
         #expect(lenientCA.warnings.first?.contains("cA FALSE") == true)
         #expect(lenientCA.extensions.basicConstraints == BasicConstraints(isCA: false, pathLength: nil))
         for der in [criticalFalse, caFalse] {
-            let error = #expect(throws: KeyError.self) { try CertificateInfo(derEncoded: der[...], strict: true) }
+            let error = #expect(throws: KeyError.self) { try Certificate(derEncoded: der[...], strict: true) }
             #expect(error?.code == .malformed)
             #expect(error?.reason.contains("DER forbids") == true)
         }
         // Version v1 written out: read as v1 with a warning; strict refuses it.
         let v1 = D.certificate(version: [0xA0, 0x03, 0x02, 0x01, 0x00], extensions: nil)
-        #expect(try CertificateInfo(derEncoded: v1[...]).version == 1)
-        #expect(try CertificateInfo(derEncoded: v1[...]).warnings.count == 1)
+        #expect(try Certificate(derEncoded: v1[...]).version == 1)
+        #expect(try Certificate(derEncoded: v1[...]).warnings.count == 1)
         Self.expectMalformed(v1, strict: true, "explicit v1, strict")
         // A request's extensions likewise.
         let request = D.request(attributes: D.extensionRequest([D.ext("2.5.29.19", critical: [0x01, 0x01, 0x00], D.seq([0x01, 0x01, 0x00]))]))
@@ -209,7 +211,7 @@ struct X509MalformedTests {
             D.tlv(0x87, [1, 2, 3]), D.tlv(0x88, ASN1ObjectIdentifier(dotted: "1.2.3.4")!.encoded),
             D.tlv(0xA4, D.name("dir")), D.tlv(0xA0, D.oid("1.3.6.1.4.1.311.20.2.3") + D.tlv(0xA0, D.utf8("upn")))))
         let unknown = D.ext("1.2.3.4.5", critical: [0x01, 0x01, 0xFF], [0x05, 0x00])
-        let certificate = try CertificateInfo(derEncoded: D.certificate(extensions: [san, unknown])[...])
+        let certificate = try Certificate(derEncoded: D.certificate(extensions: [san, unknown])[...])
         #expect(certificate.extensions.subjectAltNameStrings == [
             "IP Address:192.0.2.1", "IP Address:2001:DB8:0:0:0:0:0:1", "IP Address:<invalid>", "Registered ID:1.2.3.4",
             "DirName:CN=dir", "othername:1.3.6.1.4.1.311.20.2.3",
@@ -234,7 +236,7 @@ struct X509MalformedTests {
         var deep: [UInt8] = [0x05, 0x00]
         for _ in 0..<200 { deep = D.seq(deep) }
         let nested = D.seq(D.tlv(0x31, D.seq(D.oid("2.5.4.3"), deep)))
-        #expect(throws: Never.self) { try CertificateInfo(derEncoded: D.certificate(subject: nested)[...]) }
+        #expect(throws: Never.self) { try Certificate(derEncoded: D.certificate(subject: nested)[...]) }
     }
 
     @Test func requestRules() {

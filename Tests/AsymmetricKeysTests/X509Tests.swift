@@ -9,10 +9,10 @@ struct X509Tests {
     @Test("the certificate's key is the fixture key")
     func certificateKey() throws {
         let der = try DERFixtures.bytes("rsa2048.cert.der")
-        let key = try X509Certificate.publicKey(in: der[...])
+        let key = try CertificateDER.publicKey(in: der[...])
         let spki = try SubjectPublicKeyInfo.decode(DERFixtures.bytes("rsa2048.spki.der"))
         #expect(key == spki)
-        #expect(Array(try X509Certificate.subjectPublicKeyInfo(in: der[...])) == SubjectPublicKeyInfo.encode(spki))
+        #expect(Array(try CertificateDER.subjectPublicKeyInfo(in: der[...])) == SubjectPublicKeyInfo.encode(spki))
         let pem = try PEMParser.blocks(in: DERFixtures.bytes("rsa2048.cert.pem"))
         #expect(pem.count == 1)
         #expect(pem[0].bytes == der)
@@ -28,7 +28,7 @@ struct X509Tests {
                                             "-outform", "DER", "-out", certPath])
         try #require(made.status == 0, "\(made.stderr)")
         let cert = Array(try Data(contentsOf: URL(fileURLWithPath: certPath)))
-        let key = try X509Certificate.publicKey(in: cert[...])
+        let key = try CertificateDER.publicKey(in: cert[...])
         #expect(key.rsa?.modulusHex == (try Tool.opensslModulus(path: keyPath)))
     }
 
@@ -36,7 +36,7 @@ struct X509Tests {
     func truncated() throws {
         let der = try DERFixtures.bytes("rsa2048.cert.der")
         for length in stride(from: 0, to: der.count, by: 7) {
-            let error = try #require(throws: KeyError.self) { try X509Certificate.publicKey(in: der[..<length]) }
+            let error = try #require(throws: KeyError.self) { try CertificateDER.publicKey(in: der[..<length]) }
             #expect(error.code == .malformed)
             #expect(error.offset != nil)
         }

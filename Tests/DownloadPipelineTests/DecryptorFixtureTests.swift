@@ -5,6 +5,7 @@ import AsymmetricKeys
 import Testing
 
 @testable import DownloadPipeline
+import KeyCodec
 
 /// Keys from Fixtures/keys, the real `openssl` run in a temporary directory, and helpers to feed
 /// decryptors whole or in chunks.

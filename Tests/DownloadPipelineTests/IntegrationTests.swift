@@ -4,6 +4,7 @@ import Foundation
 import AsymmetricKeys
 import Synchronization
 import Testing
+import KeyCodec
 
 /// Payloads made by the real openssl, keys from the repository's fixtures.
 enum OpenSSLPayloads {

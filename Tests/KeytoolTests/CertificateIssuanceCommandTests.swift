@@ -1,6 +1,7 @@
 import CofferTestSupport
 import Foundation
 import Testing
+import X509Kit
 
 /// `keytool certificate create`, `keytool certificate sign` and `keytool csr create`, checked with
 /// `openssl verify`, `openssl x509`, `openssl req` and `openssl pkcs12`. Keys are made by openssl.

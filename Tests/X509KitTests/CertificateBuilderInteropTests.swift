@@ -4,6 +4,7 @@ import CofferTestSupport
 import Foundation
 import Testing
 import X509Kit
+import KeyCodec
 
 /// What ``CertificateBuilder`` and ``CertificationRequestBuilder`` make, checked by the real
 /// tools: `openssl verify`, `openssl x509 -text`, `openssl req -verify`, `openssl x509 -req`, and
@@ -70,7 +71,7 @@ struct CertificateBuilderInteropTests {
         root.usesRSAPSS = pss
         root.notBefore = now - 3600
         let rootOut = try root.build(now: now)
-        let rootInfo = try CertificateInfo(derEncoded: rootOut.der[...])
+        let rootInfo = try Certificate(derEncoded: rootOut.der[...])
 
         var intermediate = CertificateBuilder(profile: .intermediate, subject: try DistinguishedName(rfc4514: "CN=Coffer Test Intermediate,O=Coffer,C=US"),
                                               publicKey: intermediateKey.publicKey,
@@ -85,7 +86,7 @@ struct CertificateBuilderInteropTests {
         intermediate.extensions.caIssuerURLs = ["http://ca.example.com/root.crt"]
         intermediate.extensions.crlURLs = ["http://crl.example.com/root.crl"]
         let intermediateOut = try intermediate.build(now: now)
-        let intermediateInfo = try CertificateInfo(derEncoded: intermediateOut.der[...])
+        let intermediateInfo = try Certificate(derEncoded: intermediateOut.der[...])
 
         var leaf = CertificateBuilder(profile: .leaf, subject: try DistinguishedName(rfc4514: "CN=www.example.com,O=Coffer,C=US"),
                                       publicKey: leafKey.publicKey,
@@ -274,7 +275,7 @@ struct CertificateBuilderInteropTests {
                                            issuer: .selfSigned(caKey.privateKey))
         let caOut = try caBuilder.build(now: Self.now)
         let caPath = try Self.write(caOut.der, "ca.pem", in: directory)
-        let ca = try CertificateInfo(derEncoded: caOut.der[...])
+        let ca = try Certificate(derEncoded: caOut.der[...])
         let subjectKey = try Self.makeKey(.p256, in: directory, name: "subject")
         let csrPath = directory.appendingPathComponent("openssl.csr").path
         _ = try ToolProcess.output(tool: "openssl", ["req", "-new", "-key", subjectKey.path, "-subj", "/O=Example/CN=host.example.com",

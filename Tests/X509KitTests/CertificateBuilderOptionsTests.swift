@@ -4,6 +4,7 @@ import CofferTestSupport
 import Foundation
 import Testing
 import X509Kit
+import KeyCodec
 
 /// The builders' text parsers, their refusals and their warnings. Keys are the fixtures'.
 @Suite("Certificate builder options and warnings")
@@ -168,7 +169,7 @@ struct CertificateBuilderOptionsTests {
         #expect(Self.reason { _ = try badURL.build(now: Self.now) }?.contains("OCSP URL") == true)
 
         let root = try Self.selfSigned(.root).build(now: Self.now)
-        let rootInfo = try CertificateInfo(derEncoded: root.der[...])
+        let rootInfo = try Certificate(derEncoded: root.der[...])
         let other = try Self.fixtureKey("ec-p384.pkcs8.pem")
         let mismatch = CertificateBuilder(profile: .leaf, subject: try DistinguishedName(rfc4514: "CN=x"), publicKey: try other.publicKey(),
                                           issuer: .authority(certificate: rootInfo, key: other))
@@ -243,7 +244,7 @@ struct CertificateBuilderOptionsTests {
         let caKey = try Self.fixtureKey("ec-p256.pkcs8.pem")
         var rootBuilder = try Self.selfSigned(.root)
         rootBuilder.days = 30
-        let root = try CertificateInfo(derEncoded: try rootBuilder.build(now: Self.now).der[...])
+        let root = try Certificate(derEncoded: try rootBuilder.build(now: Self.now).der[...])
         let strongKey = try Self.fixtureKey("ec-p384.pkcs8.pem")
         var leaf = CertificateBuilder(profile: .leaf, subject: try DistinguishedName(rfc4514: "CN=strong.example"), publicKey: try strongKey.publicKey(),
                                       issuer: .authority(certificate: root, key: caKey))
@@ -253,7 +254,7 @@ struct CertificateBuilderOptionsTests {
         #expect(warnings.contains { $0.contains("after its issuer") }, "\(warnings)")
 
         // An end-entity certificate used as an issuer.
-        let endEntity = try CertificateInfo(derEncoded: try Self.selfSigned(.selfSigned).build(now: Self.now).der[...])
+        let endEntity = try Certificate(derEncoded: try Self.selfSigned(.selfSigned).build(now: Self.now).der[...])
         var below = CertificateBuilder(profile: .leaf, subject: try DistinguishedName(rfc4514: "CN=below.example"), publicKey: try strongKey.publicKey(),
                                        issuer: .authority(certificate: endEntity, key: caKey))
         below.days = 30
@@ -267,7 +268,7 @@ struct CertificateBuilderOptionsTests {
     func serials() throws {
         var seen: Set<[UInt8]> = []
         for _ in 0..<8 {
-            let certificate = try CertificateInfo(derEncoded: try Self.selfSigned().build(now: Self.now).der[...])
+            let certificate = try Certificate(derEncoded: try Self.selfSigned().build(now: Self.now).der[...])
             let serial = certificate.serialNumber
             #expect(serial.count == 16 || (serial.count == 17 && serial[0] == 0 && serial[1] >= 0x80), "\(serial)")
             #expect(serial.first != 0 || serial.count == 17)
@@ -296,6 +297,6 @@ struct CertificateBuilderOptionsTests {
         #expect(Self.reason { _ = try GeneralNameText.constraint("ip:" + fields[3]) } != nil)
         let key = try Self.fixtureKey("ed25519.pkcs8.pem")
         let output = try CertificateBuilder(profile: .selfSigned, subject: subject, publicKey: try key.publicKey(), issuer: .selfSigned(key)).build(now: Self.now)
-        #expect(try CertificateInfo(derEncoded: output.der[...]).subject.derEncoded == subject.derEncoded)
+        #expect(try Certificate(derEncoded: output.der[...]).subject.derEncoded == subject.derEncoded)
     }
 }

@@ -1,6 +1,7 @@
 import AsymmetricKeys
 import CofferTestSupport
 import Foundation
+import X509Kit
 
 /// Keys and certificates made by the `openssl` command line in a scratch folder, for the
 /// verifier's tests: Coffer never makes the certificates it checks.
@@ -64,9 +65,9 @@ struct OpenSSLPKI {
     }
 
     /// The parsed certificate `name.pem`.
-    func load(_ name: String) throws -> CertificateInfo {
+    func load(_ name: String) throws -> Certificate {
         let der = try openssl(["x509", "-in", path("\(name).pem"), "-outform", "DER"])
-        return try CertificateInfo(derEncoded: der[...])
+        return try Certificate(derEncoded: der[...])
     }
 
     /// Whether `openssl verify -x509_strict` accepts `leaf` with these roots and intermediates.

@@ -2,6 +2,7 @@ import AsymmetricKeys
 import CofferTestSupport
 import Foundation
 import X509Kit
+import KeyCodec
 
 /// The files of `Fixtures/pki/` (made by `tools/make-fixtures pki`) and its `facts.tsv`.
 enum PKIFixtureFiles {
@@ -15,7 +16,7 @@ enum PKIFixtureFiles {
     static func bytes(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: directory.appendingPathComponent(name))) }
 
     /// The first certificate of `NAME.pem`.
-    static func certificate(_ name: String) throws -> CertificateInfo {
+    static func certificate(_ name: String) throws -> Certificate {
         let entries = try KeyDecoder.decodeEntries(bytes("\(name).pem"), source: name, passphrase: nil).entries
         guard let certificate = entries.first?.certificate else { throw FixtureMissing(name: name) }
         return certificate

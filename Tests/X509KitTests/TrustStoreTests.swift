@@ -3,6 +3,7 @@ import CofferTestSupport
 import Foundation
 import Testing
 import X509Kit
+import KeyCodec
 
 @Suite("Trust stores")
 struct TrustStoreTests {

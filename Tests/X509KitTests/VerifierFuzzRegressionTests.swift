@@ -16,7 +16,7 @@ struct VerifierFuzzRegressionTests {
         let cross = try PKIFixtureFiles.certificate("intermediate-rsa-cross")
         var der = Array(cross.derEncoded)
         der[14] = 0x01
-        let copy = try CertificateInfo(derEncoded: der[...])
+        let copy = try Certificate(derEncoded: der[...])
         let roots = [cross, copy]
         let options = VerificationOptions(time: 1_600_000_000, maximumSignatureChecks: 64)
         let result = CertificateVerifier(roots: roots).verify(leaf, untrusted: [cross, leaf], options: options)
@@ -47,7 +47,7 @@ struct VerifierFuzzRegressionTests {
         let cross = try PKIFixtureFiles.certificate("intermediate-rsa-cross")
         var der = Array(cross.derEncoded)
         der[(0x4A << 8 | 0x25) % der.count] = 0xFF
-        let root = try CertificateInfo(derEncoded: der[...])
+        let root = try Certificate(derEncoded: der[...])
         #expect(root.derEncoded != cross.derEncoded)
         #expect(root.subject == cross.subject && root.subjectPublicKeyInfo == cross.subjectPublicKeyInfo)
         let options = VerificationOptions(time: 1_748_736_000, maximumSignatureChecks: 64)
@@ -69,7 +69,7 @@ struct VerifierFuzzRegressionTests {
         let cross = try PKIFixtureFiles.certificate("intermediate-rsa-cross")
         var der = Array(cross.derEncoded)
         der[0xFCF1 % der.count] = 0x09
-        let root = try CertificateInfo(derEncoded: der[...])
+        let root = try Certificate(derEncoded: der[...])
         #expect(root.subject != leaf.issuer)
         #expect(root.subject.matches(leaf.issuer) && leaf.issuer.matches(root.subject))
         let options = VerificationOptions(time: 1_893_456_000, maximumSignatureChecks: 64)

@@ -7,7 +7,7 @@
 //   swift-certs   swift-certificates' Verifier with RFC5280Policy and ServerIdentityPolicy
 // Every iteration of every contender parses the leaf and the intermediate from DER, as a TLS
 // client does with what the server sent; the 140 roots are parsed once, before timing.
-// "Parse …" times that parsing alone (CertificateInfo, d2i_X509, Certificate(derEncoded:)), the
+// "Parse …" times that parsing alone (X509Kit.Certificate, d2i_X509, X509.Certificate(derEncoded:)), the
 // part of each verification that is not path validation.
 // The chains are made by tools/make-bench-chains; every contender's answer is checked before
 // anything is timed.
@@ -34,10 +34,10 @@ let benchmarks: @Sendable () -> Void = {
 
     for chain in fixtures.chains {
         let parseLabel = "Parse \(chain.name) leaf and intermediate"
-        Benchmark("\(parseLabel): Coffer CertificateInfo") { benchmark in
+        Benchmark("\(parseLabel): Coffer Certificate") { benchmark in
             for _ in benchmark.scaledIterations {
-                blackHole(try CertificateInfo(derEncoded: chain.leaf[...]))
-                blackHole(try CertificateInfo(derEncoded: chain.intermediate[...]))
+                blackHole(try X509Kit.Certificate(derEncoded: chain.leaf[...]))
+                blackHole(try X509Kit.Certificate(derEncoded: chain.intermediate[...]))
             }
         }
         Benchmark("\(parseLabel): OpenSSL d2i_X509") { benchmark in
@@ -47,8 +47,8 @@ let benchmarks: @Sendable () -> Void = {
         }
         Benchmark("\(parseLabel): swift-certificates Certificate") { benchmark in
             for _ in benchmark.scaledIterations {
-                blackHole(try Certificate(derEncoded: chain.leaf))
-                blackHole(try Certificate(derEncoded: chain.intermediate))
+                blackHole(try X509.Certificate(derEncoded: chain.leaf))
+                blackHole(try X509.Certificate(derEncoded: chain.intermediate))
             }
         }
 
@@ -57,13 +57,13 @@ let benchmarks: @Sendable () -> Void = {
         let label = "Verify \(chain.name) chain, \(rootDERs.count) roots"
 
         // Coffer.
-        let cofferRoots = rootDERs.compactMap { try? CertificateInfo(derEncoded: $0[...]) }
+        let cofferRoots = rootDERs.compactMap { try? X509Kit.Certificate(derEncoded: $0[...]) }
         precondition(cofferRoots.count == rootDERs.count, "Coffer parsed \(cofferRoots.count) of \(rootDERs.count) roots")
         let verifier = CertificateVerifier(roots: cofferRoots)
         let options = VerificationOptions(time: time, peer: .dns(host), purpose: .serverAuth)
         @Sendable func cofferVerify() throws -> Bool {
-            let leaf = try CertificateInfo(derEncoded: chain.leaf[...])
-            let intermediate = try CertificateInfo(derEncoded: chain.intermediate[...])
+            let leaf = try X509Kit.Certificate(derEncoded: chain.leaf[...])
+            let intermediate = try X509Kit.Certificate(derEncoded: chain.intermediate[...])
             return verifier.verify(leaf, untrusted: [intermediate], options: options).isValid
         }
         // Until the path validator is in (X509Kit's CertificateVerifier is a skeleton before it),
@@ -73,8 +73,8 @@ let benchmarks: @Sendable () -> Void = {
                 for _ in benchmark.scaledIterations { blackHole(try cofferVerify()) }
             }
         } else {
-            let leaf = try! CertificateInfo(derEncoded: chain.leaf[...])
-            let intermediate = try! CertificateInfo(derEncoded: chain.intermediate[...])
+            let leaf = try! X509Kit.Certificate(derEncoded: chain.leaf[...])
+            let intermediate = try! X509Kit.Certificate(derEncoded: chain.intermediate[...])
             let result = verifier.verify(leaf, untrusted: [intermediate], options: options)
             let reasons = result.failedPaths.flatMap(\.failures).map(\.description).joined(separator: "; ")
             FileHandle.standardError.write(Data(
@@ -99,11 +99,11 @@ let benchmarks: @Sendable () -> Void = {
         }
 
         // swift-certificates.
-        let swiftRoots = CertificateStore(rootDERs.map { try! Certificate(derEncoded: $0) })
+        let swiftRoots = CertificateStore(rootDERs.map { try! X509.Certificate(derEncoded: $0) })
         let validationTime = Date(timeIntervalSince1970: TimeInterval(time))
         @Sendable func swiftCertificatesVerify() async throws -> Bool {
-            let leaf = try Certificate(derEncoded: chain.leaf)
-            let intermediate = try Certificate(derEncoded: chain.intermediate)
+            let leaf = try X509.Certificate(derEncoded: chain.leaf)
+            let intermediate = try X509.Certificate(derEncoded: chain.intermediate)
             var verifier = Verifier(rootCertificates: swiftRoots) {
                 RFC5280Policy(fixedExpiryValidationTime: validationTime)
                 ServerIdentityPolicy(serverHostname: host, serverIP: nil)

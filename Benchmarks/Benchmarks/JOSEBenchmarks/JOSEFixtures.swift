@@ -4,6 +4,7 @@ import CryptoOpenSSL
 import Foundation
 import JOSE
 import JWTKit
+import KeyCodec
 
 /// The claims jwt-kit decodes: the same members Coffer reads.
 struct BenchClaims: JWTPayload {

@@ -8,6 +8,7 @@ import CKeyAnchors
 import CryptoOpenSSL
 import Foundation
 import AsymmetricKeys
+import KeyCodec
 
 /// The Ed25519 and P-256 fixtures, checked.
 struct CurveKeyFixtures: @unchecked Sendable {

@@ -13,6 +13,7 @@ import CKeyAnchors
 import CryptoOpenSSL
 import Foundation
 import AsymmetricKeys
+import KeyCodec
 
 let benchmarks: @Sendable () -> Void = {
     let keys = KeyFixtures.load()

@@ -1,6 +1,7 @@
 import CKeyAnchors
 import Foundation
 import AsymmetricKeys
+import KeyCodec
 
 /// An EVP_PKEY owned for the benchmark's lifetime.
 final class EVPKey: @unchecked Sendable {

@@ -1,6 +1,7 @@
 import CryptoOpenSSL
 import Foundation
 import AsymmetricKeys
+import KeyCodec
 
 /// The benchmark payloads, made once into a scratch directory: random plaintexts and their
 /// `openssl cms -encrypt -aes-256-gcm` envelopes (10 MB and 100 MB), and 1 MB of chunked

@@ -11,6 +11,7 @@
 import DownloadPipeline
 import Foundation
 import AsymmetricKeys
+import KeyCodec
 
 private let key: RSAPrivateKey = {
     let path = URL(fileURLWithPath: #filePath)

@@ -82,7 +82,7 @@ public func fuzzCertificateBuilderInput(_ start: UnsafePointer<UInt8>?, _ count:
             builder.notAfter = times[1]
         }
         let output = try builder.build(now: 1_800_000_000)
-        let certificate = try CertificateInfo(derEncoded: output.der[...])
+        let certificate = try Certificate(derEncoded: output.der[...])
         guard certificate.subject.derEncoded == subject.derEncoded, certificate.issuer.derEncoded == subject.derEncoded else {
             fatalError("the certificate's subject or issuer is not the one given")
         }

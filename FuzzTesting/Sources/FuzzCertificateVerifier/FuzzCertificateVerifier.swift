@@ -18,17 +18,17 @@ public func fuzzCertificateVerifier(_ start: UnsafePointer<UInt8>?, _ count: Int
     var input = bytes[...]
     func next() -> UInt8? { input.popFirst() }
     let pool = PKIFuzzFixtures.certificates
-    func pick(_ byte: UInt8) -> CertificateInfo { pool[Int(byte) % pool.count] }
-    func mutated(_ certificate: CertificateInfo) -> CertificateInfo? {
+    func pick(_ byte: UInt8) -> Certificate { pool[Int(byte) % pool.count] }
+    func mutated(_ certificate: Certificate) -> Certificate? {
         guard let position = next(), let low = next(), let value = next() else { return nil }
         var der = Array(certificate.derEncoded)
         der[(Int(position) << 8 | Int(low)) % der.count] = value
-        return try? CertificateInfo(derEncoded: der[...])
+        return try? Certificate(derEncoded: der[...])
     }
     guard let first = next() else { return 0 }
     var leaf = pick(first)
-    var untrusted: [CertificateInfo] = []
-    var roots: [CertificateInfo] = []
+    var untrusted: [Certificate] = []
+    var roots: [Certificate] = []
     var options = VerificationOptions(time: 1_893_456_000, maximumSignatureChecks: 64)
     while let op = next(), untrusted.count + roots.count < 24 {
         guard let argument = next() else { break }

@@ -7,6 +7,7 @@
 // host lookups (plain globs and hashed names) run on every entry without crashing, and a plain
 // pattern without wildcards or negation matches its own host.
 import AsymmetricKeys
+import KeyCodec
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzKnownHosts(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

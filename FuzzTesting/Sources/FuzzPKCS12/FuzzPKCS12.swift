@@ -7,6 +7,7 @@
 import AsymmetricKeys
 import CryptoOpenSSL
 import FuzzSupport
+import KeyCodec
 
 let passphrase = SecureBytes(Array("fuzz".utf8))
 let limits = KDFLimits(maximumIterations: 16, maximumMemory: 1 << 20, maximumPasses: 4)

@@ -8,6 +8,7 @@
 // with none is an error), and every failure's offset lies inside what was decoded.
 import ASN1Kit
 import AsymmetricKeys
+import KeyCodec
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPKCS7(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

@@ -8,6 +8,7 @@
 // bytes KeyDecoder reads as canonical PKCS#8 without classifying them classify as PKCS#8.
 import FuzzSupport
 @_spi(Oracles) import AsymmetricKeys
+import KeyCodec
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPKCS8(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -35,8 +36,8 @@ public func fuzzPKCS8(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let key = try SubjectPublicKeyInfo.decode(bytes)
         guard try SubjectPublicKeyInfo.decode(SubjectPublicKeyInfo.encode(key)) == key else { fatalError("SPKI does not round-trip") }
     }
-    check("X509Certificate") {
-        _ = try X509Certificate.publicKey(in: bytes[...])
+    check("CertificateDER") {
+        _ = try CertificateDER.publicKey(in: bytes[...])
     }
     check("KeyDecoder") {
         _ = try KeyDecoder.decodeAll(bytes, source: "fuzz", passphrase: nil)

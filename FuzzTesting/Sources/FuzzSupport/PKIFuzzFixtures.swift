@@ -1,6 +1,8 @@
 // Generated from Fixtures/pki (tools/make-fixtures pki) for the CRL and verifier fuzz targets:
 // real openssl-made certificates, embedded so that a fuzz run reads no files.
 import AsymmetricKeys
+import KeyCodec
+import X509Kit
 
 /// The certificates of Fixtures/pki, by name, in the order of ``names``.
 public enum PKIFuzzFixtures {
@@ -311,7 +313,7 @@ public enum PKIFuzzFixtures {
     ]
 
     /// The certificates, parsed once.
-    public static let certificates: [CertificateInfo] = pem.map { text in
+    public static let certificates: [Certificate] = pem.map { text in
         guard let certificate = try? KeyDecoder.decodeEntries(Array(text.utf8), source: "fixture", passphrase: nil).entries.first?.certificate else {
             fatalError("a PKI fixture does not parse")
         }
@@ -319,7 +321,7 @@ public enum PKIFuzzFixtures {
     }
 
     /// The certificate named `name`.
-    public static func certificate(_ name: String) -> CertificateInfo {
+    public static func certificate(_ name: String) -> Certificate {
         certificates[names.firstIndex(of: name)!]
     }
 }

@@ -1,5 +1,5 @@
 // libFuzzer target: X.509 certificates and PKCS#10 certification requests, as raw DER
-// (`CertificateInfo`, `CertificationRequest`) and through detection (`KeyDecoder.decodeAll`, which
+// (`Certificate`, `CertificationRequest`) and through detection (`KeyDecoder.decodeAll`, which
 // also reads PEM: `CERTIFICATE`, `CERTIFICATE REQUEST`, `NEW CERTIFICATE REQUEST`, chains).
 //
 // Oracles: no crash; only KeyError is thrown, with an offset inside the input; a certificate that
@@ -10,6 +10,8 @@ import ASN1Kit
 import AsymmetricKeys
 import CryptoOpenSSL
 import FuzzSupport
+import KeyCodec
+import X509Kit
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzX509(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -19,8 +21,8 @@ public func fuzzX509(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     func inside(_ slice: ArraySlice<UInt8>) -> Bool {
         range.contains(slice.startIndex) && range.contains(slice.endIndex)
     }
-    oracle.check("CertificateInfo") {
-        let certificate = try CertificateInfo(derEncoded: bytes[...])
+    oracle.check("Certificate") {
+        let certificate = try Certificate(derEncoded: bytes[...])
         guard certificate.certificateSHA256 == Hex.encode(Digest.hash(.sha256, bytes)) else {
             fatalError("certificateSHA256 is not the SHA-256 of the input")
         }
@@ -37,7 +39,7 @@ public func fuzzX509(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         _ = certificate.validity(at: 1_800_000_000)
         _ = try? certificate.isSigned(by: certificate.publicKey)
         // The strict reading refuses exactly the certificates read with warnings.
-        let strict = Result { try CertificateInfo(derEncoded: bytes[...], strict: true) }
+        let strict = Result { try Certificate(derEncoded: bytes[...], strict: true) }
         switch strict {
         case .success where !certificate.warnings.isEmpty:
             fatalError("a strict reading accepted a certificate read with warnings")

@@ -1,8 +1,8 @@
 /// Finding a byte pattern in text whose encoding is not known yet (key files are searched for
 /// their markers before anything is decoded).
-enum ByteSearch {
+package enum ByteSearch {
     /// The index of the first occurrence of `pattern` in `bytes`, or `nil`.
-    static func firstIndex(of pattern: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
+    package static func firstIndex(of pattern: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
         guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
         var index = bytes.startIndex
         let last = bytes.endIndex - pattern.count

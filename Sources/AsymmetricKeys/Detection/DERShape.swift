@@ -6,7 +6,7 @@ import ASN1Kit
 /// The sniffing tolerates truncated and malformed input (it only reads headers and clips lengths to
 /// the bytes present), so that a damaged key is still routed to the decoder of its format, which then
 /// reports the exact problem and offset.
-enum DERShape: Equatable, Sendable {
+package enum DERShape: Equatable, Sendable {
     case pkcs1Private
     case pkcs1Public
     case spki
@@ -26,7 +26,7 @@ enum DERShape: Equatable, Sendable {
     case unknown
 
     /// The format name used in messages.
-    var name: String {
+    package var name: String {
         switch self {
         case .pkcs1Private: "a PKCS#1 RSAPrivateKey"
         case .pkcs1Public: "a PKCS#1 RSAPublicKey"
@@ -136,7 +136,7 @@ enum DERShape: Equatable, Sendable {
     static let signedDataArcs: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
 
     /// Classifies `bytes`, which should start with a SEQUENCE.
-    static func classify(_ bytes: ArraySlice<UInt8>) -> DERShape {
+    package static func classify(_ bytes: ArraySlice<UInt8>) -> DERShape {
         // A BER SignedData of indefinite length (`openssl cms -sign -stream`, Windows' .p7b).
         if bytes.starts(with: [0x30, 0x80, 0x06, 0x09] + signedDataArcs) { return .pkcs7 }
         guard let top = header(bytes, at: bytes.startIndex), top.tag == 0x30 else { return .unknown }

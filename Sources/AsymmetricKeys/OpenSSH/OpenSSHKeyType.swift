@@ -4,7 +4,7 @@ import CofferErrors
 /// `ecdsa-sha2-nistp256/384/521` (RFC 4253, RFC 8709, RFC 5656), `ssh-ed448` (RFC 8709), `ssh-dss`
 /// (RFC 4253 §6.6, read only) and the security keys `sk-ssh-ed25519@openssh.com` and
 /// `sk-ecdsa-sha2-nistp256@openssh.com` (OpenSSH's PROTOCOL.u2f).
-enum OpenSSHKeyType {
+package enum OpenSSHKeyType {
     /// The RSA key type, in public key lines, key blobs and private keys.
     static let rsa = "ssh-rsa"
     /// The DSA key type.
@@ -71,7 +71,7 @@ enum OpenSSHKeyType {
     ]
 
     /// Whether `name` is a key type OpenSSH knows (handled or not).
-    static func isKnown<C: Collection<UInt8>>(_ name: C) -> Bool {
+    package static func isKnown<C: Collection<UInt8>>(_ name: C) -> Bool {
         kind(name) != nil || unsupported[String(decoding: name, as: UTF8.self)] != nil
     }
 

@@ -238,10 +238,10 @@ public enum OpenSSHPublicKey {
 
     // MARK: Line parsing
 
-    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+    package static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
     /// The first whitespace-delimited token of `text`.
-    static func token(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    package static func token(_ text: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
         text.prefix(while: { !isSpace($0) })
     }
 
@@ -267,7 +267,7 @@ public enum OpenSSHPublicKey {
     /// Reads `keytype SP base64(blob) [SP comment]` (what follows the options of an
     /// authorized_keys line and the host patterns of a known_hosts line); indices are offsets into
     /// the whole text.
-    static func decodeKeyFields(_ fields: ArraySlice<UInt8>) throws -> (key: PublicKey, comment: String?, certificate: SSHCertificate?) {
+    package static func decodeKeyFields(_ fields: ArraySlice<UInt8>) throws -> (key: PublicKey, comment: String?, certificate: SSHCertificate?) {
         var rest = fields
         let type = token(rest)
         let typeOffset = type.startIndex

@@ -1,17 +1,17 @@
 /// The entry lines of OpenSSH's line-oriented files (`authorized_keys`, `known_hosts`,
 /// `allowed_signers`): lines end in LF or CRLF and are numbered from 1; leading white space is
 /// dropped, and blank lines and `#` comments are skipped (they still count in the numbering).
-struct SSHTextLines: Sequence, IteratorProtocol {
+package struct SSHTextLines: Sequence, IteratorProtocol {
     /// One entry line.
-    struct Line {
+    package struct Line {
         /// Its 1-based number in the file.
-        var number: Int
+        package var number: Int
         /// The line without its leading white space and its line end; indices are file offsets.
-        var content: ArraySlice<UInt8>
+        package var content: ArraySlice<UInt8>
         /// Where the entry starts in the file (the first byte of ``content``).
-        var offset: Int { content.startIndex }
+        package var offset: Int { content.startIndex }
         /// The entry's place for a ``KeyEntryFailure``.
-        func failure(_ error: KeyError) -> KeyEntryFailure {
+        package func failure(_ error: KeyError) -> KeyEntryFailure {
             KeyEntryFailure(location: "line \(number)", line: number, offset: offset, error: error)
         }
     }
@@ -20,12 +20,12 @@ struct SSHTextLines: Sequence, IteratorProtocol {
     private var nextStart: Int
     private var number = 0
 
-    init(_ text: [UInt8]) {
+    package init(_ text: [UInt8]) {
         self.text = text
         nextStart = text.startIndex
     }
 
-    mutating func next() -> Line? {
+    package mutating func next() -> Line? {
         while nextStart < text.endIndex {
             number += 1
             let lineStart = nextStart

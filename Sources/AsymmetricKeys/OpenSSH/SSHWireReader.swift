@@ -14,7 +14,7 @@ import CofferErrors
 /// is an ``KeyError`` naming the offset of the length field. Offsets count from the start of
 /// the input the reader was created over, plus `baseOffset`. `read…` methods move the cursor only
 /// when they succeed.
-struct SSHWireReader {
+package struct SSHWireReader {
     /// The largest mpint accepted, in bytes: 16384 bits, OpenSSH's own limit, plus a sign byte.
     static let maximumMPIntBytes = 16384 / 8 + 1
 
@@ -138,7 +138,7 @@ struct SSHWireReader {
     }
 
     /// A short, printable rendering of a name read from the input (for key type names in errors).
-    static func printable<C: Collection<UInt8>>(_ bytes: C) -> String {
+    package static func printable<C: Collection<UInt8>>(_ bytes: C) -> String {
         let limited = bytes.prefix(64)
         var text = ""
         for byte in limited {

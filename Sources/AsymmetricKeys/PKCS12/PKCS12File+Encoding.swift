@@ -35,7 +35,7 @@ extension PKCS12File {
         var keyCertificate: Int?
         if let key {
             let publicKey = try key.publicKey()
-            keyCertificate = try certificates.firstIndex { try X509Certificate.publicKey(in: $0[...]) == publicKey }
+            keyCertificate = try certificates.firstIndex { try CertificateDER.publicKey(in: $0[...]) == publicKey }
         }
         let localKeyID = keyCertificate.map { Digest.hash(.sha1, certificates[$0]) }
         do {
@@ -45,7 +45,7 @@ extension PKCS12File {
                     var bags = DERWriter(capacity: 4096)
                     try bags.writeSequence { contents in
                         for (index, certificate) in certificates.enumerated() {
-                            _ = try X509Certificate.subjectPublicKeyInfo(in: certificate[...])
+                            _ = try CertificateDER.subjectPublicKeyInfo(in: certificate[...])
                             let isKeys = index == keyCertificate
                             let ownName = index < certificateNames.count ? certificateNames[index] : nil
                             try writeBag(.pkcs12CertBag, to: &contents, friendlyName: isKeys ? friendlyName ?? ownName : ownName,

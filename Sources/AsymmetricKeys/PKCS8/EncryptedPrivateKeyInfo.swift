@@ -22,14 +22,14 @@ public enum EncryptedPrivateKeyInfo {
     }
 
     /// The parts of an EncryptedPrivateKeyInfo, parsed but not decrypted.
-    struct Parts {
-        var algorithm: PBEAlgorithm
-        var encryptedData: ArraySlice<UInt8>
-        var dataOffset: Int
+    package struct Parts {
+        package var algorithm: PBEAlgorithm
+        package var encryptedData: ArraySlice<UInt8>
+        package var dataOffset: Int
     }
 
     /// Parses the structure without decrypting it.
-    static func parse(_ der: ArraySlice<UInt8>) throws -> Parts {
+    package static func parse(_ der: ArraySlice<UInt8>) throws -> Parts {
         var reader = DERReader(der)
         do {
             let parts = try reader.readSequence { seq in
@@ -84,7 +84,7 @@ public enum EncryptedPrivateKeyInfo {
 
     /// Decrypts already parsed parts (see ``parse(_:)``): callers that check the structure before
     /// asking for a passphrase parse it once.
-    static func decode(_ parts: Parts, passphrase: SecureBytes) throws -> (key: PrivateKey, encryption: KeyEncryptionInfo) {
+    package static func decode(_ parts: Parts, passphrase: SecureBytes) throws -> (key: PrivateKey, encryption: KeyEncryptionInfo) {
         var plaintext = try parts.algorithm.decrypt(parts.encryptedData, passphrase: passphrase, what: "encrypted PKCS#8 key")
         defer { SecureMemory.zero(&plaintext) }
         do {

@@ -27,7 +27,7 @@ import CryptoOpenSSL
 ///     salt        OCTET STRING,
 ///     iterations  INTEGER }
 /// ```
-struct PBEAlgorithm: Sendable {
+package struct PBEAlgorithm: Sendable {
     /// How the key (and for PBES1 the IV) is derived from the passphrase.
     enum Derivation: Sendable {
         case pbkdf2(salt: [UInt8], iterations: Int, prf: DigestAlgorithm)

@@ -32,7 +32,7 @@ public enum PKCS8PrivateKey {
 
     /// ``decode(_:)-(ArraySlice<UInt8>)`` without its fast path, for ``KeyDecoder``, which tries
     /// ``decodeCanonicalRSA(_:)`` before it classifies the DER (it reads canonical RSA keys too).
-    static func decodeParsed(_ der: ArraySlice<UInt8>) throws -> PrivateKey {
+    package static func decodeParsed(_ der: ArraySlice<UInt8>) throws -> PrivateKey {
         let parts = try parse(der)
         let innerStart = parts.key.startIndex - der.startIndex
         // Built only when an error needs it: a successful decode formats no message.
@@ -168,7 +168,7 @@ public enum PKCS8PrivateKey {
     /// be a PKCS#8 key, so ``KeyDecoder`` tries this before it classifies the DER's outline.
     ///
     /// - Throws: ``KeyError`` `.malformed` when the PKCS#1 key inside is, as ``decode(_:)-(ArraySlice<UInt8>)`` would.
-    static func decodeCanonicalRSA(_ der: ArraySlice<UInt8>) throws -> RSAPrivateKey? {
+    package static func decodeCanonicalRSA(_ der: ArraySlice<UInt8>) throws -> RSAPrivateKey? {
         guard let (inner, keyOffset) = canonicalRSAKey(in: der) else { return nil }
         return try decodeInner(inner, keyOffset: keyOffset, der: der)
     }
@@ -183,7 +183,7 @@ public enum PKCS8PrivateKey {
     /// in DER with nothing after it, the OCTET STRING's content and the offset of its header; `nil`
     /// for anything else (which the general reader then decodes or reports). Reads the fixed
     /// middle and two headers with ASN1Kit's ``DERScanner``.
-    static func canonicalRSAKey(in der: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, Int)? {
+    package static func canonicalRSAKey(in der: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, Int)? {
         let found: (content: Range<Int>, keyOffset: Int)? = der.withUnsafeBytes { bytes in
             var scanner = DERScanner(bytes)
             guard let outer = scanner.enter(0x30), outer.upperBound == bytes.count,

@@ -202,7 +202,7 @@ public struct RSAPSSRestriction: Sendable, Hashable, CustomStringConvertible {
     /// turn the key into one that also signs PKCS#1 v1.5.
     ///
     /// - Throws: ``KeyError`` `.cannotConvert`.
-    static func requireHoldable(_ key: PublicKey, in format: KeyOutputFormat) throws {
+    package static func requireHoldable(_ key: PublicKey, in format: KeyOutputFormat) throws {
         guard case .rsa(let rsa) = key, let restriction = rsa.pssRestriction else { return }
         switch format {
         case .spki, .pkcs8, .pkcs12:

@@ -19,7 +19,7 @@ import CofferErrors
 ///
 /// This is the wire table of the `AlgorithmIdentifier`, internal to the containers; keys expose
 /// their algorithm as ``KeyAlgorithmName`` (with ``ECCurve`` or ``OctetKeyAlgorithm``).
-enum KeyAlgorithm: Sendable, Hashable {
+package enum KeyAlgorithm: Sendable, Hashable {
     /// `rsaEncryption`.
     case rsa
     /// `id-RSASSA-PSS`: an RSA key restricted to PSS signatures, with its parameters if any.
@@ -173,7 +173,7 @@ enum KeyAlgorithm: Sendable, Hashable {
     }
 
     /// The error for a recognised key of another algorithm.
-    func unsupportedError(in container: String, offset: Int?) -> KeyError {
+    package func unsupportedError(in container: String, offset: Int?) -> KeyError {
         var error = KeyError(.unsupportedAlgorithm, "\(container) holds a key of another algorithm: \(name) — \(Self.supported)", offset: offset)
         error.algorithm = identifier
         return error
@@ -185,7 +185,7 @@ enum KeyAlgorithm: Sendable, Hashable {
     }
 
     /// The short curve name for a named-curve OID (NIST names where they exist).
-    static func curveName(_ oid: ASN1ObjectIdentifier) -> String {
+    package static func curveName(_ oid: ASN1ObjectIdentifier) -> String {
         switch oid.dotted {
         case "1.2.840.10045.3.1.7": "P-256"
         case "1.3.132.0.34": "P-384"

@@ -113,7 +113,7 @@ extension SubjectPublicKeyInfo {
     /// input's first byte: a key error names the SPKI's offset and reports offsets in the input.
     ///
     /// - Returns: the key and the SPKI's DER, a slice of the input.
-    static func readEmbedded(from reader: inout DERReader, inputStart: Int) throws -> (key: PublicKey, der: ArraySlice<UInt8>) {
+    package static func readEmbedded(from reader: inout DERReader, inputStart: Int) throws -> (key: PublicKey, der: ArraySlice<UInt8>) {
         let before = reader.remaining
         _ = try reader.readElement(.sequence)
         let der = before[before.startIndex..<reader.remaining.startIndex]

@@ -47,7 +47,7 @@ public struct SecurityKeyPrivateKey: Sendable {
     }
 
     /// The error for what a security key file cannot do without its authenticator.
-    static func needsAuthenticator(_ operation: String) -> KeyError {
+    package static func needsAuthenticator(_ operation: String) -> KeyError {
         var error = KeyError(.unsupportedAlgorithm,
                              "a FIDO security key (sk-…@openssh.com) keeps its private key in the authenticator; Coffer does not \(operation) with it (use ssh-keygen -Y sign with the authenticator attached); inspect, fingerprint, match and public-key conversions work")
         error.algorithm = "sk"

@@ -1,5 +1,7 @@
 import AsymmetricKeys
 import CryptoOpenSSL
+import KeyCodec
+import X509Kit
 
 /// A TLS client identity: a certificate chain (leaf first) and its private key, as Coffer read
 /// them from a PKCS#12 file, a PEM file holding key and certificates, or a key file and a

@@ -1,6 +1,7 @@
 import AsymmetricKeys
 import NIOCore
 import NIOSSL
+import X509Kit
 
 /// The TLS client handler of a ``PinningForwarder`` connection and the pins it compares.
 enum PinnedHandshake {
@@ -26,7 +27,7 @@ enum PinnedHandshake {
     /// inspect` prints), or a digest of the whole DER when Coffer cannot parse the certificate
     /// (so that it matches no pin).
     static func pin(ofCertificate der: [UInt8]) -> String {
-        if let info = try? CertificateInfo(derEncoded: der[...]) { return info.spkiSHA256 }
+        if let info = try? Certificate(derEncoded: der[...]) { return info.spkiSHA256 }
         return "unparsed certificate"
     }
 }

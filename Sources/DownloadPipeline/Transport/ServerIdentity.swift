@@ -30,8 +30,8 @@ enum ServerIdentity {
     /// - Parameter host: The host of the URL (a name or an IP address, brackets removed).
     static func mismatch(host: String, leaf: [UInt8]?) -> String? {
         guard let leaf else { return "TLS: the server sent no certificate to check the host name \(host) against" }
-        let certificate: CertificateInfo
-        do { certificate = try CertificateInfo(derEncoded: leaf[...]) } catch {
+        let certificate: Certificate
+        do { certificate = try Certificate(derEncoded: leaf[...]) } catch {
             return "TLS: the server's certificate cannot be read to check the host name \(host) against it (\(error))"
         }
         let identity: PeerIdentity

@@ -10,6 +10,7 @@ import Darwin
 import NIOCore
 import NIOSSL
 import NIOTLS
+import X509Kit
 
 /// Why a server's certificate chain was not verified, in words.
 ///
@@ -28,7 +29,7 @@ enum TLSDiagnosis {
     static func explainUnverifiedChain(host: String, address: String, port: Int, timeout: TimeAmount,
                                        now: Int64 = Int64(time(nil))) async -> String? {
         guard let leaf = await presentedLeaf(host: host, address: address, port: port, timeout: timeout),
-              let certificate = try? CertificateInfo(derEncoded: leaf[...]) else { return nil }
+              let certificate = try? Certificate(derEncoded: leaf[...]) else { return nil }
         let subject = certificate.subject.rfc4514String
         let named = subject.isEmpty ? "the server's certificate" : "the server's certificate (\(subject.prefix(200)))"
         if certificate.notAfter.secondsSince1970 < now {

@@ -1,22 +1,26 @@
 import ASN1Kit
 import AsymmetricKeys
+import KeyCodec
+import X509Kit
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
 
-/// Reads trust roots and client identities from files with Coffer's own readers
-/// (``AsymmetricKeys/KeyDecoder``): PEM bundles (`CERTIFICATE`, `TRUSTED CERTIFICATE`), DER
+/// Reads trust roots (with KeyCodec's `TrustStore`, as `keytool certificate verify` does) and
+/// client identities (with `KeyDecoder`) from files: PEM bundles (`CERTIFICATE`, `TRUSTED CERTIFICATE`), DER
 /// certificates, PKCS#7 bundles, PKCS#12 files, PEM files holding a key and its chain, and
 /// encrypted private keys (PKCS#8, PKCS#1, SEC 1) with the passphrase from `passphrase`.
 public enum TransportTrustStore {
-    /// The most bytes read from one file: trust stores and identities are small.
-    public static let maximumFileSize = 16 << 20
+    /// The most bytes read from one file: trust stores and identities are small (the trust
+    /// store's limit).
+    public static var maximumFileSize: Int { TrustStore.maximumFileSize }
 
-    /// The certificates in `path`, DER-encoded: every certificate of a file, or of every regular
-    /// file of a directory (a `c_rehash` directory, or any folder of PEM/DER files; files holding
-    /// no certificate are skipped). A PKCS#12 file gives its certificates and never asks for a
+    /// The certificates in `path`, DER-encoded, as `TrustStore(path:passphrase:)` reads them:
+    /// every certificate of a file, or of every regular file of a directory (a `c_rehash`
+    /// directory, or any folder of PEM/DER files; files holding no certificate are skipped, and
+    /// `TrustStore` reports them). A PKCS#12 file gives its certificates and never asks for a
     /// passphrase unless it is encrypted.
     ///
     /// - Throws: ``DownloadError`` `.file` naming the path when it cannot be read or holds no
@@ -25,25 +29,11 @@ public enum TransportTrustStore {
         guard FileManager.default.fileExists(atPath: path) else {
             throw DownloadError.file(path, "no such file or directory")
         }
-        if !isDirectory(path) {
-            let found = try entries(path, passphrase: passphrase).compactMap { $0.certificate.map { Array($0.derEncoded) } }
-            guard !found.isEmpty else { throw DownloadError.file(path, "holds no certificate") }
-            return found
+        do {
+            return try TrustStore(path: path, passphrase: passphrase).certificates.map { Array($0.derEncoded) }
+        } catch let error as CertificateError {
+            throw DownloadError(.file, error.reason, path: path)
         }
-        let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: path).sorted() } catch {
-            throw DownloadError.file(path, "cannot list the directory: \(error)")
-        }
-        var found: [[UInt8]] = []
-        for name in names where !name.hasPrefix(".") {
-            let file = path.hasSuffix("/") ? path + name : path + "/" + name
-            guard !isDirectory(file) else { continue }
-            // A directory may hold CRLs and other files beside the certificates.
-            guard let read = try? entries(file, passphrase: passphrase) else { continue }
-            found += read.compactMap { $0.certificate.map { Array($0.derEncoded) } }
-        }
-        guard !found.isEmpty else { throw DownloadError.file(path, "holds no certificate in any file of the directory") }
-        return found
     }
 
     /// The client identity in one file: a PKCS#12 file, or a PEM file with the private key and
@@ -61,7 +51,6 @@ public enum TransportTrustStore {
         return try ClientIdentity(entries: keyEntries + certificateEntries, source: "\(key) and \(certificates)")
     }
 
-    /// Whether `path` is a directory (following a symbolic link, as `c_rehash` directories hold links).
     /// The public key pins (SPKI SHA-256 digests) of every key and certificate in a file, as
     /// curl's `--pinnedpubkey FILE` reads a public key: PEM, DER, or any container Coffer reads.
     ///
@@ -74,14 +63,6 @@ public enum TransportTrustStore {
         }
         guard !pins.isEmpty else { throw DownloadError.file(file, "holds no public key to pin") }
         return pins
-    }
-
-    static func isDirectory(_ path: String) -> Bool {
-        let resolved = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { target in
-            target.hasPrefix("/") ? target : String(path[..<(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)]) + target
-        } ?? path
-        let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType
-        return type == .typeDirectory
     }
 
     /// Every entry of one file that Coffer can read.

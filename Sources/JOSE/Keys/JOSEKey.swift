@@ -1,6 +1,7 @@
 import AsymmetricKeys
 import CofferJSON
 import CryptoOpenSSL
+import KeyCodec
 
 /// A key for JOSE: an asymmetric key (public or private, of any container Coffer reads) or a
 /// symmetric secret (HMAC, AES key wrap, `dir`), with what a JWK says about it (`kid`, `use`,
@@ -67,7 +68,7 @@ public struct JOSEKey: Sendable {
     /// - Throws: ``JOSEError`` `.invalidKey` when the certificate cannot be read, with the
     ///   `KeyError` as the cause.
     public init(certificateDER der: ArraySlice<UInt8>, attributes: KeyAttributes = KeyAttributes()) throws(JOSEError) {
-        let key = try JOSEError.wrapping(.invalidKey, "the certificate") { try X509Certificate.publicKey(in: der) }
+        let key = try JOSEError.wrapping(.invalidKey, "the certificate") { try CertificateDER.publicKey(in: der) }
         self.init(key, attributes: attributes)
     }
 

@@ -35,7 +35,7 @@ public struct CertificateBuilder: Sendable {
         /// The subject's own private key (`root`, `selfSigned`).
         case selfSigned(PrivateKey)
         /// A CA: its certificate (issuer name, key identifier) and its private key.
-        case authority(certificate: CertificateInfo, key: PrivateKey)
+        case authority(certificate: Certificate, key: PrivateKey)
     }
 
     /// The kind of certificate, which gives the defaults.
@@ -147,7 +147,7 @@ public struct CertificateBuilder: Sendable {
 
         // Who signs.
         let signingKey: PrivateKey
-        let authority: CertificateInfo?
+        let authority: Certificate?
         switch issuer {
         case .selfSigned(let key):
             guard profile != .intermediate else {
@@ -357,7 +357,7 @@ public struct CertificateBuilder: Sendable {
 
         // What was written reads back and verifies with the issuer's key.
         do {
-            let issued = try CertificateInfo(derEncoded: der[...])
+            let issued = try Certificate(derEncoded: der[...])
             guard try issued.isSigned(by: authority?.publicKey ?? publicKey) else {
                 throw CertificateError(.signingFailed, "the new certificate's signature does not verify with the issuer's key")
             }

@@ -27,7 +27,7 @@ extension CertificateRevocationList {
     /// (an entry with removeFromCRL or an unknown critical entry extension is not taken as a
     /// revocation); otherwise one used CRL gives ``RevocationStatus/good``; none gives
     /// ``RevocationStatus/undetermined(_:)`` with a sentence per CRL that was set aside.
-    public static func status(of certificate: CertificateInfo, issuedBy issuer: CertificateInfo,
+    public static func status(of certificate: Certificate, issuedBy issuer: Certificate,
                               at time: Int64, in lists: [CertificateRevocationList]) -> RevocationStatus {
         var reasons: [String] = []
         var covered = false
@@ -53,7 +53,7 @@ extension CertificateRevocationList {
     private static let otherIssuer = "issued by another CA"
 
     /// Why this CRL cannot say anything about `certificate`; `nil` when it can.
-    func whyNotUsable(for certificate: CertificateInfo, issuedBy issuer: CertificateInfo, at time: Int64) -> String? {
+    func whyNotUsable(for certificate: Certificate, issuedBy issuer: Certificate, at time: Int64) -> String? {
         guard self.issuer.matches(issuer.subject), certificate.issuer.matches(issuer.subject) else { return Self.otherIssuer }
         if let keyID = authorityKeyIdentifier?.keyIdentifier, let subjectKeyID = issuer.extensions.subjectKeyIdentifier,
            keyID != subjectKeyID {

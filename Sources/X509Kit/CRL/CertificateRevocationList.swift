@@ -142,7 +142,7 @@ public struct CertificateRevocationList: Sendable {
         return lists
     }
 
-    /// The entry for the serial number (content octets, as ``CertificateInfo/serialNumber``).
+    /// The entry for the serial number (content octets, as ``Certificate/serialNumber``).
     public func entry(forSerial serial: [UInt8]) -> RevokedCertificate? {
         entryIndex[serial].map { revokedCertificates[$0] }
     }

@@ -26,7 +26,7 @@ public enum PeerIdentity: Sendable, Hashable {
     /// - `ip`: an iPAddress SAN with exactly these bytes.
     /// - `email`: an rfc822Name SAN whose local part is equal byte for byte and whose domain is
     ///   equal ignoring ASCII case (RFC 5280 §4.2.1.6, RFC 8398 §5).
-    public func isMatched(by certificate: CertificateInfo) -> Bool {
+    public func isMatched(by certificate: Certificate) -> Bool {
         let names = certificate.extensions.subjectAltNames ?? []
         switch self {
         case .dns(let host):

@@ -14,14 +14,14 @@ struct AnchorIndex: Sendable {
         var subject: DistinguishedName
         var spki: ArraySlice<UInt8>
 
-        init(_ certificate: CertificateInfo) {
+        init(_ certificate: Certificate) {
             subject = certificate.subject
             spki = certificate.subjectPublicKeyInfo
         }
     }
 
     /// The certificates, duplicates (equal DER, or DER in `excluded`) removed, in the order given.
-    let anchors: [CertificateInfo]
+    let anchors: [Certificate]
     /// Their identities, index for index.
     let identities: [Identity]
     /// Anchor indices by ``NameComparison/key(of:)`` of the subject.
@@ -33,9 +33,9 @@ struct AnchorIndex: Sendable {
 
     /// Indexes `roots`; `excluded` digests are left out (a call's untrusted certificates are
     /// indexed the same way, without those that are anchors).
-    init(_ roots: [CertificateInfo], excluding excluded: Set<String> = []) {
+    init(_ roots: [Certificate], excluding excluded: Set<String> = []) {
         var seen = excluded
-        var anchors: [CertificateInfo] = []
+        var anchors: [Certificate] = []
         for root in roots where seen.insert(root.certificateSHA256).inserted {
             anchors.append(root)
         }

@@ -25,7 +25,7 @@ import AsymmetricKeys
 ///   validity, key usage, EKU and name are still checked.
 public struct CertificateVerifier: Sendable {
     /// The trust anchors.
-    public var roots: [CertificateInfo] {
+    public var roots: [Certificate] {
         didSet { anchors = AnchorIndex(roots) }
     }
     /// The anchors indexed by subject, digest and key, built when ``roots`` is set.
@@ -37,13 +37,13 @@ public struct CertificateVerifier: Sendable {
     public static let maximumRecordedAttempts = 64
 
     /// A verifier trusting `roots`.
-    public init(roots: [CertificateInfo]) {
+    public init(roots: [Certificate]) {
         self.roots = roots
         anchors = AnchorIndex(roots)
     }
 
     /// Builds and validates a path from `leaf` to one of ``roots``, through `untrusted`.
-    public func verify(_ leaf: CertificateInfo, untrusted: [CertificateInfo] = [],
+    public func verify(_ leaf: Certificate, untrusted: [Certificate] = [],
                        options: VerificationOptions = VerificationOptions()) -> VerificationResult {
         guard untrusted.count <= Self.maximumUntrusted else {
             return VerificationResult(chain: nil, failedPaths: [PathAttempt(path: [leaf], failures: [
@@ -60,7 +60,7 @@ public struct CertificateVerifier: Sendable {
 /// The depth-first search of ``CertificateVerifier``.
 struct PathBuilder {
     private struct Candidate {
-        var certificate: CertificateInfo
+        var certificate: Certificate
         var isAnchor: Bool
         /// Subject DER and SPKI, for loop detection and anchor lookup.
         var identity: Identity
@@ -81,7 +81,7 @@ struct PathBuilder {
     private var attempts: [PathAttempt] = []
     private var hitLimit = false
 
-    init(anchors: AnchorIndex, untrusted: [CertificateInfo], options: VerificationOptions, time: Int64) {
+    init(anchors: AnchorIndex, untrusted: [Certificate], options: VerificationOptions, time: Int64) {
         self.anchors = anchors
         self.untrusted = AnchorIndex(untrusted, excluding: anchors.digests)
         self.options = options
@@ -90,7 +90,7 @@ struct PathBuilder {
         maximumSteps = max(16, options.maximumSignatureChecks * 8)
     }
 
-    mutating func run(_ leaf: CertificateInfo) -> VerificationResult {
+    mutating func run(_ leaf: Certificate) -> VerificationResult {
         // A self-signed leaf that is itself a trust anchor.
         if anchors.digests.contains(leaf.certificateSHA256) && PathValidator.isSelfIssued(leaf)
             && signatures.check(leaf, issuedBy: leaf) == .valid {
@@ -112,7 +112,7 @@ struct PathBuilder {
         if attempts.count < CertificateVerifier.maximumRecordedAttempts { attempts.append(attempt) }
     }
 
-    private mutating func limitReached(_ path: [CertificateInfo], _ detail: String) {
+    private mutating func limitReached(_ path: [Certificate], _ detail: String) {
         if !hitLimit {
             hitLimit = true
             record(PathAttempt(path: path, failures: [
@@ -122,7 +122,7 @@ struct PathBuilder {
     }
 
     /// Validates a complete path; records and returns `nil` when it fails.
-    private mutating func validate(_ path: [CertificateInfo]) -> [CertificateInfo]? {
+    private mutating func validate(_ path: [Certificate]) -> [Certificate]? {
         let failures = PathValidator(path: path, options: options, time: time).validate(signatures: &signatures)
         if failures.isEmpty { return path }
         record(PathAttempt(path: path, failures: failures))
@@ -130,7 +130,7 @@ struct PathBuilder {
     }
 
     /// Extends `path` (whose last certificate is not an anchor) by each candidate issuer in turn.
-    private mutating func extend(_ path: [CertificateInfo], identities: [Identity]) -> [CertificateInfo]? {
+    private mutating func extend(_ path: [Certificate], identities: [Identity]) -> [Certificate]? {
         let current = path[path.count - 1]
         let index = path.count - 1
         let limit = options.maximumIntermediates ?? VerificationOptions.defaultMaximumIntermediates
@@ -209,7 +209,7 @@ struct PathBuilder {
     }
 
     /// The issuers whose subject matches `certificate`'s issuer, best first.
-    private func orderedCandidates(for certificate: CertificateInfo) -> [Candidate] {
+    private func orderedCandidates(for certificate: Certificate) -> [Candidate] {
         let keyID = certificate.extensions.authorityKeyIdentifier?.keyIdentifier
         let name = NameComparison.key(of: certificate.issuer)
         var matching: [Candidate] = []

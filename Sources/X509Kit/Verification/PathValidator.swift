@@ -8,7 +8,7 @@ import AsymmetricKeys
 /// validity, basic constraints, key usage, name constraints, path length and critical extensions
 /// are checked too; only its own signature is not.
 struct PathValidator {
-    let path: [CertificateInfo]
+    let path: [Certificate]
     let options: VerificationOptions
     let time: Int64
 
@@ -32,12 +32,12 @@ struct PathValidator {
 
     /// The intermediates of a path (neither the leaf nor the anchor), self-issued ones not
     /// counted (as RFC 5280 §6.1.4 (l) counts path length).
-    static func countedIntermediates(_ path: [CertificateInfo]) -> Int {
+    static func countedIntermediates(_ path: [Certificate]) -> Int {
         path.count < 3 ? 0 : path[1..<(path.count - 1)].filter { !isSelfIssued($0) }.count
     }
 
     /// Whether a certificate's issuer name is its own subject name.
-    static func isSelfIssued(_ certificate: CertificateInfo) -> Bool {
+    static func isSelfIssued(_ certificate: Certificate) -> Bool {
         NameComparison.matches(certificate.subject, certificate.issuer)
     }
 
@@ -118,7 +118,7 @@ struct PathValidator {
     }
 
     /// Basic constraints, path length, key usage and EKU of a certificate that issues another.
-    private func checkIssuer(_ index: Int, _ certificate: CertificateInfo, selfIssued: [Bool],
+    private func checkIssuer(_ index: Int, _ certificate: Certificate, selfIssued: [Bool],
                              fail: (Int, VerificationFailure.Reason, String) -> Void) {
         guard let constraints = certificate.extensions.basicConstraints, constraints.isCA else {
             let what = certificate.extensions.basicConstraints == nil ? "has no basic constraints extension" : "has basic constraints with cA FALSE"

@@ -29,7 +29,7 @@ struct PolicyExtensions {
     var inhibitAnyPolicy: Int?
 
     /// Reads the three extensions of `certificate`; throws a sentence for a malformed one.
-    init(_ certificate: CertificateInfo) throws(PolicyError) {
+    init(_ certificate: Certificate) throws(PolicyError) {
         for ext in certificate.extensions.all {
             do {
                 var reader = DERReader(ext.value)

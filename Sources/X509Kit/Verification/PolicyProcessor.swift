@@ -15,7 +15,7 @@ struct PolicyProcessor {
     /// Runs the policy checks over `certificates`, the path without its trust anchor, ordered from
     /// the certificate the anchor issued down to the leaf. Returns the index (into `certificates`)
     /// and a sentence for the first failure, or `nil`.
-    static func check(_ certificates: [CertificateInfo], selfIssued: [Bool]) -> (index: Int, detail: String)? {
+    static func check(_ certificates: [Certificate], selfIssued: [Bool]) -> (index: Int, detail: String)? {
         let n = certificates.count
         var explicitPolicy = n + 1
         var policyMapping = n + 1

@@ -5,7 +5,7 @@ import AsymmetricKeys
 /// `X509_V_FLAG_X509_STRICT`, pyca/cryptography): the MUSTs on how CAs write certificates whose
 /// violation makes a certificate ambiguous to path building or name checks.
 struct RFC5280Rules {
-    let path: [CertificateInfo]
+    let path: [Certificate]
     let profile: VerificationOptions.Profile
 
     func failures() -> [VerificationFailure] {

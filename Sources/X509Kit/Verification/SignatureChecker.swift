@@ -28,7 +28,7 @@ struct SignatureChecker {
     }
 
     /// Whether `issuer`'s key made `subject`'s signature.
-    mutating func check(_ subject: CertificateInfo, issuedBy issuer: CertificateInfo) -> Outcome {
+    mutating func check(_ subject: Certificate, issuedBy issuer: Certificate) -> Outcome {
         let pair = Pair(issuer: issuer.certificateSHA256, subject: subject.certificateSHA256)
         if let known = cache[pair] { return known }
         guard checks < limit else { return .workLimit }
@@ -40,7 +40,7 @@ struct SignatureChecker {
 
     /// The check itself, refusing MD5 and SHA-1 (OpenSSL 3.0 counts SHA-1 as 63 bits of security,
     /// under security level 1's 80) and RSA or DSA keys under 1024 bits.
-    static func verify(_ subject: CertificateInfo, with key: PublicKey) -> Outcome {
+    static func verify(_ subject: Certificate, with key: PublicKey) -> Outcome {
         let algorithm = subject.signatureAlgorithm
         let scheme: SignatureAlgorithm.Scheme
         do {

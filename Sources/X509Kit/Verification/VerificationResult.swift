@@ -4,7 +4,7 @@ import AsymmetricKeys
 /// for each candidate path it tried, the certificate that failed and why.
 public struct VerificationResult: Sendable {
     /// The validated chain, leaf first and trust anchor last; `nil` when no path validated.
-    public var chain: [CertificateInfo]?
+    public var chain: [Certificate]?
     /// Each candidate path that was tried and failed, in the order tried (empty when the first
     /// path validated). A leaf with no issuer at all gives one attempt holding just the leaf.
     public var failedPaths: [PathAttempt]
@@ -13,7 +13,7 @@ public struct VerificationResult: Sendable {
     public var isValid: Bool { chain != nil }
 
     /// A result.
-    public init(chain: [CertificateInfo]?, failedPaths: [PathAttempt]) {
+    public init(chain: [Certificate]?, failedPaths: [PathAttempt]) {
         self.chain = chain
         self.failedPaths = failedPaths
     }
@@ -22,12 +22,12 @@ public struct VerificationResult: Sendable {
 /// One candidate path and what failed on it.
 public struct PathAttempt: Sendable {
     /// The path, leaf first (the last element is a trust anchor when the path reached one).
-    public var path: [CertificateInfo]
+    public var path: [Certificate]
     /// Every failure found on the path (at least one).
     public var failures: [VerificationFailure]
 
     /// An attempt.
-    public init(path: [CertificateInfo], failures: [VerificationFailure]) {
+    public init(path: [Certificate], failures: [VerificationFailure]) {
         self.path = path
         self.failures = failures
     }

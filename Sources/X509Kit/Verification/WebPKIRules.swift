@@ -5,7 +5,7 @@ import CryptoOpenSSL
 /// The CA/Browser Forum Baseline Requirements' certificate profile (§7.1) as a browser, or
 /// pyca/cryptography's and webpki's verifiers, enforce it on top of RFC 5280.
 struct WebPKIRules {
-    let path: [CertificateInfo]
+    let path: [Certificate]
     /// The purposes the leaf must have one of (serverAuth unless asked otherwise).
     let purposes: [ASN1ObjectIdentifier]
 
@@ -88,7 +88,7 @@ struct WebPKIRules {
 
     /// BR §7.1.4.3: each commonName is a character-for-character copy of a dNSName SAN, or an IP
     /// address SAN in its canonical text (dotted decimal; RFC 5952 for IPv6).
-    static func commonNameProblem(_ certificate: CertificateInfo) -> String? {
+    static func commonNameProblem(_ certificate: Certificate) -> String? {
         let names = certificate.extensions.subjectAltNames ?? []
         for rdn in certificate.subject.relativeNames {
             for attribute in rdn where attribute.type == "2.5.4.3" {

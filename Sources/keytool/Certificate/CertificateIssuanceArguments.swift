@@ -71,7 +71,7 @@ struct CertificateIssuanceArguments: ParsableArguments {
 
     /// The CA certificate (the one whose key is the CA key) and its key, with the other
     /// certificates of the `--ca` file; `nil` without `--ca`.
-    func loadAuthority(passphrase: PassphraseOptions) throws -> (certificate: CertificateInfo, key: PrivateKey, chain: [CertificateInfo])? {
+    func loadAuthority(passphrase: PassphraseOptions) throws -> (certificate: Certificate, key: PrivateKey, chain: [Certificate])? {
         guard let caCertificate, let caKey else { return nil }
         let key = try KeyLoader.loadPrivate(caKey, passphrase: passphrase)
         let (input, entries) = try KeyLoader.loadAll(caCertificate, passphrase: passphrase)
@@ -86,7 +86,7 @@ struct CertificateIssuanceArguments: ParsableArguments {
     }
 
     /// Builds, prints the warnings on standard error, and writes the certificate.
-    func issue(_ builder: CertificateBuilder, subjectKey: PrivateKey?, chain: [CertificateInfo], newPassphrase: NewPassphraseOptions) throws {
+    func issue(_ builder: CertificateBuilder, subjectKey: PrivateKey?, chain: [Certificate], newPassphrase: NewPassphraseOptions) throws {
         let output: BuilderOutput
         do {
             output = try builder.build(now: SystemIO.secondsSinceEpoch())

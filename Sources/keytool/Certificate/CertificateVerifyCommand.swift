@@ -5,6 +5,7 @@ import CofferJSON
 import CommandLineSupport
 import KeytoolSupport
 import X509Kit
+import KeyCodec
 
 extension Keytool {
     /// `keytool certificate verify LEAF [--untrusted FILE…] [--roots FILE|DIR | --system-roots]
@@ -144,9 +145,9 @@ extension Keytool {
         }
 
         /// The certificates of one file (PEM, DER or PKCS#7), at least one, or exit 2 naming it.
-        static func certificates(in path: String) throws -> [CertificateInfo] {
+        static func certificates(in path: String) throws -> [Certificate] {
             let input = try read(path)
-            let found: [CertificateInfo]
+            let found: [Certificate]
             do {
                 found = try KeyDecoder.decodeEntries(input.bytes, source: input.name, passphrase: nil).entries.compactMap(\.certificate)
             } catch let error as KeyError {

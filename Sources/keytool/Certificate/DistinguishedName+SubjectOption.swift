@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsymmetricKeys
+import X509Kit
 
 extension DistinguishedName {
     /// The `--subject` of `certificate create` and `csr create`: RFC 4514 text, refused with the

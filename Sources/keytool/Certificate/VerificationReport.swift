@@ -13,7 +13,7 @@ struct VerificationReport {
     var skippedRoots: Int
 
     /// One certificate as the report names it: subject, issuer, serial, key, validity, pin.
-    static func json(_ certificate: CertificateInfo) -> JSONObject {
+    static func json(_ certificate: Certificate) -> JSONObject {
         var object = JSONObject()
         object.set("subject", certificate.subject.rfc4514String)
         object.set("issuer", certificate.issuer.rfc4514String)
@@ -52,7 +52,7 @@ struct VerificationReport {
     /// tried and its failures.
     var lines: [String] {
         var lines: [String] = []
-        func describe(_ certificate: CertificateInfo, _ index: Int, indent: String) {
+        func describe(_ certificate: Certificate, _ index: Int, indent: String) {
             lines.append("\(indent)[\(index)] \(certificate.subject.rfc4514String)")
             lines.append("\(indent)    issuer: \(certificate.issuer.rfc4514String)")
             lines.append("\(indent)    key: \(certificate.publicKey.algorithmDescription)")

@@ -4,6 +4,7 @@ import CryptoOpenSSL
 import Foundation
 import JOSE
 import Testing
+import KeyCodec
 
 /// The refusals issue 36 asks for, one test each, with the error's code and what its message names.
 @Suite("JWS refusals")

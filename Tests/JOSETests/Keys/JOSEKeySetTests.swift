@@ -4,6 +4,7 @@ import CryptoOpenSSL
 import Foundation
 import JOSE
 import Testing
+import KeyCodec
 
 /// The RFC 7520 §3 keys (JOSE cookbook `jwk/`), JWK Sets with `oct` keys, selection, and keys from
 /// other containers.

@@ -1,0 +1,510 @@
+import ASN1Kit
+import CofferErrors
+import CryptoOpenSSL
+import AsymmetricKeys
+import X509Kit
+
+/// Reads keys from bytes whose format is not known in advance.
+///
+/// The container is detected from the bytes alone: a PEM label (and, for DER inside PEM, the
+/// structure, which must agree with the label), the outline of raw DER, the `openssh-key-v1\0`
+/// magic, an OpenSSH private key armor, `ssh-rsa …` lines, an RFC 4716 `---- BEGIN SSH2 PUBLIC
+/// KEY ----` block, a `known_hosts` file, or a PuTTY key file (`PuTTY-User-Key-File-`).
+public enum KeyDecoder {
+    /// Detects the container from the bytes alone and decodes every entry in it, entry by entry:
+    /// a PEM bundle per block, an `authorized_keys` file per line, a JWK Set per key, a PKCS#12
+    /// file per bag, a PKCS#7 bundle per certificate. An entry that cannot be read is a
+    /// ``KeyEntryFailure`` and never hides the others; a file with one entry reports its error
+    /// as before. A missing or wrong passphrase and a KDF cost above ``KDFLimits`` stop the whole
+    /// file: they concern every encrypted entry, and a caller asks the user again.
+    ///
+    /// A UTF-8 byte-order mark before text (PEM, OpenSSH lines, RFC 4716, JWK, PPK) is read with
+    /// the warning "a UTF-8 byte-order mark precedes the text" on every entry; offsets still count
+    /// from the file's first byte.
+    ///
+    /// - Parameters:
+    ///   - source: Names the input (a path or "stdin") in passphrase prompts. Error messages do not
+    ///     include it; the caller prefixes them.
+    ///   - passphrase: Asked for a passphrase only when a container turns out to be encrypted.
+    ///   - strict: Makes any failed entry, and any entry with ``DecodedKey/warnings``, an error.
+    /// - Throws: ``KeyError`` when no entry can be read (the first failure's reason, with the count
+    ///   when there were several), or with `strict` when anything failed or warned: `.unrecognizedFormat`
+    ///   for bytes that are no key format Coffer knows, `.malformed` (with the byte offset),
+    ///   `.labelMismatch`, `.unsupportedAlgorithm` for keys of other algorithms, `.passphraseRequired`,
+    ///   `.wrongPassphrase`, `.unsupportedEncryption`.
+    public static func decodeEntries(_ bytes: [UInt8], source: String, passphrase: PassphraseProvider?, strict: Bool = false) throws -> KeyDecodingResult {
+        var text = bytes
+        var fileWarnings: [String] = []
+        if bytes.starts(with: byteOrderMark) {
+            // Three spaces in its place keep every offset a file offset; PPK is read without them.
+            text.replaceSubrange(0..<3, with: [0x20, 0x20, 0x20])
+            fileWarnings.append(byteOrderMarkWarning)
+        }
+        var result = try decodeContainer(text, markLength: fileWarnings.isEmpty ? 0 : byteOrderMark.count,
+                                         context: Context(source: source, provider: passphrase))
+        if !fileWarnings.isEmpty {
+            for index in result.entries.indices { result.entries[index].warnings.insert(contentsOf: fileWarnings, at: 0) }
+        }
+        guard !result.entries.isEmpty else {
+            throw nothingRead(result.failures)
+        }
+        if strict {
+            if let failure = result.failures.first { throw failure.located }
+            if let index = result.entries.firstIndex(where: { !$0.warnings.isEmpty }) {
+                throw KeyError(.malformed, "entry \(index + 1): \(result.entries[index].warnings[0]) (a strict reading refuses it)")
+            }
+        }
+        return result
+    }
+
+    /// Detects the container from the bytes alone and decodes every key in it (a PEM bundle gives
+    /// one ``DecodedKey`` per block, an `authorized_keys` file one per line), all or nothing: built
+    /// on ``decodeEntries(_:source:passphrase:strict:)``, it throws the first entry's failure.
+    ///
+    /// - Throws: as ``decodeEntries(_:source:passphrase:strict:)``, and the first failed entry's
+    ///   error, prefixed with where the entry is.
+    public static func decodeAll(_ bytes: [UInt8], source: String, passphrase: PassphraseProvider?) throws -> [DecodedKey] {
+        let result = try decodeEntries(bytes, source: source, passphrase: passphrase)
+        if let failure = result.failures.first { throw failure.located }
+        return result.entries
+    }
+
+    /// The UTF-8 byte-order mark, `EF BB BF`.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    /// The warning of a file that starts with a byte-order mark.
+    public static let byteOrderMarkWarning = "a UTF-8 byte-order mark precedes the text"
+
+    /// The error of a file none of whose entries could be read: the first failure, and how many
+    /// there were.
+    static func nothingRead(_ failures: [KeyEntryFailure]) -> KeyError {
+        guard let first = failures.first else {
+            return KeyError(.unrecognizedFormat, "the input holds no key")
+        }
+        var error = first.located
+        if failures.count > 1 {
+            error.reason += " (none of the \(failures.count) entries could be read)"
+        }
+        return error
+    }
+
+    /// Every entry of the container `bytes` hold; single-entry containers throw their error.
+    /// `markLength` is the length of the byte-order mark replaced by spaces at the start.
+    private static func decodeContainer(_ bytes: [UInt8], markLength: Int, context: Context) throws -> KeyDecodingResult {
+        let passphrase = context.provider
+        let source = context.source
+        guard let firstNonSpace = bytes.firstIndex(where: { !isSpace($0) }) else {
+            throw KeyError(.unrecognizedFormat, bytes.isEmpty ? "the input is empty" : "the input holds only white space")
+        }
+        if bytes.starts(with: opensshMagic) {
+            let decoded = try OpenSSHPrivateKey.decode(bytes, passphrase: passphrase)
+            return KeyDecodingResult(entries: [DecodedKey(format: .opensshPrivate, encoding: .der, key: .privateKey(decoded.key),
+                                                          encryption: decoded.encryption, comment: decoded.comment)])
+        }
+        let ppkText = markLength == 0 ? bytes : Array(bytes.dropFirst(markLength))
+        if PPKPrivateKey.isPPK(ppkText) {
+            let decoded = try PPKPrivateKey.decode(ppkText, passphrase: passphrase.map { provider in { @Sendable what in try provider("\(what) in \(source)") } })
+            return KeyDecodingResult(entries: [DecodedKey(format: .ppk, encoding: .text, key: .privateKey(decoded.key),
+                                                          encryption: decoded.encryption, comment: decoded.comment)])
+        }
+        if bytes[firstNonSpace] == UInt8(ascii: "{") {
+            let set = try JSONWebKey.decodeEntries(bytes)
+            return KeyDecodingResult(entries: set.keys.map {
+                var decoded = DecodedKey(format: set.isSet ? .jwkSet : .jwk, encoding: .json, key: $0.key)
+                decoded.attributes = $0.attributes
+                return decoded
+            }, failures: set.failures)
+        }
+        if bytes[firstNonSpace] == 0x30 && firstNonSpace == bytes.startIndex {
+            return try decodeEntriesDER(bytes[...], context: context)
+        }
+        if contains(bytes, pemBegin) {
+            return try decodePEMEntries(bytes, context: context)
+        }
+        if contains(bytes, rfc4716Begin) {
+            let decoded = try RFC4716PublicKey.decode(bytes)
+            return KeyDecodingResult(entries: [DecodedKey(format: .rfc4716Public, encoding: .text, key: .publicKey(decoded.key), comment: decoded.comment)])
+        }
+        if KnownHostsFile.looksLikeKnownHosts(bytes) {
+            return KnownHostsFile.decode(bytes)
+        }
+        if looksLikeOpenSSHPublicKey(bytes) {
+            let lines = try OpenSSHPublicKey.decodeLines(bytes)
+            return KeyDecodingResult(entries: lines.lines.map {
+                var decoded = DecodedKey(format: .opensshPublic, encoding: .text, key: .publicKey($0.key), comment: $0.comment, options: $0.options)
+                decoded.sshCertificate = $0.certificate
+                return decoded
+            }, failures: lines.failures)
+        }
+        if bytes[firstNonSpace] == 0x30 {
+            return try decodeEntriesDER(bytes[...], context: context)
+        }
+        throw KeyError(.unrecognizedFormat, unrecognizedReason(bytes))
+    }
+
+    /// Every block of a PEM file, each read on its own.
+    private static func decodePEMEntries(_ bytes: [UInt8], context: Context) throws -> KeyDecodingResult {
+        let blocks: [PEMBlock]
+        do {
+            blocks = try PEMParser.blocks(in: bytes)
+        } catch let error as ASN1Error {
+            throw KeyError(.malformed, "PEM is malformed: \(error.reason)", offset: error.offset, cause: error)
+        }
+        // `openssl ecparam -genkey` writes the curve's EC PARAMETERS before the EC PRIVATE KEY:
+        // the parameters are skipped when a key comes with them.
+        let keyBlocks = blocks.count > 1 ? blocks.filter { $0.label != "EC PARAMETERS" } : blocks
+        var result = KeyDecodingResult()
+        for block in keyBlocks.isEmpty ? blocks : keyBlocks {
+            do {
+                result.append(try decodeBlockEntries(block, context: context))
+            } catch let error as KeyError {
+                if error.code == .passphraseRequired || error.code == .wrongPassphrase || error.code == .costTooHigh { throw blockError(error, block) }
+                result.failures.append(KeyEntryFailure(location: blockLocation(block), offset: block.offset, error: error))
+            }
+        }
+        return result
+    }
+
+    /// Decodes input that must hold exactly one key.
+    ///
+    /// - Throws: as ``decodeAll(_:source:passphrase:)``, and `.invalidArgument` when the input holds
+    ///   more than one key.
+    public static func decode(_ bytes: [UInt8], source: String, passphrase: PassphraseProvider?) throws -> DecodedKey {
+        // Raw DER other than PKCS#12 holds exactly one key: skip the array.
+        if bytes.first == 0x30 {
+            if let rsa = try PKCS8PrivateKey.decodeCanonicalRSA(bytes[...]) { return canonicalPKCS8(rsa, encoding: .der) }
+            let shape = DERShape.classify(bytes[...])
+            if shape != .pkcs12 {
+                return try decodeDER(bytes[...], shape: shape, context: Context(source: source, provider: passphrase))
+            }
+        }
+        let all = try decodeAll(bytes, source: source, passphrase: passphrase)
+        guard all.count == 1, let key = all.first else {
+            throw KeyError(.invalidArgument, "the input holds \(all.count) keys where one was expected")
+        }
+        return key
+    }
+
+    // MARK: - Context
+
+    /// What every step needs: the source name and the passphrase provider.
+    struct Context {
+        var source: String
+        var provider: PassphraseProvider?
+
+        /// Asks for the passphrase of `what`.
+        func passphrase(for what: String) throws -> SecureBytes {
+            guard let provider, let passphrase = try provider("\(what) in \(source)") else {
+                throw KeyError(.passphraseRequired, "\(what) is encrypted and no passphrase was given")
+            }
+            return passphrase
+        }
+    }
+
+    // MARK: - DER
+
+    /// Decodes raw DER: every key and certificate of a PKCS#12 file, every certificate of a PKCS#7
+    /// bundle, or the one key of any other.
+    static func decodeEntriesDER(_ der: ArraySlice<UInt8>, context: Context) throws -> KeyDecodingResult {
+        if let rsa = try PKCS8PrivateKey.decodeCanonicalRSA(der) { return KeyDecodingResult(entries: [canonicalPKCS8(rsa, encoding: .der)]) }
+        switch DERShape.classify(der) {
+        case .pkcs12: return try decodePKCS12(der, context: context)
+        case .pkcs7: return try decodePKCS7(der, encoding: .der)
+        case let shape: return KeyDecodingResult(entries: [try decodeDER(der, shape: shape, context: context)])
+        }
+    }
+
+    /// Every key and certificate of a PKCS#12 file, bag by bag; bags of other kinds (CRLs,
+    /// secrets) are skipped, bags that cannot be read are failures.
+    static func decodePKCS12(_ der: ArraySlice<UInt8>, context: Context) throws -> KeyDecodingResult {
+        let contents = try PKCS12File.decode(der) { try context.passphrase(for: "PKCS#12 file") }
+        var result = KeyDecodingResult(failures: contents.failures)
+        for bag in contents.bags {
+            var attributes = bag.attributes
+            attributes.bagType = bag.type
+            var decoded: DecodedKey
+            switch bag.content {
+            case .privateKey(let key):
+                decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .privateKey(key), encryption: bag.encryption)
+            case .certificate(let der):
+                do {
+                    let certificate = try Certificate(derEncoded: der[...])
+                    decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .publicKey(certificate.publicKey), encryption: bag.encryption,
+                                         certificate: certificate)
+                } catch let error as KeyError {
+                    result.failures.append(KeyEntryFailure(location: "PKCS#12 bag \(bag.index) (certBag)", error: error))
+                    continue
+                }
+            case .other:
+                continue
+            }
+            decoded.attributes = attributes
+            if contents.mac == nil { decoded.warnings.append(PKCS12File.noMACWarning) }
+            result.entries.append(decoded)
+        }
+        guard !result.entries.isEmpty || !result.failures.isEmpty else {
+            throw KeyError(.unrecognizedFormat, "the PKCS#12 file holds no key and no X.509 certificate (\(contents.bags.count) other bags)")
+        }
+        return result
+    }
+
+    /// Every certificate of a PKCS#7 bundle (`.p7b`, `.p7c`), certificate by certificate.
+    static func decodePKCS7(_ der: ArraySlice<UInt8>, encoding: KeyEncoding) throws -> KeyDecodingResult {
+        let bundle = try PKCS7CertificateBundle.decode(der)
+        var result = KeyDecodingResult()
+        for (index, certificate) in bundle.certificates.enumerated() {
+            do {
+                let info = try Certificate(derEncoded: certificate.der[...])
+                var decoded = DecodedKey(format: .pkcs7, encoding: encoding, key: .publicKey(info.publicKey), certificate: info)
+                if bundle.isBER { decoded.warnings.append(PKCS7CertificateBundle.berWarning) }
+                result.entries.append(decoded)
+            } catch let error as KeyError {
+                result.failures.append(KeyEntryFailure(location: "PKCS#7 certificate \(index + 1) of \(bundle.certificates.count) at offset \(certificate.offset)",
+                                                       offset: certificate.offset, error: error))
+            }
+        }
+        guard !result.entries.isEmpty || !result.failures.isEmpty else {
+            throw KeyError(.unrecognizedFormat, "the PKCS#7 file holds no certificate\(bundle.crlCount > 0 ? " (\(bundle.crlCount) CRLs)" : "")")
+        }
+        return result
+    }
+
+    /// Oracle for fuzzing and tests: bytes that ``PKCS8PrivateKey/decodeCanonicalRSA(_:)``
+    /// recognises, and that KeyDecoder therefore reads without classifying, classify as PKCS#8.
+    @_spi(Oracles)
+    public static func canonicalPKCS8Classifies(_ bytes: [UInt8]) -> Bool {
+        PKCS8PrivateKey.canonicalRSAKey(in: bytes[...]) == nil || DERShape.classify(bytes[...]) == .pkcs8
+    }
+
+    /// An RSA key read by ``PKCS8PrivateKey/decodeCanonicalRSA(_:)``: the canonical PKCS#8
+    /// `PrivateKeyInfo` (what openssl, ssh-keygen and every library write) is recognised by its
+    /// fixed bytes and decoded in that one pass, without the outline. Those bytes always classify
+    /// as PKCS#8, so the result, and the error of a malformed key inside, are what classifying
+    /// first would give.
+    static func canonicalPKCS8(_ rsa: RSAPrivateKey, encoding: KeyEncoding) -> DecodedKey {
+        DecodedKey(format: .pkcs8, encoding: encoding, key: .privateKey(.rsa(rsa)))
+    }
+
+    /// Decodes raw DER of the outline `shape`.
+    static func decodeDER(_ der: ArraySlice<UInt8>, shape: DERShape, context: Context) throws -> DecodedKey {
+        switch shape {
+        case .unknown:
+            throw KeyError(.unrecognizedFormat,
+                              "the input starts like DER (a SEQUENCE) but is not a key structure Coffer knows (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, EncryptedPrivateKeyInfo, X.509 certificate, PKCS#10 request, PKCS#12)")
+        default:
+            return try decodeContent(der, shape: shape, encoding: .der, context: context)
+        }
+    }
+
+    /// Decodes DER of a known shape.
+    static func decodeContent(_ der: ArraySlice<UInt8>, shape: DERShape, encoding: KeyEncoding, context: Context) throws -> DecodedKey {
+        switch shape {
+        case .pkcs1Private:
+            return DecodedKey(format: .pkcs1Private, encoding: encoding, key: .privateKey(.rsa(try RSAPrivateKey(pkcs1DER: der))))
+        case .pkcs1Public:
+            return DecodedKey(format: .pkcs1Public, encoding: encoding, key: .publicKey(.rsa(try RSAPublicKey(pkcs1DER: der))))
+        case .spki:
+            return DecodedKey(format: .spki, encoding: encoding, key: .publicKey(try SubjectPublicKeyInfo.decode(der)))
+        case .pkcs8:
+            // Every caller tried the canonical RSA form first (decodeCanonicalRSA).
+            return DecodedKey(format: .pkcs8, encoding: encoding, key: .privateKey(try PKCS8PrivateKey.decodeParsed(der)))
+        case .encryptedPKCS8:
+            // Parse first, so that a malformed or unsupported structure is reported without a prompt.
+            let parts = try EncryptedPrivateKeyInfo.parse(der)
+            let passphrase = try context.passphrase(for: "encrypted PKCS#8 key")
+            let (key, info) = try EncryptedPrivateKeyInfo.decode(parts, passphrase: passphrase)
+            return DecodedKey(format: .pkcs8Encrypted, encoding: encoding, key: .privateKey(key), encryption: info)
+        case .certificate:
+            let certificate = try Certificate(derEncoded: der)
+            return DecodedKey(format: .x509Certificate, encoding: encoding, key: .publicKey(certificate.publicKey), certificate: certificate)
+        case .certificationRequest:
+            let request = try CertificationRequest(derEncoded: der)
+            return DecodedKey(format: .pkcs10Request, encoding: encoding, key: .publicKey(request.publicKey), request: request)
+        case .ecPrivate:
+            return DecodedKey(format: .sec1Private, encoding: encoding, key: .privateKey(.ec(try SEC1PrivateKey.decode(der))))
+        case .dsaPrivate:
+            return DecodedKey(format: .dsaPrivate, encoding: encoding, key: .privateKey(.dsa(try DSAPrivateKey(openSSLDER: der))))
+        case .pkcs12:
+            let keys = try decodePKCS12(der, context: context)
+            if let failure = keys.failures.first { throw failure.located }
+            guard keys.entries.count == 1, let key = keys.entries.first else {
+                throw KeyError(.invalidArgument, "the PKCS#12 file holds \(keys.entries.count) keys and certificates where one was expected")
+            }
+            return key
+        case .pkcs7:
+            let certificates = try decodePKCS7(der, encoding: encoding)
+            if let failure = certificates.failures.first { throw failure.located }
+            guard certificates.entries.count == 1, let certificate = certificates.entries.first else {
+                throw KeyError(.invalidArgument, "the PKCS#7 file holds \(certificates.entries.count) certificates where one was expected")
+            }
+            return certificate
+        case .unknown:
+            throw KeyError(.unrecognizedFormat, "the DER is not a key structure Coffer knows")
+        }
+    }
+
+    // MARK: - PEM
+
+    /// The content each label promises.
+    static func expectedShape(forLabel label: String) -> DERShape? {
+        switch label {
+        case "RSA PRIVATE KEY": .pkcs1Private
+        case "RSA PUBLIC KEY": .pkcs1Public
+        case "PUBLIC KEY": .spki
+        case "PRIVATE KEY": .pkcs8
+        case "ENCRYPTED PRIVATE KEY": .encryptedPKCS8
+        case "CERTIFICATE", "X509 CERTIFICATE": .certificate
+        case "CERTIFICATE REQUEST", "NEW CERTIFICATE REQUEST": .certificationRequest
+        case "EC PRIVATE KEY": .ecPrivate
+        case "DSA PRIVATE KEY": .dsaPrivate
+        default: nil
+        }
+    }
+
+    /// Where a PEM block is, for errors and failures.
+    static func blockLocation(_ block: PEMBlock) -> String {
+        "PEM block '\(block.label)' at offset \(block.offset)"
+    }
+
+    /// `error` prefixed with the block it came from.
+    static func blockError(_ error: KeyError, _ block: PEMBlock) -> KeyError {
+        var located = error
+        located.reason = "\(blockLocation(block)): \(error.reason)"
+        return located
+    }
+
+    /// The entries of one PEM block: every certificate of a PKCS#7 block, the one key of others.
+    /// A failed certificate of a PKCS#7 block is a failure of its own.
+    static func decodeBlockEntries(_ block: PEMBlock, context: Context) throws -> KeyDecodingResult {
+        switch block.label {
+        case "PKCS7", "PKCS #7 SIGNED DATA":
+            var result = try decodePKCS7(block.bytes[...], encoding: .pem)
+            for index in result.failures.indices {
+                result.failures[index].location = "\(blockLocation(block)), \(result.failures[index].location)"
+                result.failures[index].offset = block.offset
+                result.failures[index].error.offset = nil
+            }
+            return result
+        case "TRUSTED CERTIFICATE":
+            return KeyDecodingResult(entries: [try TrustedCertificate.decode(block.bytes[...])])
+        default:
+            return KeyDecodingResult(entries: [try decodeBlockContent(block, context: context)])
+        }
+    }
+
+    private static func decodeBlockContent(_ block: PEMBlock, context: Context) throws -> DecodedKey {
+        let label = block.label
+        switch label {
+        case "OPENSSH PRIVATE KEY":
+            let decoded = try OpenSSHPrivateKey.decode(block.bytes, passphrase: context.provider)
+            return DecodedKey(format: .opensshPrivate, encoding: .text, key: .privateKey(decoded.key),
+                              encryption: decoded.encryption, comment: decoded.comment)
+        case "EC PARAMETERS":
+            throw ecParametersError(block.bytes, container: "the PEM block")
+        case "DSA PARAMETERS":
+            throw KeyAlgorithm.other("DSA").unsupportedError(in: "the PEM block (parameters)", offset: nil)
+        case "DH PARAMETERS", "X9.42 DH PARAMETERS":
+            throw KeyAlgorithm.other("DH").unsupportedError(in: "the PEM block (parameters)", offset: nil)
+        case "DSA PUBLIC KEY":
+            throw KeyAlgorithm.other("DSA").unsupportedError(in: "the PEM block", offset: nil)
+        default:
+            break
+        }
+        guard let expected = expectedShape(forLabel: label) else {
+            throw KeyError(.unrecognizedFormat, "PEM label '\(label.prefix(64))' is not a key container Coffer reads")
+        }
+        if !block.headers.isEmpty && LegacyPEMEncryption.isEncrypted(block) {
+            return try decodeLegacyEncrypted(block, expected: expected, context: context)
+        }
+        let der = block.bytes[...]
+        // The common case first: a key that reads as its label says cannot contradict the label
+        // (a valid PKCS#1 private key always classifies as one), so the outline is only needed
+        // to explain a failure.
+        if expected == .pkcs1Private, let key = try? RSAPrivateKey(pkcs1DER: der) {
+            return DecodedKey(format: .pkcs1Private, encoding: .pem, key: .privateKey(.rsa(key)))
+        }
+        if expected == .pkcs8, let rsa = try PKCS8PrivateKey.decodeCanonicalRSA(der) { return canonicalPKCS8(rsa, encoding: .pem) }
+        let actual = DERShape.classify(der)
+        if actual != .unknown && actual != expected {
+            throw KeyError(.labelMismatch, "the label says '\(label)' but the content is \(actual.name)")
+        }
+        return try decodeContent(der, shape: expected, encoding: .pem, context: context)
+    }
+
+    /// The error for `EC PARAMETERS` (parameters, not a key), naming the curve.
+    private static func ecParametersError(_ der: [UInt8], container: String) -> KeyError {
+        var reader = DERReader(der)
+        let curve = try? reader.readObjectIdentifier()
+        let name = curve.map { "EC (\(KeyAlgorithm.curveName($0)))" } ?? "EC"
+        var error = KeyError(.unsupportedAlgorithm, "\(container) holds \(name) parameters, not a key; the key is in an EC PRIVATE KEY, PRIVATE KEY or PUBLIC KEY block")
+        error.algorithm = "ec"
+        return error
+    }
+
+    /// `Proc-Type: 4,ENCRYPTED` blocks: decrypt, then decode as the label says.
+    private static func decodeLegacyEncrypted(_ block: PEMBlock, expected: DERShape, context: Context) throws -> DecodedKey {
+        switch expected {
+        case .pkcs1Private, .pkcs8, .ecPrivate, .dsaPrivate:
+            break
+        default:
+            throw KeyError(.malformed, "a '\(block.label)' block cannot be Proc-Type encrypted")
+        }
+        let info = try LegacyPEMEncryption.encryptionInfo(block)
+        let passphrase = try context.passphrase(for: "encrypted PEM key")
+        let plaintext = try LegacyPEMEncryption.decrypt(block, passphrase: passphrase)
+        let key: PrivateKey
+        do {
+            key = try plaintext.withUnsafeBytes { buffer in
+                var der = Array(buffer)
+                defer { SecureMemory.zero(&der) }
+                switch expected {
+                case .pkcs1Private: return .rsa(try RSAPrivateKey(pkcs1DER: der[...]))
+                case .ecPrivate: return .ec(try SEC1PrivateKey.decode(der[...]))
+                case .dsaPrivate: return .dsa(try DSAPrivateKey(openSSLDER: der[...]))
+                default: return try PKCS8PrivateKey.decode(der[...])
+                }
+            }
+        } catch let error as KeyError where error.code == .malformed {
+            throw KeyError.wrongPassphrase("encrypted PEM key", cause: error)
+        }
+        let format: KeyFormat = switch expected {
+        case .pkcs1Private: .pkcs1PrivateEncrypted
+        case .ecPrivate: .sec1PrivateEncrypted
+        case .dsaPrivate: .dsaPrivateEncrypted
+        default: .pkcs8Encrypted
+        }
+        return DecodedKey(format: format, encoding: .pem, key: .privateKey(key), encryption: info)
+    }
+
+    // MARK: - Text sniffing
+
+    static let opensshMagic = Array("openssh-key-v1\0".utf8)
+    static let rfc4716Begin = Array("---- BEGIN SSH2 PUBLIC KEY ----".utf8)
+    static let pemBegin = Array("-----BEGIN ".utf8)
+    /// Key types that start an OpenSSH public key (after optional authorized_keys options).
+    static let opensshKeyTypes = ["ssh-rsa ", "ssh-ed25519 ", "ssh-dss ", "ecdsa-sha2-", "sk-ssh-ed25519@openssh.com ",
+                                  "sk-ecdsa-sha2-", "ssh-ed448 ", "rsa-sha2-256 ", "rsa-sha2-512 ", "-cert-v01@openssh.com "]
+        .map { Array($0.utf8) }
+
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        ByteSearch.firstIndex(of: needle, in: haystack[...]) != nil
+    }
+
+    /// Whether some line holds an OpenSSH key type followed by a space.
+    static func looksLikeOpenSSHPublicKey(_ bytes: [UInt8]) -> Bool {
+        opensshKeyTypes.contains { contains(bytes, $0) }
+    }
+
+    /// Explains what the input looked like.
+    static func unrecognizedReason(_ bytes: [UInt8]) -> String {
+        let printable = bytes.prefix(512).allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || isSpace($0) }
+        let kinds = "PEM (-----BEGIN …), DER (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, certificate, certification request, PKCS#12), OpenSSH (openssh-key-v1, ssh-ed25519 …), RFC 4716, JWK or PuTTY (PuTTY-User-Key-File-)"
+        if printable {
+            return "the input is text but not a key format Coffer knows; expected \(kinds)"
+        }
+        return "the input (\(bytes.count) bytes, first byte 0x\(Hex.encode([bytes[0]]))) is not a key format Coffer knows; expected \(kinds)"
+    }
+}
