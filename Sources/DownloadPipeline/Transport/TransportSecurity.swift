@@ -4,7 +4,7 @@ import CryptoOpenSSL
 
 /// How ``AsyncHTTPClientTransport`` secures its connections: the HTTP version it offers, the
 /// certificates it trusts and the identity it presents, all from keys and certificates Coffer
-/// reads itself (``AsymmetricKeys/KeyDecoder``).
+/// reads itself (``KeyCodec/KeyDecoder``).
 ///
 /// Secrets (a client private key) stay in memory: the key reaches the TLS library as PKCS#8 DER
 /// held in ``CryptoOpenSSL/SecureBytes``, never in a file.

@@ -5,9 +5,9 @@ import X509Kit
 /// Trust anchors read from a PEM bundle file, a directory of certificates, or the system's store
 /// (``SystemTrustStore``), with what was skipped and why.
 ///
-/// Files are decoded with ``AsymmetricKeys/KeyDecoder``, the reader that DownloadPipeline's
-/// `TransportTrustStore` uses too: PEM `CERTIFICATE` and `TRUSTED CERTIFICATE` blocks, DER
-/// certificates and PKCS#7 bundles. The same certificate found twice (a directory's hash link
+/// The one trust-store reader: `keytool certificate verify` and DownloadPipeline's TLS trust roots
+/// (`TransportTrustStore`) both use it. Files are decoded with ``KeyDecoder``: PEM `CERTIFICATE`
+/// and `TRUSTED CERTIFICATE` blocks, DER certificates, PKCS#7 bundles and PKCS#12 files. The same certificate found twice (a directory's hash link
 /// and its file) is kept once.
 public struct TrustStore: Sendable {
     /// Something that was not loaded: a file or PEM block that is not a certificate, a

@@ -4,7 +4,7 @@ import AsymmetricKeys
 /// One entry of a CRL's revokedCertificates (RFC 5280 §5.1.2.6, §5.3).
 public struct RevokedCertificate: Sendable, Hashable {
     /// The revoked certificate's serial number: the INTEGER's content octets, as
-    /// ``AsymmetricKeys/Certificate/serialNumber`` holds them.
+    /// ``Certificate/serialNumber`` holds them.
     public var serialNumber: [UInt8]
     /// When it was revoked.
     public var revocationDate: ASN1Time
@@ -26,7 +26,7 @@ public struct RevokedCertificate: Sendable, Hashable {
         self.extensions = extensions
     }
 
-    /// The serial number in lowercase hex, as ``AsymmetricKeys/Certificate/serial`` writes it.
+    /// The serial number in lowercase hex, as ``Certificate/serial`` writes it.
     public var serial: String {
         let magnitude = serialNumber.count > 1 && serialNumber.first == 0 ? serialNumber.dropFirst() : serialNumber[...]
         return Hex.encode(magnitude)

@@ -7,7 +7,7 @@ import X509Kit
 /// one JSON object `{"valid", "chain", "failedPaths", "roots"}`.
 struct VerificationReport {
     var result: VerificationResult
-    /// Where the roots came from (``X509Kit/TrustStore/source``).
+    /// Where the roots came from (``KeyCodec/TrustStore/source``).
     var rootsSource: String
     /// How many root-store entries were skipped.
     var skippedRoots: Int

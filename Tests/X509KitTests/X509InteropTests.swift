@@ -25,13 +25,13 @@ struct X509InteropTests {
 
     @Test("the subject reads as openssl prints it", arguments: subjects)
     func subject(_ subject: String) throws {
-        let dir = try Tool.temporaryDirectory()
+        let dir = try TestScratch.directory("der")
         let keyPath = dir.appendingPathComponent("k.pem").path
         let certPath = dir.appendingPathComponent("c.pem").path
-        try #require(try Tool.run("openssl", ["genpkey", "-algorithm", "ED25519", "-out", keyPath]).status == 0)
-        let made = try Tool.run("openssl", ["req", "-new", "-x509", "-utf8", "-key", keyPath, "-subj", subject, "-days", "1", "-out", certPath])
+        try #require(try ToolProcess.run(tool: "openssl", ["genpkey", "-algorithm", "ED25519", "-out", keyPath]).status == 0)
+        let made = try ToolProcess.run(tool: "openssl", ["req", "-new", "-x509", "-utf8", "-key", keyPath, "-subj", subject, "-days", "1", "-out", certPath])
         try #require(made.status == 0, "\(made.stderr)")
-        let printed = try Tool.run("openssl", ["x509", "-in", certPath, "-noout", "-subject", "-nameopt", "RFC2253"])
+        let printed = try ToolProcess.run(tool: "openssl", ["x509", "-in", certPath, "-noout", "-subject", "-nameopt", "RFC2253"])
         let expected = String(printed.text.trimmingCharacters(in: .newlines).dropFirst("subject=".count))
         let decoded = try KeyDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: certPath))), source: certPath, passphrase: nil)
         let certificate = try #require(decoded.certificate)
