@@ -355,16 +355,17 @@ public struct CertificateBuilder: Sendable {
         let tbs = writer.finish()
         let der = signature.assemble(tbs, signature: try signature.sign(tbs, with: signingKey))
 
-        // What was written reads back and verifies with the issuer's key.
+        // What was written reads back and verifies with the issuer's key; the caller gets it read.
+        let issued: Certificate
         do {
-            let issued = try Certificate(derEncoded: der[...])
+            issued = try Certificate(derEncoded: der[...])
             guard try issued.isSigned(by: authority?.publicKey ?? publicKey) else {
                 throw CertificateError(.signingFailed, "the new certificate's signature does not verify with the issuer's key")
             }
         } catch let error as KeyError {
             throw CertificateError(.signingFailed, "the new certificate does not read back: \(error.reason)")
         }
-        return BuilderOutput(der: der, warnings: warnings)
+        return BuilderOutput(certificate: issued, warnings: warnings)
     }
 
     /// 16 random octets, the first not zero: a positive 128-bit serial of 16 octets (17 in DER

@@ -80,14 +80,15 @@ public struct CertificationRequestBuilder: Sendable {
         }
         let info = writer.finish()
         let der = signature.assemble(info, signature: try signature.sign(info, with: key))
+        let request: CertificationRequest
         do {
-            let request = try CertificationRequest(derEncoded: der[...])
+            request = try CertificationRequest(derEncoded: der[...])
             guard try request.verifySignature() else {
                 throw CertificateError(.signingFailed, "the new request's signature does not verify")
             }
         } catch let error as KeyError {
             throw CertificateError(.signingFailed, "the new request does not read back: \(error.reason)")
         }
-        return BuilderOutput(der: der, warnings: warnings)
+        return BuilderOutput(request: request, der: der, warnings: warnings)
     }
 }

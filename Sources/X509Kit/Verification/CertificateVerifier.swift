@@ -26,10 +26,10 @@ import AsymmetricKeys
 public struct CertificateVerifier: Sendable {
     /// The trust anchors.
     public var roots: [Certificate] {
-        didSet { anchors = AnchorIndex(roots) }
+        didSet { anchors = CertificateIndex(roots) }
     }
     /// The anchors indexed by subject, digest and key, built when ``roots`` is set.
-    private var anchors: AnchorIndex
+    private var anchors: CertificateIndex
 
     /// The most untrusted certificates one call considers; more are a `work-limit` failure.
     public static let maximumUntrusted = 1024
@@ -39,7 +39,7 @@ public struct CertificateVerifier: Sendable {
     /// A verifier trusting `roots`.
     public init(roots: [Certificate]) {
         self.roots = roots
-        anchors = AnchorIndex(roots)
+        anchors = CertificateIndex(roots)
     }
 
     /// Builds and validates a path from `leaf` to one of ``roots``, through `untrusted`.
@@ -68,11 +68,11 @@ struct PathBuilder {
         var order: Int
     }
 
-    private typealias Identity = AnchorIndex.Identity
+    private typealias Identity = CertificateIndex.Identity
 
-    private let anchors: AnchorIndex
+    private let anchors: CertificateIndex
     /// The untrusted certificates that are not anchors, duplicates removed, indexed as the anchors are.
-    private let untrusted: AnchorIndex
+    private let untrusted: CertificateIndex
     private let options: VerificationOptions
     private let time: Int64
     private var signatures: SignatureChecker
@@ -81,9 +81,9 @@ struct PathBuilder {
     private var attempts: [PathAttempt] = []
     private var hitLimit = false
 
-    init(anchors: AnchorIndex, untrusted: [Certificate], options: VerificationOptions, time: Int64) {
+    init(anchors: CertificateIndex, untrusted: [Certificate], options: VerificationOptions, time: Int64) {
         self.anchors = anchors
-        self.untrusted = AnchorIndex(untrusted, excluding: anchors.digests)
+        self.untrusted = CertificateIndex(untrusted, excluding: anchors.digests)
         self.options = options
         self.time = time
         signatures = SignatureChecker(limit: max(0, options.maximumSignatureChecks))
@@ -214,12 +214,12 @@ struct PathBuilder {
         let name = NameComparison.key(of: certificate.issuer)
         var matching: [Candidate] = []
         for index in anchors.bySubject[name] ?? [] {
-            matching.append(Candidate(certificate: anchors.anchors[index], isAnchor: true,
+            matching.append(Candidate(certificate: anchors.certificates[index], isAnchor: true,
                                       identity: anchors.identities[index], order: index))
         }
         for index in untrusted.bySubject[name] ?? [] {
-            matching.append(Candidate(certificate: untrusted.anchors[index], isAnchor: false,
-                                      identity: untrusted.identities[index], order: anchors.anchors.count + index))
+            matching.append(Candidate(certificate: untrusted.certificates[index], isAnchor: false,
+                                      identity: untrusted.identities[index], order: anchors.certificates.count + index))
         }
         return matching.sorted { left, right in
             let leftKey = keyID != nil && left.certificate.extensions.subjectKeyIdentifier == keyID

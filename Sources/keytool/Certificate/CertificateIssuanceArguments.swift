@@ -1,3 +1,4 @@
+import KeyCodec
 import ArgumentParser
 import ASN1Kit
 import AsymmetricKeys

@@ -1,13 +1,13 @@
 import AsymmetricKeys
 
-/// The trust anchors of a ``CertificateVerifier``, indexed once when the verifier is made rather
-/// than on every call (and, the same way, one call's untrusted certificates): by normalized
+/// Certificates indexed for path building: a ``CertificateVerifier``'s trust anchors, once when the
+/// verifier is made rather than on every call, and one call's untrusted certificates: by normalized
 /// subject name (RFC 5280 §7.1, ``NameComparison/key(of:)``), by the SHA-256 of their DER, and by
 /// subject and public key.
 ///
 /// With a system store of 140 roots, building these per call cost about two thirds of a
 /// verification (Benchmarks/Results/certificates-2026-11-26.txt).
-struct AnchorIndex: Sendable {
+struct CertificateIndex: Sendable {
     /// A certificate's subject and SubjectPublicKeyInfo: what loop detection and anchor matching
     /// compare.
     struct Identity: Hashable, Sendable {
@@ -21,31 +21,31 @@ struct AnchorIndex: Sendable {
     }
 
     /// The certificates, duplicates (equal DER, or DER in `excluded`) removed, in the order given.
-    let anchors: [Certificate]
+    let certificates: [Certificate]
     /// Their identities, index for index.
     let identities: [Identity]
-    /// Anchor indices by ``NameComparison/key(of:)`` of the subject.
+    /// Certificate indices by ``NameComparison/key(of:)`` of the subject.
     let bySubject: [String: [Int]]
-    /// The SHA-256 of each anchor's DER.
+    /// The SHA-256 of each certificate's DER.
     let digests: Set<String>
-    /// The index of the first anchor with each identity.
+    /// The index of the first certificate with each identity.
     let byIdentity: [Identity: Int]
 
     /// Indexes `roots`; `excluded` digests are left out (a call's untrusted certificates are
     /// indexed the same way, without those that are anchors).
-    init(_ roots: [Certificate], excluding excluded: Set<String> = []) {
+    init(_ given: [Certificate], excluding excluded: Set<String> = []) {
         var seen = excluded
-        var anchors: [Certificate] = []
-        for root in roots where seen.insert(root.certificateSHA256).inserted {
-            anchors.append(root)
+        var certificates: [Certificate] = []
+        for certificate in given where seen.insert(certificate.certificateSHA256).inserted {
+            certificates.append(certificate)
         }
-        let digests = Set(anchors.map(\.certificateSHA256))
+        let digests = Set(certificates.map(\.certificateSHA256))
         var bySubject: [String: [Int]] = [:]
-        for (index, anchor) in anchors.enumerated() {
-            bySubject[NameComparison.key(of: anchor.subject), default: []].append(index)
+        for (index, certificate) in certificates.enumerated() {
+            bySubject[NameComparison.key(of: certificate.subject), default: []].append(index)
         }
-        self.anchors = anchors
-        identities = anchors.map(Identity.init)
+        self.certificates = certificates
+        identities = certificates.map(Identity.init)
         self.bySubject = bySubject
         self.digests = digests
         var byIdentity: [Identity: Int] = [:]
