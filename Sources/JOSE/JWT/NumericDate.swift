@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
-
 import ASN1Kit
 import CofferJSON
 
@@ -22,9 +14,7 @@ public struct NumericDate: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// The system's wall-clock time (`clock_gettime(CLOCK_REALTIME)`).
     public static var now: NumericDate {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return NumericDate(secondsSince1970: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9)
+        NumericDate(secondsSince1970: WallClock.secondsSince1970())
     }
 
     /// This time plus `seconds`.

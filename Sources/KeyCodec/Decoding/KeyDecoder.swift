@@ -324,22 +324,22 @@ public enum KeyDecoder {
         case .dsaPrivate:
             return DecodedKey(format: .dsaPrivate, encoding: encoding, key: .privateKey(.dsa(try DSAPrivateKey(openSSLDER: der))))
         case .pkcs12:
-            let keys = try decodePKCS12(der, context: context)
-            if let failure = keys.failures.first { throw failure.located }
-            guard keys.entries.count == 1, let key = keys.entries.first else {
-                throw KeyError(.invalidArgument, "the PKCS#12 file holds \(keys.entries.count) keys and certificates where one was expected")
-            }
-            return key
+            return try onlyEntry(of: decodePKCS12(der, context: context), in: "the PKCS#12 file", counted: "keys and certificates")
         case .pkcs7:
-            let certificates = try decodePKCS7(der, encoding: encoding)
-            if let failure = certificates.failures.first { throw failure.located }
-            guard certificates.entries.count == 1, let certificate = certificates.entries.first else {
-                throw KeyError(.invalidArgument, "the PKCS#7 file holds \(certificates.entries.count) certificates where one was expected")
-            }
-            return certificate
+            return try onlyEntry(of: decodePKCS7(der, encoding: encoding), in: "the PKCS#7 file", counted: "certificates")
         case .unknown:
             throw KeyError(.unrecognizedFormat, "the DER is not a key structure Coffer knows")
         }
+    }
+
+    /// The one entry of a container where exactly one was expected; the first failed entry's error
+    /// otherwise, or `.invalidArgument` saying how many `counted` there are.
+    private static func onlyEntry(of result: KeyDecodingResult, in container: String, counted: String) throws -> DecodedKey {
+        if let failure = result.failures.first { throw failure.located }
+        guard result.entries.count == 1, let entry = result.entries.first else {
+            throw KeyError(.invalidArgument, "\(container) holds \(result.entries.count) \(counted) where one was expected")
+        }
+        return entry
     }
 
     // MARK: - PEM

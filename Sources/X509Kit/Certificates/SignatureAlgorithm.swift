@@ -44,7 +44,7 @@ public struct SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads an AlgorithmIdentifier at the cursor (public so that X509Kit reads CRLs with it).
-    public static func read(from reader: inout DERReader) throws -> SignatureAlgorithm {
+    package static func read(from reader: inout DERReader) throws -> SignatureAlgorithm {
         let before = reader.remaining
         let (oid, parameters) = try reader.readSequence { sequence -> (ASN1ObjectIdentifier, ArraySlice<UInt8>?) in
             let oid = try sequence.readObjectIdentifier()

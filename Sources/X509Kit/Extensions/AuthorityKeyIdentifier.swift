@@ -25,7 +25,7 @@ public struct AuthorityKeyIdentifier: Sendable, Hashable {
     }
 
     /// Reads the extension's value; at most `limit` issuer names.
-    public static func read(from reader: inout DERReader, limit: Int) throws -> AuthorityKeyIdentifier {
+    package static func read(from reader: inout DERReader, limit: Int) throws -> AuthorityKeyIdentifier {
         try reader.readSequence { sequence in
             let keyID = try sequence.readOptionalElement(.context(0, constructed: false)).map { Array($0.content) }
             var issuer: [GeneralName] = []

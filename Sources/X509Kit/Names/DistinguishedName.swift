@@ -52,7 +52,7 @@ public struct DistinguishedName: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``ASN1Error`` for bad DER (including a SET OF out of DER order), ``KeyError``
     ///   `.malformed` for an empty RDN and for too many RDNs or attributes.
-    public static func read(from reader: inout DERReader) throws -> DistinguishedName {
+    package static func read(from reader: inout DERReader) throws -> DistinguishedName {
         try reader.readSequence { sequence in
             var names: [[Attribute]] = []
             while !sequence.isAtEnd {

@@ -70,7 +70,7 @@ public enum GeneralName: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads one GeneralName at the cursor.
-    public static func read(from reader: inout DERReader) throws -> GeneralName {
+    package static func read(from reader: inout DERReader) throws -> GeneralName {
         let element = try reader.readElement()
         let tag = element.tag
         guard tag.tagClass == .contextSpecific else {

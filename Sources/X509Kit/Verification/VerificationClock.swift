@@ -1,18 +1,10 @@
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
-
 import ASN1Kit
 
 /// The current time and RFC 3339 text for instants, without Foundation.
 enum VerificationClock {
     /// Seconds since 1970 now.
     static func now() -> Int64 {
-        Int64(time(nil))
+        WallClock.wholeSecondsSince1970()
     }
 
     /// `2025-01-01T00:00:00Z` for seconds since 1970 (proleptic Gregorian, UTC).
