@@ -2,27 +2,18 @@ import ASN1Kit
 import AsymmetricKeys
 
 /// The extensions of a CRL and of its entries (RFC 5280 §5.2, §5.3) are X.509 `Extension`s, read
-/// into AsymmetricKeys' ``AsymmetricKeys/CertificateExtension``: the OIDs this module knows, and
-/// the strict reader of an `Extensions` list.
+/// into ``CertificateExtension``: which of them this module applies, and the strict reader of an
+/// `Extensions` list.
 extension CertificateExtension {
-    static let crlNumberOID: ASN1ObjectIdentifier = "2.5.29.20"
-    static let reasonCodeOID: ASN1ObjectIdentifier = "2.5.29.21"
-    static let invalidityDateOID: ASN1ObjectIdentifier = "2.5.29.24"
-    static let deltaCRLIndicatorOID: ASN1ObjectIdentifier = "2.5.29.27"
-    static let issuingDistributionPointOID: ASN1ObjectIdentifier = "2.5.29.28"
-    static let certificateIssuerOID: ASN1ObjectIdentifier = "2.5.29.29"
-    static let authorityKeyIdentifierOID: ASN1ObjectIdentifier = "2.5.29.35"
-    static let freshestCRLOID: ASN1ObjectIdentifier = "2.5.29.46"
-    static let authorityInfoAccessOID: ASN1ObjectIdentifier = "1.3.6.1.5.5.7.1.1"
 
     /// CRL extensions whose meaning this module applies or may ignore.
     static let knownCertificateExtensions: Set<ASN1ObjectIdentifier> = [
-        crlNumberOID, deltaCRLIndicatorOID, issuingDistributionPointOID, authorityKeyIdentifierOID,
-        freshestCRLOID, authorityInfoAccessOID,
+        crlNumber, deltaCRLIndicator, issuingDistributionPoint, authorityKeyIdentifier,
+        freshestCRL, authorityInfoAccess,
     ]
     /// CRL entry extensions this module reads. certificateIssuer is read but its indirect CRLs
     /// are not used.
-    static let knownEntryExtensions: Set<ASN1ObjectIdentifier> = [reasonCodeOID, invalidityDateOID, certificateIssuerOID]
+    static let knownEntryExtensions: Set<ASN1ObjectIdentifier> = [reasonCode, invalidityDate, certificateIssuer]
 
     /// Reads `Extensions ::= SEQUENCE SIZE (1..MAX) OF Extension` at the cursor: at most
     /// ``CertificateRevocationList/maximumExtensions``, no OID twice, DEFAULT FALSE never written.

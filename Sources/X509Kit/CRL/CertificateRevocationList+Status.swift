@@ -62,7 +62,7 @@ extension CertificateRevocationList {
         if version == 2, crlNumber == nil {
             return "it has no cRLNumber extension, which RFC 5280 §5.2.3 requires in every v2 CRL"
         }
-        if extensions.contains(where: { $0.oid == CertificateExtension.crlNumberOID && $0.isCritical }) {
+        if extensions.contains(where: { $0.oid == CertificateExtension.crlNumber && $0.isCritical }) {
             return "its cRLNumber extension is marked critical, which RFC 5280 §5.2.3 forbids"
         }
         if deltaCRLIndicator != nil { return "it is a delta CRL, which is not supported" }

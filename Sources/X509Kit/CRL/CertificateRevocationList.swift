@@ -214,13 +214,13 @@ public struct CertificateRevocationList: Sendable {
                 var reader = DERReader(ext.value)
                 let what = "the \(ext.name) extension at offset \(ext.offset)"
                 switch ext.oid {
-                case CertificateExtension.crlNumberOID:
+                case CertificateExtension.crlNumber:
                     crlNumber = Array(try reader.readUnsignedInteger())
-                case CertificateExtension.deltaCRLIndicatorOID:
+                case CertificateExtension.deltaCRLIndicator:
                     deltaCRLIndicator = Array(try reader.readUnsignedInteger())
-                case CertificateExtension.authorityKeyIdentifierOID:
+                case CertificateExtension.authorityKeyIdentifier:
                     authorityKeyIdentifier = try AuthorityKeyIdentifier.read(from: &reader, limit: 64)
-                case CertificateExtension.issuingDistributionPointOID:
+                case CertificateExtension.issuingDistributionPoint:
                     issuingDistributionPoint = try IssuingDistributionPoint.read(from: &reader)
                 default:
                     continue

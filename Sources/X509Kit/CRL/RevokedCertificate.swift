@@ -35,7 +35,7 @@ public struct RevokedCertificate: Sendable, Hashable {
     /// Critical entry extensions this parser does not know (certificateIssuer included: indirect
     /// CRLs are not supported).
     public var unknownCriticalExtensions: [CertificateExtension] {
-        extensions.filter { $0.isCritical && ($0.oid == CertificateExtension.certificateIssuerOID || !CertificateExtension.knownEntryExtensions.contains($0.oid)) }
+        extensions.filter { $0.isCritical && ($0.oid == CertificateExtension.certificateIssuer || !CertificateExtension.knownEntryExtensions.contains($0.oid)) }
     }
 
     /// Reads one entry at the cursor.
@@ -53,13 +53,13 @@ public struct RevokedCertificate: Sendable, Hashable {
                 for ext in entry.extensions {
                     var value = DERReader(ext.value)
                     switch ext.oid {
-                    case CertificateExtension.reasonCodeOID:
+                    case CertificateExtension.reasonCode:
                         let code = try value.readInteger(as: Int.self, tag: .enumerated)
                         guard let reason = RevocationReason(rawValue: code) else {
                             throw CertificateError(.malformed, "the reasonCode at offset \(ext.offset) is \(code), which RFC 5280 does not define", offset: ext.offset)
                         }
                         entry.reason = reason
-                    case CertificateExtension.invalidityDateOID:
+                    case CertificateExtension.invalidityDate:
                         let offset = value.offset
                         let time = try value.readTime()
                         guard time.kind == .generalizedTime, time.fraction.isEmpty else {

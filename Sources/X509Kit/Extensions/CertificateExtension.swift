@@ -43,6 +43,17 @@ public struct CertificateExtension: Sendable, Hashable {
     static let certificatePolicies: ASN1ObjectIdentifier = "2.5.29.32"
     static let crlDistributionPoints: ASN1ObjectIdentifier = "2.5.29.31"
     static let authorityInfoAccess: ASN1ObjectIdentifier = "1.3.6.1.5.5.7.1.1"
+    static let policyMappings: ASN1ObjectIdentifier = "2.5.29.33"
+    static let policyConstraints: ASN1ObjectIdentifier = "2.5.29.36"
+    static let inhibitAnyPolicy: ASN1ObjectIdentifier = "2.5.29.54"
+    // CRL (RFC 5280 §5.2) and CRL entry (§5.3) extensions.
+    static let crlNumber: ASN1ObjectIdentifier = "2.5.29.20"
+    static let reasonCode: ASN1ObjectIdentifier = "2.5.29.21"
+    static let invalidityDate: ASN1ObjectIdentifier = "2.5.29.24"
+    static let deltaCRLIndicator: ASN1ObjectIdentifier = "2.5.29.27"
+    static let issuingDistributionPoint: ASN1ObjectIdentifier = "2.5.29.28"
+    static let certificateIssuer: ASN1ObjectIdentifier = "2.5.29.29"
+    static let freshestCRL: ASN1ObjectIdentifier = "2.5.29.46"
 
     static let names: [ASN1ObjectIdentifier: String] = {
         let table: [(String, String)] = [

@@ -14,10 +14,6 @@ import AsymmetricKeys
 /// InhibitAnyPolicy ::= SkipCerts        -- INTEGER (0..MAX)
 /// ```
 struct PolicyExtensions {
-    static let policyMappingsOID: ASN1ObjectIdentifier = "2.5.29.33"
-    static let policyConstraintsOID: ASN1ObjectIdentifier = "2.5.29.36"
-    static let inhibitAnyPolicyOID: ASN1ObjectIdentifier = "2.5.29.54"
-    static let certificatePoliciesOID: ASN1ObjectIdentifier = "2.5.29.32"
     static let anyPolicy: ASN1ObjectIdentifier = "2.5.29.32.0"
 
     /// The most mappings read from one certificate.
@@ -34,7 +30,7 @@ struct PolicyExtensions {
             do {
                 var reader = DERReader(ext.value)
                 switch ext.oid {
-                case Self.policyMappingsOID:
+                case CertificateExtension.policyMappings:
                     var count = 0
                     mappings = try reader.readSequence { sequence in
                         var list: [(ASN1ObjectIdentifier, ASN1ObjectIdentifier)] = []
@@ -48,7 +44,7 @@ struct PolicyExtensions {
                         return list
                     }
                     guard !mappings.isEmpty else { throw PolicyError("the policy mappings extension is empty") }
-                case Self.policyConstraintsOID:
+                case CertificateExtension.policyConstraints:
                     try reader.readSequence { sequence in
                         requireExplicitPolicy = try sequence.readOptionalElement(.context(0, constructed: false)).map { element in
                             return try Self.skipCerts(element.content)
@@ -60,7 +56,7 @@ struct PolicyExtensions {
                     guard requireExplicitPolicy != nil || inhibitPolicyMapping != nil else {
                         throw PolicyError("the policy constraints extension is an empty SEQUENCE")
                     }
-                case Self.inhibitAnyPolicyOID:
+                case CertificateExtension.inhibitAnyPolicy:
                     inhibitAnyPolicy = try Self.skipCerts(try reader.readElement(.integer).content)
                 default:
                     continue

@@ -32,7 +32,7 @@ struct PolicyProcessor {
             } catch {
                 return (i, error.description)
             }
-            let hasPoliciesExtension = certificate.extensions.all.contains { $0.oid == PolicyExtensions.certificatePoliciesOID }
+            let hasPoliciesExtension = certificate.extensions.all.contains { $0.oid == CertificateExtension.certificatePolicies }
             if hasPoliciesExtension && certificate.extensions.certificatePolicies == nil {
                 return (i, "the certificate policies extension is malformed")
             }

@@ -39,7 +39,7 @@ struct RFC5280Rules {
                     fail(index, "its name constraints extension is not critical (RFC 5280 §4.2.1.10)")
                 }
             }
-            if let ext = extensions.all.first(where: { $0.oid == PolicyExtensions.policyConstraintsOID }), !ext.isCritical {
+            if let ext = extensions.all.first(where: { $0.oid == CertificateExtension.policyConstraints }), !ext.isCritical {
                 fail(index, "its policy constraints extension is not critical (RFC 5280 §4.2.1.11)")
             }
             if certificate.subject.isEmpty {
