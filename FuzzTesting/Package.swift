@@ -11,10 +11,10 @@ import PackageDescription
 let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzASN1Reader", ["ASN1Kit"]),
     ("FuzzPEM", ["ASN1Kit"]),
-    ("FuzzPKCS8", ["AsymmetricKeys"]),
+    ("FuzzPKCS8", ["AsymmetricKeys", "KeyCodec"]),
     ("FuzzPKCS8Encrypted", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
     ("FuzzOpenSSHPublicKey", ["AsymmetricKeys"]),
-    ("FuzzKnownHosts", ["AsymmetricKeys"]),
+    ("FuzzKnownHosts", ["AsymmetricKeys", "KeyCodec"]),
     ("FuzzOpenSSHPrivateKey", ["AsymmetricKeys", "CryptoOpenSSL"]),
     ("FuzzRFC4716", ["AsymmetricKeys"]),
     ("FuzzSEC1", ["AsymmetricKeys"]),
@@ -22,14 +22,14 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzCurveOpenSSH", ["AsymmetricKeys"]),
     ("FuzzStoreLoad", ["KVStorage"]),
     ("FuzzStoreSalvage", ["KVStorage"]),
-    ("FuzzCMS", ["DownloadPipeline", "AsymmetricKeys"]),
+    ("FuzzCMS", ["DownloadPipeline", "AsymmetricKeys", "KeyCodec"]),
     ("FuzzHTTPFields", ["DownloadPipeline"]),
     ("FuzzHTTPCache", ["DownloadPipeline"]),
     ("FuzzJWK", ["AsymmetricKeys", "CofferJSON"]),
-    ("FuzzPKCS12", ["AsymmetricKeys", "CryptoOpenSSL"]),
-    ("FuzzX509", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
+    ("FuzzPKCS12", ["AsymmetricKeys", "CryptoOpenSSL", "KeyCodec"]),
+    ("FuzzX509", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL", "KeyCodec", "X509Kit"]),
     ("FuzzPPK", ["AsymmetricKeys", "ASN1Kit", "CryptoOpenSSL"]),
-    ("FuzzPKCS7", ["AsymmetricKeys", "ASN1Kit"]),
+    ("FuzzPKCS7", ["AsymmetricKeys", "ASN1Kit", "KeyCodec"]),
     ("FuzzSSHCertificate", ["AsymmetricKeys"]),
     ("FuzzSSHSignature", ["AsymmetricKeys"]),
     ("FuzzCertificateBuilderInput", ["X509Kit", "AsymmetricKeys", "ASN1Kit"]),
@@ -52,7 +52,8 @@ let package = Package(
         // The oracle the parser targets share (KeyError's, and JOSE's through FuzzJOSESupport).
         .target(
             name: "FuzzSupport",
-            dependencies: [.product(name: "AsymmetricKeys", package: "Coffer")],
+            dependencies: [.product(name: "AsymmetricKeys", package: "Coffer"), .product(name: "KeyCodec", package: "Coffer"),
+                           .product(name: "X509Kit", package: "Coffer")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         // Input layout, scratch files and oracle of the store targets.

@@ -299,4 +299,13 @@ struct CertificateBuilderOptionsTests {
         let output = try CertificateBuilder(profile: .selfSigned, subject: subject, publicKey: try key.publicKey(), issuer: .selfSigned(key)).build(now: Self.now)
         #expect(try Certificate(derEncoded: output.der[...]).subject.derEncoded == subject.derEncoded)
     }
+
+    @Test("the output carries the certificate it was read back as, so no caller parses it again")
+    func outputCarriesTheCertificate() throws {
+        let output = try Self.selfSigned().build(now: Self.now)
+        let certificate = try #require(output.certificate)
+        #expect(Array(certificate.derEncoded) == output.der)
+        #expect(output.request == nil)
+        #expect(try Certificate(derEncoded: output.der[...]).certificateSHA256 == certificate.certificateSHA256)
+    }
 }

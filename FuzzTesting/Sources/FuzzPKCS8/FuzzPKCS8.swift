@@ -8,7 +8,7 @@
 // bytes KeyDecoder reads as canonical PKCS#8 without classifying them classify as PKCS#8.
 import FuzzSupport
 @_spi(Oracles) import AsymmetricKeys
-import KeyCodec
+@_spi(Oracles) import KeyCodec
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPKCS8(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {

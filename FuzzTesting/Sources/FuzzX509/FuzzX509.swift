@@ -5,7 +5,9 @@
 // Oracles: no crash; only KeyError is thrown, with an offset inside the input; a certificate that
 // parses has a SHA-256 of the input, a version from 1 to 3, slices (SPKI, TBS, extension values)
 // inside the input, and names, SANs, every extension and serial that render; a strict reading
-// refuses it exactly when the lenient one recorded warnings; a request that parses renders too.
+// refuses it exactly when the lenient one recorded warnings; the containers' outline walker
+// (`CertificateDER`) finds the same SubjectPublicKeyInfo bytes in every certificate that parses;
+// a request that parses renders too.
 import ASN1Kit
 import AsymmetricKeys
 import CryptoOpenSSL
@@ -36,6 +38,12 @@ public func fuzzX509(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         // Every extension renders (SKI, AKI, name constraints, policies, AIA, CRL points decoded).
         _ = certificate.extensions.shown.flatMap(\.lines)
         _ = certificate.spkiSHA256
+        // The walker that containers use sees the same key as the full reader.
+        guard let walked = try? CertificateDER.subjectPublicKeyInfo(in: bytes[...]),
+              walked.startIndex == certificate.subjectPublicKeyInfo.startIndex,
+              walked.endIndex == certificate.subjectPublicKeyInfo.endIndex else {
+            fatalError("CertificateDER does not find the SubjectPublicKeyInfo that Certificate read")
+        }
         _ = certificate.validity(at: 1_800_000_000)
         _ = try? certificate.isSigned(by: certificate.publicKey)
         // The strict reading refuses exactly the certificates read with warnings.
