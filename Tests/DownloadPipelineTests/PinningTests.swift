@@ -1,3 +1,4 @@
+import AsymmetricKeys
 import CofferTestSupport
 @testable import DownloadPipeline
 import Foundation
@@ -14,11 +15,11 @@ struct PinningTests {
         return try #require((facts?["pins"] as? [String: String])?[name])
     }
 
-    static func pins(_ names: String...) throws -> [[UInt8]] {
+    static func pins(_ names: String...) throws -> [SPKIPin] {
         try TransportSecurity.pins(parsing: try names.map(pin).joined(separator: ";"))
     }
 
-    static func security(pins: [[UInt8]], roots: String = "root-ca.pem", identity: ClientIdentity? = nil) throws -> TransportSecurity {
+    static func security(pins: [SPKIPin], roots: String = "root-ca.pem", identity: ClientIdentity? = nil) throws -> TransportSecurity {
         let certificates = try TransportTrustStore.certificates(at: TLSTestServer.fixture(roots))
         return TransportSecurity(trustRoots: .init(certificates: certificates, includesSystemRoots: false),
                                  clientIdentity: identity, pinnedPublicKeys: pins)
@@ -245,7 +246,7 @@ struct PinningTests {
     @Test("pins parse as curl spells them; anything else is refused by name")
     func parsing() throws {
         let pins = try TransportSecurity.pins(parsing: "\(try Self.pin("server")); \(try Self.pin("root-ca"))")
-        #expect(pins.count == 2 && pins.allSatisfy { $0.count == 32 })
+        #expect(pins.count == 2 && pins.allSatisfy { $0.digest.count == 32 })
         for bad in ["", "sha256//", "sha1//q1DdDgvcwDrPuV++utb0861D3BntxTKHQkUeT3tMePk=", "sha256//AAAA", "\(try Self.pin("server"));"] {
             #expect(throws: DownloadError.self, "\(bad)") { _ = try TransportSecurity.pins(parsing: bad) }
         }

@@ -74,7 +74,7 @@ extension AsyncHTTPClientTransport {
                 let key = try identity.privateKeyPKCS8.withUnsafeBytes { try NIOSSLPrivateKey(bytes: Array($0), format: .der) }
                 tls.privateKey = .privateKey(key)
             } catch {
-                throw DownloadError.transport(url: nil, "the client identity (certificate sha256//\(identity.leafPin)) is not one the TLS library accepts: \(error)")
+                throw DownloadError.transport(url: nil, "the client identity (certificate \(identity.leafPin)) is not one the TLS library accepts: \(error)")
             }
         }
         return tls

@@ -1,4 +1,3 @@
-import ASN1Kit
 import AsymmetricKeys
 import CryptoOpenSSL
 
@@ -41,18 +40,18 @@ public struct TransportSecurity: Sendable {
     public var trustRoots: TrustRoots
     /// The certificate chain and key presented when a server asks for one (mutual TLS).
     public var clientIdentity: ClientIdentity?
-    /// SHA-256 digests (32 bytes each) of SubjectPublicKeyInfos, curl's `--pinnedpubkey
-    /// sha256//…` (the `spkiSHA256` that `keytool inspect` prints, base64-decoded). When set, an
+    /// SHA-256 digests of SubjectPublicKeyInfos, curl's `--pinnedpubkey sha256//…` (the
+    /// `spkiSHA256` that `keytool inspect` prints; ``AsymmetricKeys/SPKIPin``). When set, an
     /// `https` server is accepted only if, besides the usual chain and host name verification,
     /// one certificate of its verified chain (leaf, intermediate or root) has one of these
     /// public keys; the check happens on the connection the request then uses, before any byte
     /// of the request is sent. Empty (the default): no pinning.
-    public var pinnedPublicKeys: [[UInt8]]
+    public var pinnedPublicKeys: [SPKIPin]
 
     /// Creates settings: HTTP/2 with HTTP/1.1 fallback, the system's trust store, no client
     /// identity, no pins.
     public init(httpVersion: HTTPVersion = .automatic, trustRoots: TrustRoots = .system, clientIdentity: ClientIdentity? = nil,
-                pinnedPublicKeys: [[UInt8]] = []) {
+                pinnedPublicKeys: [SPKIPin] = []) {
         self.httpVersion = httpVersion
         self.trustRoots = trustRoots
         self.clientIdentity = clientIdentity
@@ -60,18 +59,12 @@ public struct TransportSecurity: Sendable {
     }
 
     /// The pins of curl's `--pinnedpubkey` spelling: `sha256//BASE64` items separated by `;`,
-    /// each the base64 of 32 bytes.
+    /// each the base64 of 32 bytes (``AsymmetricKeys/SPKIPin/pins(parsing:)``).
     ///
     /// - Throws: ``DownloadError`` `.transport` naming the item that is not such a pin.
-    public static func pins(parsing text: String) throws -> [[UInt8]] {
-        let items = text.split(separator: ";", omittingEmptySubsequences: false).map {
-            String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-        }
-        return try items.map { item in
-            guard item.hasPrefix("sha256//"), let digest = try? Base64.decode(Array(item.dropFirst(8).utf8)), digest.count == 32 else {
-                throw DownloadError.transport(url: nil, "'\(item.prefix(100))' is not a public key pin (sha256// and the base64 of a 32-byte SHA-256, pins separated by ';')")
-            }
-            return digest
+    public static func pins(parsing text: String) throws -> [SPKIPin] {
+        do { return try SPKIPin.pins(parsing: text) } catch {
+            throw DownloadError.transport(url: nil, (error as? KeyError)?.reason ?? "\(error)")
         }
     }
 }

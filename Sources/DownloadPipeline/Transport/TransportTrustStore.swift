@@ -1,4 +1,3 @@
-import ASN1Kit
 import AsymmetricKeys
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -61,21 +60,21 @@ public enum TransportTrustStore {
         return try ClientIdentity(entries: keyEntries + certificateEntries, source: "\(key) and \(certificates)")
     }
 
-    /// Whether `path` is a directory (following a symbolic link, as `c_rehash` directories hold links).
     /// The public key pins (SPKI SHA-256 digests) of every key and certificate in a file, as
     /// curl's `--pinnedpubkey FILE` reads a public key: PEM, DER, or any container Coffer reads.
     ///
     /// - Throws: ``DownloadError`` `.file` naming the file when it cannot be read or holds no key.
-    public static func publicKeyPins(file: String) throws -> [[UInt8]] {
-        var pins: [[UInt8]] = []
+    public static func publicKeyPins(file: String) throws -> [SPKIPin] {
+        var pins: [SPKIPin] = []
         for entry in try entries(file, passphrase: nil) {
-            guard let publicKey = try? entry.key.publicKey(), let digest = try? Base64.decode(Array(publicKey.spkiSHA256.utf8)) else { continue }
-            if !pins.contains(digest) { pins.append(digest) }
+            guard let pin = try? entry.key.publicKey().spkiPin else { continue }
+            if !pins.contains(pin) { pins.append(pin) }
         }
         guard !pins.isEmpty else { throw DownloadError.file(file, "holds no public key to pin") }
         return pins
     }
 
+    /// Whether `path` is a directory (following a symbolic link, as `c_rehash` directories hold links).
     static func isDirectory(_ path: String) -> Bool {
         let resolved = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { target in
             target.hasPrefix("/") ? target : String(path[..<(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)]) + target
