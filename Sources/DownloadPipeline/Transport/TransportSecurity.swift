@@ -5,8 +5,11 @@ import CryptoOpenSSL
 /// certificates it trusts and the identity it presents, all from keys and certificates Coffer
 /// reads itself (``AsymmetricKeys/KeyDecoder``).
 ///
-/// Secrets (a client private key) stay in memory: the key reaches the TLS library as PKCS#8 DER
-/// held in ``CryptoOpenSSL/SecureBytes``, never in a file.
+/// Secrets (a client private key) stay in memory, never in a file: Coffer holds the key as PKCS#8
+/// DER in ``CryptoOpenSSL/SecureBytes`` (``ClientIdentity/privateKeyPKCS8``). The TLS library
+/// (swift-nio-ssl) accepts a key only as an ordinary byte array, so when the TLS settings are made
+/// the DER is copied into one array for the length of that call and the array is zeroed as soon
+/// as it returns; BoringSSL then holds the parsed key for as long as the settings are in use.
 public struct TransportSecurity: Sendable {
     /// Which HTTP versions the client offers.
     public enum HTTPVersion: String, Sendable, Hashable, CaseIterable {
