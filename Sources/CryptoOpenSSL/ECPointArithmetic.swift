@@ -1,6 +1,6 @@
 internal import COpenSSL
 
-/// Point arithmetic on the NIST curves through OpenSSL's `EC_GROUP`/`EC_POINT` (not deprecated
+/// Point arithmetic on the named EC curves (``ECCurve``) through OpenSSL's `EC_GROUP`/`EC_POINT` (not deprecated
 /// in OpenSSL 3): decoding and checking points, and d·G.
 package enum ECPointArithmetic {
     /// The uncompressed form (0x04 ‖ x ‖ y) of a SEC 1 point given compressed (0x02/0x03 ‖ x) or
@@ -11,12 +11,12 @@ package enum ECPointArithmetic {
     package static func uncompressedPoint(_ point: [UInt8], on type: CurveKeyType) throws -> [UInt8] {
         let operation = "EC_POINT_oct2point"
         let size = type.privateKeyLength
-        guard type.isEC else { throw CryptoError.invalidArgument(operation, "\(type.rawValue) is not an EC curve") }
+        guard type.isEC else { throw CryptoError.invalidArgument(operation, "\(type.name) is not an EC curve") }
         switch point.first {
         case 0x04 where point.count == 1 + 2 * size, 0x02 where point.count == 1 + size, 0x03 where point.count == 1 + size:
             break
         case 0x04, 0x02, 0x03:
-            throw CryptoError.invalidArgument(operation, "a \(type.rawValue) point of form 0x\(String(point[0], radix: 16)) has \(point[0] == 4 ? 1 + 2 * size : 1 + size) bytes, got \(point.count)")
+            throw CryptoError.invalidArgument(operation, "a \(type.name) point of form 0x\(String(point[0], radix: 16)) has \(point[0] == 4 ? 1 + 2 * size : 1 + size) bytes, got \(point.count)")
         case nil:
             throw CryptoError.invalidArgument(operation, "the point is empty")
         case let form?:
@@ -28,7 +28,7 @@ package enum ECPointArithmetic {
             let status = point.withUnsafeBufferPointer { EC_POINT_oct2point(group, decoded, $0.baseAddress, $0.count, context) }
             guard status == 1, EC_POINT_is_on_curve(group, decoded, context) == 1 else {
                 OpenSSLErrorQueue.clear()
-                throw CryptoError.invalidArgument(operation, "the point is not on \(type.rawValue)")
+                throw CryptoError.invalidArgument(operation, "the point is not on \(type.name)")
             }
             guard EC_POINT_is_at_infinity(group, decoded) == 0 else {
                 throw CryptoError.invalidArgument(operation, "the point is the point at infinity")
@@ -41,11 +41,11 @@ package enum ECPointArithmetic {
     ///
     /// - Throws: ``CryptoError`` `.invalidArgument` when d is zero or not below the group order.
     package static func publicPoint(privateScalar: SecureBytes, on type: CurveKeyType) throws -> [UInt8] {
-        guard type.isEC else { throw CryptoError.invalidArgument("EC_POINT_mul", "\(type.rawValue) is not an EC curve") }
+        guard type.isEC else { throw CryptoError.invalidArgument("EC_POINT_mul", "\(type.name) is not an EC curve") }
         return try withGroup(type) { group, context in
             let scalar = privateScalar.withUnsafeBytes { BigNumber(bigEndian: $0) }
             guard !scalar.isZero, let order = EC_GROUP_get0_order(group), BN_cmp(scalar.storage.pointer, order) < 0 else {
-                throw CryptoError.invalidArgument("EC_POINT_mul", "the private scalar is not between 1 and the order of \(type.rawValue) minus 1")
+                throw CryptoError.invalidArgument("EC_POINT_mul", "the private scalar is not between 1 and the order of \(type.name) minus 1")
             }
             guard let product = EC_POINT_new(group) else { throw CryptoError.openSSL("EC_POINT_new", "out of memory") }
             defer { EC_POINT_free(product) }
@@ -77,7 +77,7 @@ package enum ECPointArithmetic {
     private static func withGroup<Result>(_ type: CurveKeyType, _ body: (OpaquePointer, OpaquePointer) throws -> Result) throws -> Result {
         OpenSSLErrorQueue.clear()
         guard let group = Groups.shared.group(type) else {
-            throw CryptoError.openSSL("EC_GROUP_new_by_curve_name", "\(type.rawValue) is not available")
+            throw CryptoError.openSSL("EC_GROUP_new_by_curve_name", "\(type.name) is not available")
         }
         guard let context = BN_CTX_new() else { throw CryptoError.openSSL("BN_CTX_new", "out of memory") }
         defer { BN_CTX_free(context) }
@@ -91,16 +91,16 @@ package enum ECPointArithmetic {
     /// `const EC_GROUP *` afterwards, which OpenSSL allows from several threads at once.
     private final class Groups: @unchecked Sendable {
         static let shared = Groups()
-        private let groups: [CurveKeyType: OpaquePointer]
+        private let groups: [ECCurve: OpaquePointer]
 
         private init() {
-            var groups: [CurveKeyType: OpaquePointer] = [:]
-            for type in CurveKeyType.allCases where type.isEC {
-                groups[type] = EC_GROUP_new_by_curve_name(type.curveNID)
+            var groups: [ECCurve: OpaquePointer] = [:]
+            for curve in ECCurve.allCases {
+                groups[curve] = EC_GROUP_new_by_curve_name(curve.nid)
             }
             self.groups = groups
         }
 
-        func group(_ type: CurveKeyType) -> OpaquePointer? { groups[type] }
+        func group(_ type: CurveKeyType) -> OpaquePointer? { type.curve.flatMap { groups[$0] } }
     }
 }

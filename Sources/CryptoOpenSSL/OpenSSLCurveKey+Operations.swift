@@ -50,9 +50,9 @@ extension OpenSSLCurveKey {
     public func derive(peer: OpenSSLCurveKey) throws -> SecureBytes {
         let operation = "EVP_PKEY_derive"
         guard isPrivate else { throw CryptoError.invalidArgument(operation, "deriving a secret needs a private key") }
-        guard type.canDerive else { throw CryptoError.invalidArgument(operation, "\(type.rawValue) keys sign; they do not agree on secrets") }
+        guard type.canDerive else { throw CryptoError.invalidArgument(operation, "\(type.name) keys sign; they do not agree on secrets") }
         guard peer.type == type else {
-            throw CryptoError.invalidArgument(operation, "the peer key is \(peer.type.rawValue), not \(type.rawValue)")
+            throw CryptoError.invalidArgument(operation, "the peer key is \(peer.type.name), not \(type.name)")
         }
         return try withOperationContext { context in
             guard EVP_PKEY_derive_init(context) == 1 else { throw CryptoError.openSSL("EVP_PKEY_derive_init") }
@@ -91,19 +91,19 @@ extension OpenSSLCurveKey {
     }
 
     private func checkSignatureDigest(_ digest: DigestAlgorithm?, _ operation: String) throws {
-        guard type.canSign else { throw CryptoError.invalidArgument(operation, "\(type.rawValue) keys agree on secrets; they do not sign") }
+        guard type.canSign else { throw CryptoError.invalidArgument(operation, "\(type.name) keys agree on secrets; they do not sign") }
         if type.isEC && digest == nil {
             throw CryptoError.invalidArgument(operation, "ECDSA needs a digest")
         }
         if !type.isEC, let digest {
-            throw CryptoError.invalidArgument(operation, "\(type.rawValue) signs the message itself (pure EdDSA); a \(digest.rawValue) digest does not apply")
+            throw CryptoError.invalidArgument(operation, "\(type.name) signs the message itself (pure EdDSA); a \(digest.rawValue) digest does not apply")
         }
     }
 
     private func withOperationContext<Result>(_ body: (OpaquePointer) throws -> Result) throws -> Result {
         OpenSSLErrorQueue.clear()
         guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key, nil) else {
-            throw CryptoError.openSSL("EVP_PKEY_CTX_new_from_pkey", "cannot start a \(type.rawValue) operation")
+            throw CryptoError.openSSL("EVP_PKEY_CTX_new_from_pkey", "cannot start a \(type.name) operation")
         }
         defer { EVP_PKEY_CTX_free(context) }
         return try body(context)

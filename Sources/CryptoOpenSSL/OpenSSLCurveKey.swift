@@ -70,18 +70,18 @@ public final class OpenSSLCurveKey: @unchecked Sendable {
     package static func generate(_ type: CurveKeyType) throws -> OpenSSLCurveKey {
         OpenSSLErrorQueue.clear()
         guard let context = EVP_PKEY_CTX_new_from_name(nil, type.openSSLName, nil) else {
-            throw CryptoError.openSSL("EVP_PKEY_CTX_new_from_name", "\(type.rawValue) is not available")
+            throw CryptoError.openSSL("EVP_PKEY_CTX_new_from_name", "\(type.name) is not available")
         }
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_keygen_init(context) == 1 else { throw CryptoError.openSSL("EVP_PKEY_keygen_init") }
         if let group = type.groupName {
             guard EVP_PKEY_CTX_set_group_name(context, group) == 1 else {
-                throw CryptoError.openSSL("EVP_PKEY_CTX_set_group_name", "cannot select \(type.rawValue)")
+                throw CryptoError.openSSL("EVP_PKEY_CTX_set_group_name", "cannot select \(type.name)")
             }
         }
         var generated: OpaquePointer?
         guard EVP_PKEY_generate(context, &generated) == 1, let generated else {
-            throw CryptoError.openSSL("EVP_PKEY_generate", "cannot generate a \(type.rawValue) key")
+            throw CryptoError.openSSL("EVP_PKEY_generate", "cannot generate a \(type.name) key")
         }
         return OpenSSLCurveKey(taking: generated, type: type, isPrivate: true)
     }
@@ -102,7 +102,7 @@ public final class OpenSSLCurveKey: @unchecked Sendable {
         var output = [UInt8](repeating: 0, count: length)
         let status = output.withUnsafeMutableBufferPointer { EVP_PKEY_get_raw_public_key(key, $0.baseAddress, &length) }
         guard status == 1, length == type.publicKeyLength else {
-            throw CryptoError.openSSL("EVP_PKEY_get_raw_public_key", "cannot read the \(type.rawValue) public key")
+            throw CryptoError.openSSL("EVP_PKEY_get_raw_public_key", "cannot read the \(type.name) public key")
         }
         return output
     }
@@ -129,7 +129,7 @@ public final class OpenSSLCurveKey: @unchecked Sendable {
             var written = length
             let out = buffer.bindMemory(to: UInt8.self)
             guard EVP_PKEY_get_raw_private_key(key, out.baseAddress, &written) == 1, written == length else {
-                throw CryptoError.openSSL("EVP_PKEY_get_raw_private_key", "cannot read the \(type.rawValue) private key")
+                throw CryptoError.openSSL("EVP_PKEY_get_raw_private_key", "cannot read the \(type.name) private key")
             }
         }
     }
@@ -144,13 +144,13 @@ public final class OpenSSLCurveKey: @unchecked Sendable {
         let operation = "EVP_PKEY_new_raw_\(half)_key_ex"
         let length = isPrivate ? type.privateKeyLength : type.publicKeyLength
         guard bytes.count == length else {
-            throw CryptoError.invalidArgument(operation, "a \(type.rawValue) \(half) key has \(length) bytes, got \(bytes.count)")
+            throw CryptoError.invalidArgument(operation, "a \(type.name) \(half) key has \(length) bytes, got \(bytes.count)")
         }
         OpenSSLErrorQueue.clear()
         let built = type.openSSLName.withCString { name in
             make(nil, name, nil, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
         }
-        guard let built else { throw CryptoError.openSSL(operation, "OpenSSL refused the \(type.rawValue) \(half) key") }
+        guard let built else { throw CryptoError.openSSL(operation, "OpenSSL refused the \(type.name) \(half) key") }
         return built
     }
 
@@ -191,7 +191,7 @@ public final class OpenSSLCurveKey: @unchecked Sendable {
         var built: OpaquePointer?
         let selection = scalar == nil ? coffer_evp_pkey_public_key_selection() : coffer_evp_pkey_keypair_selection()
         guard EVP_PKEY_fromdata(context, &built, selection, params) == 1, let built else {
-            throw CryptoError.openSSL("EVP_PKEY_fromdata", "OpenSSL refused the \(type.rawValue) key")
+            throw CryptoError.openSSL("EVP_PKEY_fromdata", "OpenSSL refused the \(type.name) key")
         }
         return built
     }

@@ -7,16 +7,16 @@ import Foundation
 /// The preferred HTTP date format, IMF-fixdate (RFC 9110 §5.6.7): `Sun, 06 Nov 1994 08:49:37 GMT`.
 ///
 /// Read by hand rather than with a date formatter: the format is fixed (29 ASCII characters, English
-/// names, always GMT), and a formatter would bring in Foundation's locale data. Public only to the
-/// fuzz target's oracle (`@_spi(Oracles)`); callers read it through ``RetryPolicy/retryAfter(_:now:)``.
-@_spi(Oracles)
-public enum HTTPDate {
+/// names, always GMT), and a formatter would bring in Foundation's locale data. Package API; callers
+/// outside the package read it through ``RetryPolicy/retryAfter(_:now:)``, the fuzz target's
+/// oracle through ``HTTPTextOracles``.
+package enum HTTPDate {
     private static let dayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The date, or `nil` when `text` is not an IMF-fixdate of a real day (a second of 60, a leap
     /// second, counts as the next second).
-    public static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         // "Sun, 06 Nov 1994 08:49:37 GMT"
         //  0    5  8   12   17 20 23 26

@@ -1,17 +1,16 @@
 /// The text rules of HTTP fields (RFC 9110 §5): names compare case-insensitively in ASCII, and the
 /// optional whitespace around a value or a list member is spaces and horizontal tabs (OWS, §5.6.3).
 ///
-/// Not public API: reachable only through `@_spi(Oracles)`, for the fuzz target's oracle (another
-/// package, which `package` access cannot reach) and keytool-fetch's `--header` parsing.
-@_spi(Oracles)
-public enum HTTPFieldText {
+/// Package API: the pipeline's readers and keytool-fetch's `--header` parsing use it; the fuzz
+/// target, in another package, reaches it through ``HTTPTextOracles``.
+package enum HTTPFieldText {
     /// Whether `a` and `b` name the same field.
-    public static func namesEqual(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool {
+    package static func namesEqual(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool {
         a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { lowercased($0) == lowercased($1) }
     }
 
     /// `text` without the optional whitespace around it.
-    public static func trimmed(_ text: some StringProtocol) -> String {
+    package static func trimmed(_ text: some StringProtocol) -> String {
         let isWhitespace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = text.firstIndex(where: { !isWhitespace($0) }),
               let last = text.lastIndex(where: { !isWhitespace($0) }) else { return "" }

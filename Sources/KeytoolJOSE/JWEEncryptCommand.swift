@@ -28,14 +28,7 @@ package struct JWEEncryptCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The content encryption algorithm (default A256GCM).", valueName: "enc"))
     var enc: ContentEncryptionAlgorithm?
 
-    @Option(help: ArgumentHelp("The recipient key's ID: chooses the key of a JWK Set and goes in the header.", valueName: "kid"))
-    var kid: String?
-
-    @Option(name: .customLong("content-type"), help: ArgumentHelp("The header's cty (JWT for a nested JWT).", valueName: "cty"))
-    var contentType: String?
-
-    @Option(help: ArgumentHelp("The header's typ.", valueName: "typ"))
-    var typ: String?
+    @OptionGroup var headerOptions: JOSEHeaderOptions
 
     @Flag(help: "Compress the payload first (zip DEF). Compression next to attacker-chosen data leaks through the length.")
     var zip = false
@@ -46,18 +39,10 @@ package struct JWEEncryptCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Additional authenticated data from this file (JSON serializations only).", valueName: "file"))
     var aad: String?
 
-    @Flag(help: "Write the JSON serialization (general).")
-    var json = false
-
-    @Flag(help: "Write the flattened JSON serialization.")
-    var flattened = false
-
-    @Option(name: [.short, .long], help: ArgumentHelp("Write the JWE here instead of standard output.", valueName: "file"))
-    var output: String?
+    @OptionGroup var serialization: JOSESerializationOptions
 
     package func validate() throws {
-        if json && flattened { throw ValidationError("give --json or --flattened, not both") }
-        if aad != nil && !(json || flattened) { throw ValidationError("--aad needs --json or --flattened (the compact form has no AAD)") }
+        if aad != nil && !serialization.isJSON { throw ValidationError("--aad needs --json or --flattened (the compact form has no AAD)") }
         if let alg, alg == .rsa1_5 { throw ValidationError("RSA1_5 is never used to encrypt (RFC 8725 §3.2); use RSA-OAEP-256") }
         if let pbes2Iterations, pbes2Iterations < 1000 { throw ValidationError("--p2c \(pbes2Iterations): RFC 7518 §4.8.1.2 asks for at least 1000") }
     }
@@ -66,19 +51,18 @@ package struct JWEEncryptCommand: AsyncParsableCommand {
         let payload = try InputFile.read(file)
         let recipient = try await recipient()
         var options = JWEEncryptionOptions()
-        if let contentType { options.protectedHeader.contentType = contentType }
-        if let typ { options.protectedHeader.type = typ }
+        headerOptions.applyTypes(to: &options.protectedHeader)
         if zip { options.compression = .deflate }
         if let aad { options.additionalAuthenticatedData = try InputFile.read(aad).bytes }
         let encryption = enc ?? recipient.preferredEncryption
         let text: String
         do {
             let message = try JWE.encrypt(payload.bytes, to: recipient.recipient, encryption: encryption, options: options)
-            text = json || flattened ? try message.jsonSerialization(flattened: flattened) : try message.compactSerialization()
+            text = serialization.isJSON ? try message.jsonSerialization(flattened: serialization.flattened) : try message.compactSerialization()
         } catch {
             throw CommandError("\(keys.sourceName): \(error.description)")
         }
-        try OutputFile.write(Array((text + "\n").utf8), to: output)
+        try serialization.write(text)
     }
 
     /// The recipient: the chosen key (or the passphrase for PBES2) with its algorithm.
@@ -98,12 +82,13 @@ package struct JWEEncryptCommand: AsyncParsableCommand {
             throw ValidationError("name the key management algorithm with --alg: the key (\(key.typeDescription)) suggests none")
         }
         var header = JOSEHeader()
-        if let kid = kid ?? key.keyID { header.keyID = kid }
+        if let kid = headerOptions.kid ?? key.keyID { header.keyID = kid }
         return (JWERecipient(key: key, algorithm: algorithm, header: header), key.preferredContentEncryption(for: algorithm))
     }
 
     /// The recipient's key: `--kid`'s key, else the one key that can receive a CEK.
     private func encryptionKey() async throws -> JOSEKey {
+        let kid = headerOptions.kid
         let set = try await keys.keys(keyID: kid, algorithm: alg?.rawValue)
         let candidates = set.keys.filter { kid == nil || $0.keyID == nil || $0.keyID == kid }
         let usable = candidates.filter { $0.attributes.use == nil || $0.attributes.use == "enc" }

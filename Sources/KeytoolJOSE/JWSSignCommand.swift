@@ -24,23 +24,10 @@ package struct JWSSignCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The algorithm (HS256 … EdDSA).", valueName: "alg"))
     var alg: JWSAlgorithm?
 
-    @Option(help: ArgumentHelp("The key ID to put in the header (and to choose the key by, in a key set).", valueName: "kid"))
-    var kid: String?
-
-    @Option(help: ArgumentHelp("The header's typ (e.g. JWT).", valueName: "typ"))
-    var typ: String?
-
-    @Option(name: .customLong("content-type"), help: ArgumentHelp("The header's cty.", valueName: "cty"))
-    var contentType: String?
+    @OptionGroup var headerOptions: JOSEHeaderOptions
 
     @Option(help: ArgumentHelp("Put this certificate chain (PEM, or one DER certificate) in x5c, with x5t#S256 of the first.", valueName: "file"))
     var x5c: String?
-
-    @Flag(help: "Write the JSON serialization (general, with a signatures array).")
-    var json = false
-
-    @Flag(help: "Write the flattened JSON serialization.")
-    var flattened = false
 
     @Flag(help: "Leave the payload out of the token (detached content, RFC 7515 Appendix F).")
     var detached = false
@@ -48,22 +35,19 @@ package struct JWSSignCommand: AsyncParsableCommand {
     @Flag(help: "Sign the payload unencoded (RFC 7797: b64 false, listed in crit); compact tokens are then detached.")
     var unencoded = false
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Write the token here instead of standard output.", valueName: "file"))
-    var output: String?
+    @OptionGroup var serialization: JOSESerializationOptions
 
     package func validate() throws {
-        if json && flattened { throw ValidationError("give --json or --flattened, not both") }
         if keys.jwksURL != nil { throw ValidationError("signing needs a private key or secret: give --key or --secret") }
         if !keys.isGiven { throw ValidationError("give --key (a private key) or --secret") }
     }
 
     package func run() async throws {
         let payload = try InputFile.read(file)
-        let key = try keys.signingKey(keyID: kid)
+        let key = try keys.signingKey(keyID: headerOptions.kid)
         var header = JOSEHeader()
-        if let kid = kid ?? key.keyID { header.keyID = kid }
-        if let typ { header.type = typ }
-        if let contentType { header.contentType = contentType }
+        if let kid = headerOptions.kid ?? key.keyID { header.keyID = kid }
+        headerOptions.applyTypes(to: &header)
         if let x5c { try CertificateChainOption.apply(x5c, to: &header) }
         if unencoded {
             header.base64EncodedPayload = false
@@ -72,15 +56,15 @@ package struct JWSSignCommand: AsyncParsableCommand {
         let token: String
         do {
             let jws = try JWS(signing: payload.bytes, key: key, algorithm: alg, protectedHeader: header)
-            if json || flattened {
-                token = try jws.jsonSerialization(flattened: flattened, detachPayload: detached)
+            if serialization.isJSON {
+                token = try jws.jsonSerialization(flattened: serialization.flattened, detachPayload: detached)
             } else {
                 token = try jws.compactSerialization(detachPayload: detached || unencoded)
             }
         } catch {
             throw CommandError("\(keys.sourceName): \(error.description)")
         }
-        try OutputFile.write(Array((token + "\n").utf8), to: output)
+        try serialization.write(token)
     }
 }
 

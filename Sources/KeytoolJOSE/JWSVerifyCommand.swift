@@ -25,8 +25,7 @@ package struct JWSVerifyCommand: AsyncParsableCommand {
 
     @OptionGroup var keys: JOSEKeyOptions
 
-    @Option(help: ArgumentHelp("Accept only these algorithms (repeatable); default: every one the key allows.", valueName: "alg"))
-    var alg: [JWSAlgorithm] = []
+    @OptionGroup var algorithms: JWSAlgorithmOptions
 
     @Option(help: ArgumentHelp("The detached payload's file.", valueName: "file"))
     var payload: String?
@@ -48,27 +47,18 @@ package struct JWSVerifyCommand: AsyncParsableCommand {
     package func run() async throws {
         let token = try JOSEInput.token(file)
         let detached = try payload.map { try InputFile.read($0).bytes }
-        do {
+        try await JOSEVerdict.refusing(file: token.name, json: json) {
             let jws = try JWS(parsing: token.bytes, detachedPayload: detached)
             let first = jws.signatures.first
             let keySet = try await keys.keys(keyID: first?.keyID, algorithm: first?.algorithmName)
-            let verified = try Self.verify(jws, keySet, byKeyID: !keys.namesKeysDirectly, allowed: alg.isEmpty ? nil : Set(alg),
+            let verified = try Self.verify(jws, keySet, byKeyID: !keys.namesKeysDirectly, allowed: algorithms.allowed,
                                            understood: Set(understoodCritical))
-            if json {
-                var members: [JSONValue.Member] = [.init("valid", .bool(true)), .init("alg", .string(verified.algorithm.rawValue))]
-                if let kid = verified.header.keyID { members.append(.init("kid", .string(kid))) }
-                members += [.init("signature", .number(String(verified.signatureIndex))), .init("header", verified.header.json),
-                            .init("payload", .string(Base64.encodeURL(verified.payload)))]
-                SystemIO.writeStandardOutput(Array((JSONValue.object(members).serialized + "\n").utf8))
-            } else {
+            try JOSEVerdict.accept(json: json, algorithm: verified.algorithm.rawValue, keyID: verified.header.keyID, details: [
+                .init("signature", .number(String(verified.signatureIndex))), .init("header", verified.header.json),
+                .init("payload", .string(Base64.encodeURL(verified.payload))),
+            ]) {
                 try OutputFile.write(verified.payload, to: output)
-                let kid = verified.header.keyID.map { ", kid \($0)" } ?? ""
-                SystemIO.writeStandardError("Verified OK (\(verified.algorithm)\(kid))\n")
             }
-        } catch let error as JOSEError {
-            throw JOSEVerdict.refuse(JOSECommandError(error, file: token.name), json: json)
-        } catch let error as JOSECommandError {
-            throw JOSEVerdict.refuse(error, json: json)
         }
     }
 

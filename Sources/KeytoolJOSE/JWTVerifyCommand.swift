@@ -23,8 +23,7 @@ package struct JWTVerifyCommand: AsyncParsableCommand {
 
     @OptionGroup var keys: JOSEKeyOptions
 
-    @Option(help: ArgumentHelp("Accept only these algorithms (repeatable); default: every one the key allows.", valueName: "alg"))
-    var alg: [JWSAlgorithm] = []
+    @OptionGroup var algorithms: JWSAlgorithmOptions
 
     @Option(help: ArgumentHelp("The iss the token must have.", valueName: "issuer"))
     var issuer: String?
@@ -66,7 +65,7 @@ package struct JWTVerifyCommand: AsyncParsableCommand {
         let validator = JWTValidator(issuer: issuer, audiences: audience.isEmpty ? nil : Set(audience), subject: subject, type: typ,
                                      leeway: DurationArgument.seconds(leeway) ?? 0, requiredClaims: Set(require),
                                      clock: { moment ?? .now })
-        do {
+        try await JOSEVerdict.refusing(file: token.name, json: json) {
             // A nested JWT is decrypted once; the signed JWT inside is then verified as any other.
             var signed = text
             if let decryptKey {
@@ -77,22 +76,11 @@ package struct JWTVerifyCommand: AsyncParsableCommand {
             }
             let signature = (try? JWS(compact: signed))?.signatures.first
             let keySet = try await keys.keys(keyID: signature?.keyID, algorithm: signature?.algorithmName)
-            let jwt = try Self.verify(signed, keySet, byKeyID: !keys.namesKeysDirectly, allowed: alg.isEmpty ? nil : Set(alg), validator: validator)
-            let algorithm = jwt.header.algorithm ?? "?"
-            if json {
-                var members: [JSONValue.Member] = [.init("valid", .bool(true)), .init("alg", .string(algorithm))]
-                if let kid = jwt.header.keyID { members.append(.init("kid", .string(kid))) }
-                members += [.init("header", jwt.header.json), .init("claims", jwt.claims.json)]
-                SystemIO.writeStandardOutput(Array((JSONValue.object(members).serialized + "\n").utf8))
-            } else {
+            let jwt = try Self.verify(signed, keySet, byKeyID: !keys.namesKeysDirectly, allowed: algorithms.allowed, validator: validator)
+            JOSEVerdict.accept(json: json, algorithm: jwt.header.algorithm ?? "?", keyID: jwt.header.keyID,
+                               details: [.init("header", jwt.header.json), .init("claims", jwt.claims.json)]) {
                 SystemIO.writeStandardOutput(Array((jwt.claims.json.serialized + "\n").utf8))
-                let kid = jwt.header.keyID.map { ", kid \($0)" } ?? ""
-                SystemIO.writeStandardError("Verified OK (\(algorithm)\(kid))\n")
             }
-        } catch let error as JOSEError {
-            throw JOSEVerdict.refuse(JOSECommandError(error, file: token.name), json: json)
-        } catch let error as JOSECommandError {
-            throw JOSEVerdict.refuse(error, json: json)
         }
     }
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-@_spi(Oracles) import DownloadPipeline
+import DownloadPipeline
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-@_spi(Oracles) import DownloadPipeline
+import DownloadPipeline
 
 /// `--header 'Name: value'`: one request header, read once when the arguments are parsed.
 ///

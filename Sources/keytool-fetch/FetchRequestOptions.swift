@@ -2,7 +2,7 @@ import ArgumentParser
 import CofferJSON
 import CommandLineSupport
 import CryptoOpenSSL
-@_spi(Oracles) import DownloadPipeline
+import DownloadPipeline
 import KeytoolSupport
 
 /// `--method`, `--data-file`, `--json-file`, `--form`, `--user-file`, `--bearer-env`,

@@ -1,7 +1,7 @@
 import ArgumentParser
 import AsymmetricKeys
 import CommandLineSupport
-@_spi(Oracles) import DownloadPipeline
+import DownloadPipeline
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -61,7 +61,7 @@ extension Kvstore {
             configuration.id = "bench"
             if let only {
                 do { try StoreWorkload.runOnly(only, configuration: configuration, count: count) } catch {
-                    throw KvstoreToolError(error, operation: "bench")
+                    throw KvstoreToolError(error)
                 }
                 return
             }
@@ -69,7 +69,7 @@ extension Kvstore {
             do {
                 result = try StoreWorkload.run(configuration: configuration, count: count)
             } catch {
-                throw KvstoreToolError(error, operation: "bench")
+                throw KvstoreToolError(error)
             }
             let rss = BenchCommand.measureLoadRSS(directory: directory, globals: root.globals)
             let fields: [(String, String)] = [
@@ -111,7 +111,7 @@ extension Kvstore {
             var template = Array(base.utf8CString)
             let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
             guard made != nil else {
-                throw KvstoreToolError(.input, "cannot create a scratch directory", path: base, operation: "mkdtemp")
+                throw KvstoreToolError("cannot create a scratch directory", path: base)
             }
             return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
@@ -138,10 +138,10 @@ extension Kvstore {
         func run() throws {
             let configuration = try root.globals.configuration(.readOnly)
             guard let before = MeasureLoadCommand.residentBytes() else {
-                throw KvstoreToolError(.input, "cannot read VmRSS", path: "/proc/self/status", operation: "measure")
+                throw KvstoreToolError("cannot read VmRSS", path: "/proc/self/status")
             }
             let store: KVStore
-            do { store = try KVStore(configuration) } catch { throw KvstoreToolError(error, operation: "open") }
+            do { store = try KVStore(configuration) } catch { throw KvstoreToolError(error) }
             let after = MeasureLoadCommand.residentBytes() ?? before
             withExtendedLifetime(store) {}
             SystemIO.writeStandardOutput("\(after - before)\n")

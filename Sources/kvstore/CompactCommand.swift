@@ -22,7 +22,7 @@ extension Kvstore {
                     "compacted: \(after.liveEntries) live entries, \(before.deadEntries) dead entries dropped, "
                         + "file \(before.fileSize) -> \(after.fileSize) bytes\n")
             } catch {
-                throw KvstoreToolError(error, operation: "compact")
+                throw KvstoreToolError(error)
             }
         }
     }

@@ -15,7 +15,7 @@ extension Kvstore {
             var count = 0
             if let store = try root.globals.openForReading() {
                 defer { store.close() }
-                do { count = try store.count() } catch { throw KvstoreToolError(error, operation: "count") }
+                do { count = try store.count() } catch { throw KvstoreToolError(error) }
             }
             SystemIO.writeStandardOutput("\(count)\n")
         }

@@ -20,7 +20,7 @@ extension Kvstore {
         func run() throws {
             let store = try root.globals.openForWriting()
             defer { store.close() }
-            do { try store.remove(keys) } catch { throw KvstoreToolError(error, operation: "delete") }
+            do { try store.remove(keys) } catch { throw KvstoreToolError(error) }
         }
     }
 }

@@ -38,7 +38,7 @@ extension Kvstore {
             defer { store.close() }
             if history { return try runHistory(store) }
             let entries: [KVStoreEntry]
-            do { entries = try store.entries() } catch { throw KvstoreToolError(error, operation: "dump") }
+            do { entries = try store.entries() } catch { throw KvstoreToolError(error) }
             var output = ""
             for entry in entries.sorted(by: { $0.key < $1.key }) {
                 let guess = TypeGuess(entry.payload)
@@ -68,7 +68,7 @@ extension Kvstore {
         /// `--history`: one line (or JSON object) per log entry, in file order.
         private func runHistory(_ store: KVStore) throws {
             let entries: [KVStoreHistoryEntry]
-            do { entries = try store.history() } catch { throw KvstoreToolError(error, operation: "dump") }
+            do { entries = try store.history() } catch { throw KvstoreToolError(error) }
             var output = ""
             for entry in entries {
                 let guess = entry.isTombstone ? nil : TypeGuess(entry.payload)

@@ -26,7 +26,7 @@ extension Kvstore {
             var entries: [KVStoreEntry] = []
             if let store = try root.globals.openForReading() {
                 defer { store.close() }
-                do { entries = try store.entries() } catch { throw KvstoreToolError(error, operation: "export") }
+                do { entries = try store.entries() } catch { throw KvstoreToolError(error) }
             }
             SystemIO.writeStandardOutput(ExportCommand.json(entries))
         }

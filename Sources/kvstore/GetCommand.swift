@@ -43,18 +43,18 @@ extension Kvstore {
 
         func run() throws {
             guard let store = try root.globals.openForReading() else {
-                throw KvstoreToolError(.keyNotFound, "key not found: \(key)", operation: "get")
+                throw KvstoreToolError("key not found: \(key)")
             }
             defer { store.close() }
             let outcome: Outcome?
             // The payload is printed while it is borrowed from the mapping: no copy of a large value.
-            do { outcome = try store.withValue(forKey: key) { printValue($0) } } catch { throw KvstoreToolError(error, operation: "get") }
+            do { outcome = try store.withValue(forKey: key) { printValue($0) } } catch { throw KvstoreToolError(error) }
             switch outcome {
-            case nil: throw KvstoreToolError(.keyNotFound, "key not found: \(key)", operation: "get")
+            case nil: throw KvstoreToolError("key not found: \(key)")
             case .printed?: break
             case .ambiguous?: SystemIO.writeStandardError("kvstore: note: \(ValueType.ambiguityNote)\n")
             case let .mismatch(type, count)?:
-                throw KvstoreToolError(.invalidValue, "the \(count)-byte value is not a valid \(type.rawValue)", key: key, operation: "get")
+                throw KvstoreToolError("the \(count)-byte value is not a valid \(type.rawValue)", key: key)
             }
         }
 

@@ -52,7 +52,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// The crypt key given by `--crypt-key-file` or `--crypt-key-env`, or `nil` for a plain store.
     func cryptKey() throws(KvstoreToolError) -> SecureBytes? {
-        try CryptKeySource.load(file: cryptKeyFile, environment: cryptKeyEnv, option: "--crypt-key")
+        try CryptKeySource.load(file: cryptKeyFile, environment: cryptKeyEnv)
     }
 
     /// The configuration of the store these options name.
@@ -72,7 +72,7 @@ struct GlobalOptions: ParsableArguments {
         do {
             return try KVStore(configuration)
         } catch {
-            throw KvstoreToolError(error, operation: "open")
+            throw KvstoreToolError(error)
         }
     }
 
@@ -85,7 +85,7 @@ struct GlobalOptions: ParsableArguments {
         } catch where error.code == .notFound {
             return nil
         } catch {
-            throw KvstoreToolError(error, operation: "open")
+            throw KvstoreToolError(error)
         }
     }
 
@@ -93,7 +93,7 @@ struct GlobalOptions: ParsableArguments {
     func openExisting() throws(KvstoreToolError) -> KVStore {
         guard let store = try openForReading() else {
             let path = (try? configuration(.readOnly).dataPath) ?? directory + "/" + id
-            throw KvstoreToolError(.storeNotFound, "no store at \(path)", path: path, operation: "open")
+            throw KvstoreToolError("no store at \(path)", path: path)
         }
         return store
     }
@@ -103,23 +103,23 @@ struct GlobalOptions: ParsableArguments {
 enum CryptKeySource {
     /// The key from `file` or the environment variable `environment` (at most one is set), or `nil`
     /// when neither is. A key file's single trailing newline (`\n` or `\r\n`) is not part of the key.
-    static func load(file: String?, environment: String?, option: String) throws(KvstoreToolError) -> SecureBytes? {
+    static func load(file: String?, environment: String?) throws(KvstoreToolError) -> SecureBytes? {
         let key: SecureBytes
         if let file {
             guard let contents = SecretInput.file(file, .wholeFile) else {
-                throw KvstoreToolError(.input, "cannot read the crypt key file", path: file, operation: "\(option)-file")
+                throw KvstoreToolError("cannot read the crypt key file", path: file)
             }
             key = contents
         } else if let environment {
             guard let value = SecretInput.environment(environment) else {
-                throw KvstoreToolError(.input, "the environment variable \(environment) is not set", operation: "\(option)-env")
+                throw KvstoreToolError("the environment variable \(environment) is not set")
             }
             key = value
         } else {
             return nil
         }
         guard !key.isEmpty else {
-            throw KvstoreToolError(.input, "the crypt key is empty", path: file, operation: option)
+            throw KvstoreToolError("the crypt key is empty", path: file)
         }
         return key
     }

@@ -28,16 +28,16 @@ extension Kvstore {
                 document = try JSONParser.parse(bytes, options: .storeDocuments)
             } catch {
                 let place = error.offset.map { " at byte offset \($0)" } ?? ""
-                throw KvstoreToolError(.malformedJSON, "malformed JSON\(place): \(error.reason)", path: file, operation: "import")
+                throw KvstoreToolError("malformed JSON\(place): \(error.reason)", path: file)
             }
             guard case let .object(members) = document else {
-                throw KvstoreToolError(.malformedJSON, "the JSON document is not an object", path: file, operation: "import")
+                throw KvstoreToolError("the JSON document is not an object", path: file)
             }
             var plain: [KVStoreEntry] = []
             var expiring: [(entry: KVStoreEntry, expireAt: UInt32)] = []
             for member in members {
                 let key = member.name
-                guard !key.isEmpty else { throw KvstoreToolError(.invalidValue, "an empty key cannot be stored", path: file, operation: "import") }
+                guard !key.isEmpty else { throw KvstoreToolError("an empty key cannot be stored", path: file) }
                 let (payload, expireAt) = try ImportCommand.payload(of: member.value, key: key)
                 if let expireAt { expiring.append((KVStoreEntry(key: key, payload: payload), expireAt)) } else { plain.append(KVStoreEntry(key: key, payload: payload)) }
             }
@@ -55,7 +55,7 @@ extension Kvstore {
                     }
                 }
             } catch {
-                throw KvstoreToolError(error, operation: "import")
+                throw KvstoreToolError(error)
             }
             SystemIO.writeStandardOutput("imported \(written) keys\n")
         }
@@ -67,28 +67,28 @@ extension Kvstore {
                 return (KVStoreValueCodec.encode(text), nil)
             case .object:
                 guard case let .string(typeName)? = value["type"], let type = ValueType(rawValue: typeName) else {
-                    throw KvstoreToolError(.invalidValue, "the value has no known \"type\"", key: key, operation: "import")
+                    throw KvstoreToolError("the value has no known \"type\"", key: key)
                 }
                 guard let inner = value["value"] else {
-                    throw KvstoreToolError(.invalidValue, "the value has no \"value\"", key: key, operation: "import")
+                    throw KvstoreToolError("the value has no \"value\"", key: key)
                 }
                 let payload = try type.encode(try type.text(fromJSON: inner, key: key), key: key)
                 var expireAt: UInt32?
                 if let stamp = value["expireAt"] {
                     guard case let .number(literal) = stamp, let seconds = UInt32(literal) else {
-                        throw KvstoreToolError(.invalidValue, "\"expireAt\" is not a Unix time in seconds", key: key, operation: "import")
+                        throw KvstoreToolError("\"expireAt\" is not a Unix time in seconds", key: key)
                     }
                     expireAt = seconds == 0 ? nil : seconds
                 }
                 return (payload, expireAt)
             default:
-                throw KvstoreToolError(.invalidValue, "the value is neither a string nor {\"type\", \"value\"}", key: key, operation: "import")
+                throw KvstoreToolError("the value is neither a string nor {\"type\", \"value\"}", key: key)
             }
         }
 
         static func read(_ file: String) throws(KvstoreToolError) -> [UInt8] {
             guard let contents = file == "-" ? SystemIO.readStandardInput() : SystemIO.readFile(file) else {
-                throw KvstoreToolError(.input, "cannot read the import file", path: file, operation: "import")
+                throw KvstoreToolError("cannot read the import file", path: file)
             }
             return [UInt8](contents)
         }

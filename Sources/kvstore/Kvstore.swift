@@ -40,7 +40,7 @@ struct Kvstore: AsyncParsableCommand {
         // instead of the default SIGXFSZ killing the process.
         signal(SIGXFSZ, SIG_IGN)
         await CommandLineTool.main(Kvstore.self, name: "kvstore") { error in
-            (error as? KVStoreError).map { KvstoreToolError($0, operation: "store") }
+            (error as? KVStoreError).map { KvstoreToolError($0) }
         }
     }
 }

@@ -1,51 +1,29 @@
 import CommandLineSupport
 import KVStorage
 
-/// The single error type of the `kvstore` command: an opaque code, a human reason and the context
-/// (store path, key name, file, operation). Messages name keys and files, never stored values or
-/// crypt-key bytes.
+/// The single error type of the `kvstore` command: a human reason and the context (key name,
+/// file). Messages name keys and files, never stored values or crypt-key bytes.
+///
+/// Every one exits 1 (``CommandLineError``'s default: a failure with valid usage, as a missing key
+/// or store, a damaged store, a value that does not parse or an unreadable input); usage errors are
+/// ArgumentParser's `ValidationError`, which exit 64.
 struct KvstoreToolError: CommandLineError {
-    /// What kind of failure this is. Each exits 1 (``CommandLineError``'s default); usage errors are
-    /// ArgumentParser's `ValidationError`, which exit 64.
-    enum Code: String {
-        /// A key asked for is absent or expired (exit 1).
-        case keyNotFound
-        /// The store's files are missing (read-only commands; exit 1).
-        case storeNotFound
-        /// An error reported by the store (damaged, wrong key, system call, …; exit 1).
-        case store
-        /// A value given on the command line or in an import file does not parse as its type (exit 1).
-        case invalidValue
-        /// An input or key file cannot be read, or an environment variable is missing (exit 1).
-        case input
-        /// The JSON given to `import` is malformed (exit 1).
-        case malformedJSON
-    }
-
-    let code: Code
     let reason: String
     var key: String?
     var path: String?
-    var operation: String?
-    /// The store error behind this one, when there is one.
-    var underlying: KVStoreError?
 
-    init(_ code: Code, _ reason: String, key: String? = nil, path: String? = nil, operation: String? = nil,
-         underlying: KVStoreError? = nil) {
-        self.code = code
+    init(_ reason: String, key: String? = nil, path: String? = nil) {
         self.reason = reason
         self.key = key
         self.path = path
-        self.operation = operation
-        self.underlying = underlying
     }
 
-    /// Wraps a store error, naming the operation and, where there is one, the way out.
-    init(_ error: KVStoreError, operation: String) {
+    /// Wraps a store error, adding, where there is one, the way out.
+    init(_ error: KVStoreError) {
         var reason = error.description
         if let damage = error.damage, !reason.contains(damage.description) { reason += ": \(damage)" }
         if let way = KvstoreToolError.wayOut(error) { reason += "\n  " + way }
-        self.init(error.code == .notFound ? .storeNotFound : .store, reason, operation: operation, underlying: error)
+        self.init(reason)
     }
 
     /// What a user can do about `error`, in the command's own terms.

@@ -15,7 +15,7 @@ extension Kvstore {
             guard let store = try root.globals.openForReading() else { return }
             defer { store.close() }
             let keys: [String]
-            do { keys = try store.allKeys() } catch { throw KvstoreToolError(error, operation: "list") }
+            do { keys = try store.allKeys() } catch { throw KvstoreToolError(error) }
             guard !keys.isEmpty else { return }
             SystemIO.writeStandardOutput(keys.sorted().joined(separator: "\n") + "\n")
         }

@@ -28,7 +28,7 @@ extension Kvstore {
         func run() throws {
             let folder = directory ?? root.globals.directory
             let listings: [KVStoreListing]
-            do { listings = try KVStore.list(directory: folder) } catch { throw KvstoreToolError(error, operation: "ls") }
+            do { listings = try KVStore.list(directory: folder) } catch { throw KvstoreToolError(error) }
             var output = ""
             for listing in listings {
                 if json {

@@ -35,11 +35,11 @@ extension Kvstore {
         }
 
         func run() throws {
-            let newKey = try CryptKeySource.load(file: newCryptKeyFile, environment: newCryptKeyEnv, option: "--new-crypt-key")
+            let newKey = try CryptKeySource.load(file: newCryptKeyFile, environment: newCryptKeyEnv)
             let cipher: KVStoreConfiguration.Cipher = newCipher.map { $0 == .aes256 ? .aes256 : .aes128 } ?? root.globals.cipher
             let store = try root.globals.openForWriting()
             defer { store.close() }
-            do { try store.rekey(to: removeKey ? nil : newKey, cipher: cipher) } catch { throw KvstoreToolError(error, operation: "rekey") }
+            do { try store.rekey(to: removeKey ? nil : newKey, cipher: cipher) } catch { throw KvstoreToolError(error) }
         }
     }
 }

@@ -116,9 +116,9 @@ extension Kvstore {
             do {
                 report = try KVStore.salvage(configuration, toDirectory: target)
             } catch where error.code == .notFound {
-                throw KvstoreToolError(.storeNotFound, "no store at \(configuration.dataPath)", operation: "salvage", underlying: error)
+                throw KvstoreToolError("no store at \(configuration.dataPath)")
             } catch {
-                throw KvstoreToolError(error, operation: "salvage")
+                throw KvstoreToolError(error)
             }
             if json {
                 SystemIO.writeStandardOutput(Self.json(report).serialized + "\n")
@@ -132,8 +132,8 @@ extension Kvstore {
                 if !report.uncertainKeys.isEmpty { losses.append("\(report.uncertainKeys.count) uncertain key(s)") }
                 if losses.isEmpty { losses.append(report.hasMeta ? "the CRC does not match" : "no CRC to check against") }
                 throw KvstoreToolError(
-                    .store, "the salvage is incomplete: " + losses.joined(separator: ", ")
-                        + "; the new store holds what could be recovered", path: configuration.dataPath, operation: "salvage")
+                    "the salvage is incomplete: " + losses.joined(separator: ", ") + "; the new store holds what could be recovered",
+                    path: configuration.dataPath)
             }
         }
     }

@@ -57,20 +57,20 @@ extension Kvstore {
                     try store.setRaw(payload, forKey: key)
                 }
             } catch {
-                throw KvstoreToolError(error, operation: "set")
+                throw KvstoreToolError(error)
             }
         }
 
         private func payload() throws(KvstoreToolError) -> [UInt8] {
             guard let valueFile else { return try type.encode(value ?? "", key: key) }
             guard let contents = SystemIO.readFile(valueFile) else {
-                throw KvstoreToolError(.input, "cannot read the value file", key: key, path: valueFile, operation: "set")
+                throw KvstoreToolError("cannot read the value file", key: key, path: valueFile)
             }
             switch type {
             case .bytes: return KVStoreValueCodec.encode(bytes: [UInt8](contents))
             case .string:
                 guard let text = String(validating: [UInt8](contents), as: UTF8.self) else {
-                    throw KvstoreToolError(.invalidValue, "the value file is not valid UTF-8", key: key, path: valueFile, operation: "set")
+                    throw KvstoreToolError("the value file is not valid UTF-8", key: key, path: valueFile)
                 }
                 return KVStoreValueCodec.encode(text)
             default:

@@ -19,7 +19,7 @@ extension Kvstore {
             let store = try root.globals.openExisting()
             defer { store.close() }
             let stats: KVStoreStatistics
-            do { stats = try store.statistics() } catch { throw KvstoreToolError(error, operation: "stats") }
+            do { stats = try store.statistics() } catch { throw KvstoreToolError(error) }
             let path = store.configuration.dataPath
             SystemIO.writeStandardOutput(json ? StatsCommand.json(stats, path: path) + "\n" : StatsCommand.text(stats, path: path))
         }

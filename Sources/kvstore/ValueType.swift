@@ -21,7 +21,7 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
     /// - Throws: `invalidValue`, naming the key but never the text.
     func encode(_ text: String, key: String) throws(KvstoreToolError) -> [UInt8] {
         func invalid(_ what: String) -> KvstoreToolError {
-            KvstoreToolError(.invalidValue, "the value is not \(what)", key: key, operation: "set")
+            KvstoreToolError("the value is not \(what)", key: key)
         }
         switch self {
         case .string: return KVStoreValueCodec.encode(text)
@@ -113,7 +113,7 @@ enum ValueType: String, CaseIterable, ExpressibleByArgument {
         case let .bool(flag) where self == .bool: return flag ? "true" : "false"
         case .array where self == .strings: return value.serialized
         default:
-            throw KvstoreToolError(.invalidValue, "the value given for type \(rawValue) has the wrong JSON type", key: key, operation: "import")
+            throw KvstoreToolError("the value given for type \(rawValue) has the wrong JSON type", key: key)
         }
     }
 

@@ -18,9 +18,9 @@ extension Kvstore {
             do {
                 stats = try KVStore.verify(configuration)
             } catch where error.code == .notFound {
-                throw KvstoreToolError(.storeNotFound, "no store at \(configuration.dataPath)", operation: "verify", underlying: error)
+                throw KvstoreToolError("no store at \(configuration.dataPath)")
             } catch {
-                throw KvstoreToolError(error, operation: "verify")
+                throw KvstoreToolError(error)
             }
             SystemIO.writeStandardOutput(
                 "ok: \(configuration.dataPath): \(stats.liveEntries) live entries, \(stats.usedSize) of \(stats.fileSize) bytes used, "

@@ -47,9 +47,9 @@ extension Kvstore {
             do {
                 store = try KVStore(configuration)
             } catch where error.code == .notFound {
-                throw KvstoreToolError(.storeNotFound, "no store at \(configuration.dataPath)", operation: "watch", underlying: error)
+                throw KvstoreToolError("no store at \(configuration.dataPath)")
             } catch {
-                throw KvstoreToolError(error, operation: "watch")
+                throw KvstoreToolError(error)
             }
             defer { store.close() }
             Self.unblockTerminationSignals()
@@ -66,7 +66,7 @@ extension Kvstore {
                     SystemIO.writeStandardOutput(object.line + "\n")
                 }
             } catch let error as KVStoreError {
-                throw KvstoreToolError(error, operation: "watch")
+                throw KvstoreToolError(error)
             }
         }
 

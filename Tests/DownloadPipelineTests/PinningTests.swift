@@ -1,3 +1,4 @@
+import AsymmetricKeys
 import CofferTestSupport
 @testable import DownloadPipeline
 import Foundation
@@ -14,27 +15,26 @@ struct PinningTests {
         return try #require((facts?["pins"] as? [String: String])?[name])
     }
 
-    static func pins(_ names: String...) throws -> [[UInt8]] {
+    static func pins(_ names: String...) throws -> [SPKIPin] {
         try TransportSecurity.pins(parsing: try names.map(pin).joined(separator: ";"))
     }
 
-    static func security(pins: [[UInt8]], roots: String = "root-ca.pem", identity: ClientIdentity? = nil) throws -> TransportSecurity {
+    static func security(pins: [SPKIPin], roots: String = "root-ca.pem", identity: ClientIdentity? = nil) throws -> TransportSecurity {
         let certificates = try TransportTrustStore.certificates(at: TLSTestServer.fixture(roots))
         return TransportSecurity(trustRoots: .init(certificates: certificates, includesSystemRoots: false),
                                  clientIdentity: identity, pinnedPublicKeys: pins)
     }
 
-    /// In full parallel runs on a loaded 2-core machine, one connection through the pinning
-    /// forwarder now and then goes 40 s without a byte (the client's idle-read timeout); the
-    /// suite alone has never shown it, and its cause is not found yet (the forwarder's glue and
-    /// pin check were read without finding it). Such a timeout is recorded as a known,
-    /// intermittent issue so that it stays visible in every run; any other failure, and every
-    /// expectation, still fails the test.
+    /// A known, unexplained stall of the pinning forwarder (an open issue; its cause is not
+    /// known). What has been seen, only in full parallel `swift test` runs: a request through the
+    /// forwarder received no byte for the idle-read timeout (``LoopbackTimeouts/idleRead``, 40 s)
+    /// and failed with a `.timeout` ``DownloadError``; and once a test of this suite made no
+    /// progress at all until the run was stopped.
     ///
-    /// One full run also hung without end in such a test (every thread idle, no timeout firing,
-    /// and swift-testing's time limit cannot end a task that does not return), so the body now
-    /// runs with a hard bound: after ``stallBound`` it is cancelled and abandoned, and the stall
-    /// is recorded as the same known issue instead of hanging the whole run.
+    /// So the body runs in a task of its own, bounded by ``stallBound`` (100 s): past it the task
+    /// is cancelled and abandoned (``ForwarderStall``). A `.timeout` error or a ``ForwarderStall``
+    /// is recorded as an intermittent known issue, visible in every run; any other error, and
+    /// every expectation, still fails the test.
     static func allowingForwarderStall(_ body: @escaping @Sendable () async throws -> Void) async throws {
         try await withKnownIssue("the pinning forwarder stalled a connection (idle-read timeout or no progress)", isIntermittent: true) {
             try await bounded(stallBound, body)
@@ -147,7 +147,7 @@ struct PinningTests {
                     "\(String(describing: wrongName))")
             #expect(server.requests.isEmpty)
             // The same server by a name its certificate holds passes (a forwarder stall here is
-            // the known intermittent issue of allowingForwarderStall, seen twice in 8 loaded runs).
+            // the known issue of allowingForwarderStall).
             try await Self.allowingForwarderStall {
                 let result = try await TransportSecurityTests.fetch(server.url(host: "localhost"), security: try Self.security(pins: try Self.pins("server")))
                 #expect(result.data == server.body)
@@ -245,7 +245,7 @@ struct PinningTests {
     @Test("pins parse as curl spells them; anything else is refused by name")
     func parsing() throws {
         let pins = try TransportSecurity.pins(parsing: "\(try Self.pin("server")); \(try Self.pin("root-ca"))")
-        #expect(pins.count == 2 && pins.allSatisfy { $0.count == 32 })
+        #expect(pins.count == 2 && pins.allSatisfy { $0.digest.count == 32 })
         for bad in ["", "sha256//", "sha1//q1DdDgvcwDrPuV++utb0861D3BntxTKHQkUeT3tMePk=", "sha256//AAAA", "\(try Self.pin("server"));"] {
             #expect(throws: DownloadError.self, "\(bad)") { _ = try TransportSecurity.pins(parsing: bad) }
         }

@@ -52,7 +52,7 @@ struct EncryptionTests {
             try store.set(Int64(-5), forKey: "i64_2")
             store.close()
         }
-        try WriteTests.checkCompatibleFiles(directory, "aes128")
+        try WriteTests.checkCompatibleFiles(directory, "aes128", encrypted: true)
         let store = try KVStore(configuration)
         defer { store.close() }
         #expect(try store.string(forKey: "coffer") == "appended by coffer")
@@ -78,7 +78,7 @@ struct EncryptionTests {
             for number in 0..<500 { try store.set(Int64(number), forKey: "n\(number)") }
             store.close()
         }
-        try WriteTests.checkCompatibleFiles(directory)
+        try WriteTests.checkCompatibleFiles(directory, encrypted: true)
         let data = try TestSupport.read(directory + "/mmkv.default")
         #expect(!String(decoding: data, as: UTF8.self).contains("secret"), "values are not stored in clear")
         let store = try KVStore(configuration)

@@ -13,8 +13,9 @@ struct WriteTests {
         return bytes.withUnsafeBytes { MetaInfo(bytes: $0) }
     }
 
-    /// Checks the MMKV-FORMAT §10 writer rules on a closed store's files.
-    static func checkCompatibleFiles(_ directory: String, _ id: String = "mmkv.default") throws {
+    /// Checks the MMKV-FORMAT §10 writer rules on a closed store's files; `encrypted` for a store
+    /// whose data region is ciphertext.
+    static func checkCompatibleFiles(_ directory: String, _ id: String = "mmkv.default", encrypted: Bool = false) throws {
         let data = try TestSupport.read(directory + "/" + id)
         let crcFile = try TestSupport.read(directory + "/" + id + ".crc")
         let info = crcFile.withUnsafeBytes { MetaInfo(bytes: $0) }
@@ -29,11 +30,13 @@ struct WriteTests {
         #expect(Int(header) == size, "header = actual size")
         let crc = data.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[4..<(4 + size)])) }
         #expect(crc == info.crc)
-        if size >= 4 {
-            // The placeholder: a 4-byte varint in [2^21, 2^28) (plain stores only: encrypted ones are ciphertext).
-            if data[4] & 0x80 != 0 && data[5] & 0x80 != 0 && data[6] & 0x80 != 0 && data[7] & 0x80 == 0 {
-                #expect(Bool(true))
-            }
+        if size >= 4 && !encrypted {
+            // The placeholder (MMKV-FORMAT §2.2): a 4-byte varint in [2^21, 2^28) (plain stores
+            // only: encrypted ones are ciphertext).
+            let placeholder = data[4..<8]
+            #expect(placeholder.prefix(3).allSatisfy { $0 & 0x80 != 0 } && placeholder.last! & 0x80 == 0, "the placeholder is a 4-byte varint")
+            let value = placeholder.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element & 0x7F) << (7 * $1.offset) }
+            #expect(StoreCore.placeholderRange.contains(value), "the placeholder \(value) lies in [2^21, 2^28)")
         }
     }
 

@@ -25,20 +25,20 @@ private let now = Date(timeIntervalSince1970: -62_135_596_800)
 public func fuzzHTTPFields(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
 
-    let trimmed = HTTPFieldText.trimmed(text)
-    guard HTTPFieldText.trimmed(trimmed) == trimmed,
+    let trimmed = HTTPTextOracles.trimmed(text)
+    guard HTTPTextOracles.trimmed(trimmed) == trimmed,
           trimmed.first.map({ $0 != " " && $0 != "\t" }) ?? true,
           trimmed.last.map({ $0 != " " && $0 != "\t" }) ?? true else {
         fatalError("trimming left optional whitespace at an end of \(trimmed.debugDescription)")
     }
     if text.utf8.allSatisfy({ $0 < 0x80 }) {
-        guard HTTPFieldText.namesEqual(text, text.uppercased()), HTTPFieldText.namesEqual(text.lowercased(), text) else {
+        guard HTTPTextOracles.namesEqual(text, text.uppercased()), HTTPTextOracles.namesEqual(text.lowercased(), text) else {
             fatalError("the field name \(text.debugDescription) differs from its upper or lower case")
         }
     }
 
     _ = RetryPolicy.retryAfter(text, now: now)
-    guard let date = HTTPDate.parse(text) else { return 0 }
+    guard let date = HTTPTextOracles.date(text) else { return 0 }
     // A date parses only from exactly 29 ASCII bytes.
     let bytes = Array(text.utf8)
     let isLeapSecond = bytes[23...24].elementsEqual("60".utf8)

@@ -29,9 +29,13 @@ extension PublicKey {
     /// (RFC 7469 §2.4), as `openssl pkey -pubout -outform DER | openssl dgst -sha256 -binary |
     /// base64` prints it. Defined for every algorithm; a security key, which has no
     /// SubjectPublicKeyInfo, gives its authenticator key's.
-    public var spkiSHA256: String {
-        if case .securityKey(let key) = self { return key.innerKey.spkiSHA256 }
-        return Base64.encode(Digest.hash(.sha256, SubjectPublicKeyInfo.encode(self)))
+    public var spkiSHA256: String { spkiPin.base64 }
+
+    /// The SHA-256 of the SubjectPublicKeyInfo DER as a pin (``spkiSHA256`` is its base64); a
+    /// security key, which has no SubjectPublicKeyInfo, gives its authenticator key's.
+    public var spkiPin: SPKIPin {
+        if case .securityKey(let key) = self { return key.innerKey.spkiPin }
+        return SPKIPin(subjectPublicKeyInfo: SubjectPublicKeyInfo.encode(self))
     }
 
     /// `SPKI-SHA256:` and the base64 of SHA-256 over the SubjectPublicKeyInfo DER (the

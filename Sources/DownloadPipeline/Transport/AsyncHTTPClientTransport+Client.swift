@@ -71,13 +71,25 @@ extension AsyncHTTPClientTransport {
         if let identity = security.clientIdentity {
             do {
                 tls.certificateChain = try identity.certificateChain.map { .certificate(try NIOSSLCertificate(bytes: $0, format: .der)) }
-                let key = try identity.privateKeyPKCS8.withUnsafeBytes { try NIOSSLPrivateKey(bytes: Array($0), format: .der) }
-                tls.privateKey = .privateKey(key)
+                tls.privateKey = .privateKey(try privateKey(identity.privateKeyPKCS8))
             } catch {
-                throw DownloadError.transport(url: nil, "the client identity (certificate sha256//\(identity.leafPin)) is not one the TLS library accepts: \(error)")
+                throw DownloadError.transport(url: nil, "the client identity (certificate \(identity.leafPin)) is not one the TLS library accepts: \(error)")
             }
         }
         return tls
+    }
+
+    /// The client key as NIOSSL holds it. NIOSSL takes the DER only as `[UInt8]`
+    /// (`NIOSSLPrivateKey(bytes:format:)`, read through a memory BIO, not kept), so the PKCS#8 DER
+    /// is copied out of its ``CryptoOpenSSL/SecureBytes`` into one array for that call, and the
+    /// array is zeroed as soon as the call returns, whether it succeeded or not. BoringSSL keeps
+    /// the parsed key (its own `EVP_PKEY`, not the DER) as long as the TLS configuration holds it.
+    static func privateKey(_ pkcs8: SecureBytes) throws -> NIOSSLPrivateKey {
+        var der = pkcs8.withUnsafeBytes { Array($0) }
+        // The array is uniquely referenced again once NIOSSL returns, so the zeroing writes the
+        // very buffer NIOSSL read (no copy-on-write copy).
+        defer { SecureMemory.zero(&der) }
+        return try NIOSSLPrivateKey(bytes: der, format: .der)
     }
 
     static func timeAmount(_ duration: Duration) -> TimeAmount {

@@ -11,8 +11,9 @@ public struct ClientIdentity: Sendable {
     public var certificateChain: [[UInt8]]
     /// The private key as unencrypted PKCS#8 DER, kept in memory only.
     public var privateKeyPKCS8: SecureBytes
-    /// The leaf's `spkiSHA256` pin (what `keytool inspect` prints), for messages.
-    public var leafPin: String
+    /// The leaf's public key pin (its base64 is the `spkiSHA256` that `keytool inspect` prints),
+    /// for messages.
+    public var leafPin: SPKIPin
 
     /// Picks the private key and the certificate of its public key among `entries` (the entries
     /// of one file, or of a key file followed by a certificate file); the other certificates
@@ -29,14 +30,14 @@ public struct ClientIdentity: Sendable {
             throw DownloadError.file(source, "holds \(keys.count) private keys; a client identity needs exactly one")
         }
         let certificates = entries.compactMap(\.certificate)
-        let publicPin: String
-        do { publicPin = try key.publicKey().spkiSHA256 } catch {
+        let publicPin: SPKIPin
+        do { publicPin = try key.publicKey().spkiPin } catch {
             throw DownloadError.file(source, "the private key's public key cannot be computed: \(error)")
         }
-        guard let leafIndex = certificates.firstIndex(where: { $0.spkiSHA256 == publicPin }) else {
+        guard let leafIndex = certificates.firstIndex(where: { SPKIPin(subjectPublicKeyInfo: $0.subjectPublicKeyInfo) == publicPin }) else {
             throw DownloadError.file(source, certificates.isEmpty
                 ? "holds no certificate (a client identity needs the key's certificate)"
-                : "holds no certificate for its private key (key pin sha256//\(publicPin))")
+                : "holds no certificate for its private key (key pin \(publicPin))")
         }
         var chain = [Array(certificates[leafIndex].derEncoded)]
         for (index, certificate) in certificates.enumerated() where index != leafIndex {

@@ -1,3 +1,4 @@
+import AsymmetricKeys
 import NIOCore
 import NIOSSL
 import NIOTLS
@@ -8,7 +9,7 @@ final class PinCheckHandler: ChannelInboundHandler {
     typealias InboundIn = NIOAny
 
     private let host: String
-    private let pins: Set<String>
+    private let pins: Set<SPKIPin>
     private let verified: PinningForwarder.VerifiedChain
     private let failures: PinningForwarder.FailureBox
     private let inbound: any Channel
@@ -16,7 +17,7 @@ final class PinCheckHandler: ChannelInboundHandler {
     private let handshakeTimeout: TimeAmount
     private var settled = false
 
-    init(host: String, pins: Set<String>, verified: PinningForwarder.VerifiedChain,
+    init(host: String, pins: Set<SPKIPin>, verified: PinningForwarder.VerifiedChain,
          failures: PinningForwarder.FailureBox, inbound: any Channel, handshakeTimeout: TimeAmount) {
         self.host = host
         self.handshakeTimeout = handshakeTimeout
@@ -56,9 +57,9 @@ final class PinCheckHandler: ChannelInboundHandler {
             return
         }
         let seen = verified.pins
-        guard seen.contains(where: pins.contains) else {
-            let expected = pins.sorted().map(PinningForwarder.spelled).joined(separator: ", ")
-            let chain = seen.reversed().map(PinningForwarder.spelled).joined(separator: ", ")
+        guard seen.contains(where: { $0.map(pins.contains) ?? false }) else {
+            let expected = pins.map(\.description).sorted().joined(separator: ", ")
+            let chain = seen.reversed().map { $0?.description ?? "unparsed certificate" }.joined(separator: ", ")
             failures.record(.refused("TLS: the server's public key matches none of the pinned public keys (expected \(expected); the verified chain, leaf first, has \(chain.isEmpty ? "no certificate" : chain)); no request was sent"))
             context.close(promise: nil)
             inbound.close(promise: nil)

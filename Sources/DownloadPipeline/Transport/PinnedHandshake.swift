@@ -23,12 +23,11 @@ enum PinnedHandshake {
         return handler
     }
 
-    /// The base64 SHA-256 of a certificate's SubjectPublicKeyInfo (`spkiSHA256`, what `keytool
-    /// inspect` prints), or a digest of the whole DER when Coffer cannot parse the certificate
-    /// (so that it matches no pin).
-    static func pin(ofCertificate der: [UInt8]) -> String {
-        if let info = try? Certificate(derEncoded: der[...]) { return info.spkiSHA256 }
-        return "unparsed certificate"
+    /// The pin of a certificate's SubjectPublicKeyInfo, or `nil` when Coffer cannot parse the
+    /// certificate (which then matches no pin).
+    static func pin(ofCertificate der: [UInt8]) -> SPKIPin? {
+        guard let info = try? Certificate(derEncoded: der[...]) else { return nil }
+        return SPKIPin(subjectPublicKeyInfo: info.subjectPublicKeyInfo)
     }
 }
 

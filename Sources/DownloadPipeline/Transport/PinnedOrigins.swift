@@ -1,4 +1,4 @@
-import ASN1Kit
+import AsymmetricKeys
 import AsyncHTTPClient
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -40,7 +40,7 @@ final class PinnedOrigins: Sendable {
             forwarder = existing
         } else {
             let made = try await PinningForwarder.start(
-                host: host, address: endpoint.address, port: port, pins: Set(configuration.security.pinnedPublicKeys.map { Base64.encode($0) }),
+                host: host, address: endpoint.address, port: port, pins: Set(configuration.security.pinnedPublicKeys),
                 tls: AsyncHTTPClientTransport.tlsConfiguration(configuration.security),
                 connectTimeout: AsyncHTTPClientTransport.timeAmount(configuration.connectTimeout))
             let (kept, spare) = forwarders.withLock { forwarders -> (PinningForwarder, PinningForwarder?) in

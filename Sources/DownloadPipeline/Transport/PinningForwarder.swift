@@ -44,9 +44,9 @@ final class PinningForwarder: Sendable {
     /// - Parameters:
     ///   - host: The URL's host: the TLS server name and the name the certificate must be for.
     ///   - address: Where to connect instead of `host` (``AsyncHTTPClientTransport/Configuration/addressOverrides``).
-    ///   - pins: The accepted pins, the base64 of SPKI SHA-256 digests.
+    ///   - pins: The accepted pins.
     ///   - tls: The TLS client settings (chain verification, roots, identity).
-    static func start(host: String, address: String? = nil, port: Int, pins: Set<String>, tls: TLSConfiguration,
+    static func start(host: String, address: String? = nil, port: Int, pins: Set<SPKIPin>, tls: TLSConfiguration,
                       connectTimeout: TimeAmount) async throws -> PinningForwarder {
         var tls = tls
         tls.applicationProtocols = ["http/1.1"]
@@ -130,12 +130,9 @@ final class PinningForwarder: Sendable {
         (try? SocketAddress(ipAddress: host, port: 0)) != nil
     }
 
-    /// `sha256//` and the base64 of a pin, as curl spells it.
-    static func spelled(_ pin: String) -> String { "sha256//" + pin }
-
     /// Opens the TLS connection to the origin for `inbound` (on `inbound`'s event loop).
     private static func connect(inbound: any Channel, host: String, address: String, port: Int, serverHostname: String?, context: NIOSSLContext,
-                                pins: Set<String>, failures: FailureBox, connectTimeout: TimeAmount) {
+                                pins: Set<SPKIPin>, failures: FailureBox, connectTimeout: TimeAmount) {
         ClientBootstrap(group: inbound.eventLoop)
             .connectTimeout(connectTimeout)
             .channelInitializer { outbound in
@@ -168,9 +165,9 @@ final class PinningForwarder: Sendable {
         func record(_ failure: Failure) { value.withLock { $0 = failure } }
     }
 
-    /// The pins of the certificates BoringSSL verified, leaf last, for one handshake (touched on
-    /// the connection's event loop only).
+    /// The pins of the certificates BoringSSL verified, leaf last, for one handshake (`nil` for a
+    /// certificate Coffer cannot parse); touched on the connection's event loop only.
     final class VerifiedChain: @unchecked Sendable {
-        var pins: [String] = []
+        var pins: [SPKIPin?] = []
     }
 }

@@ -1,4 +1,3 @@
-import ASN1Kit
 import AsymmetricKeys
 import CryptoOpenSSL
 
@@ -6,8 +5,11 @@ import CryptoOpenSSL
 /// certificates it trusts and the identity it presents, all from keys and certificates Coffer
 /// reads itself (``KeyCodec/KeyDecoder``).
 ///
-/// Secrets (a client private key) stay in memory: the key reaches the TLS library as PKCS#8 DER
-/// held in ``CryptoOpenSSL/SecureBytes``, never in a file.
+/// Secrets (a client private key) stay in memory, never in a file: Coffer holds the key as PKCS#8
+/// DER in ``CryptoOpenSSL/SecureBytes`` (``ClientIdentity/privateKeyPKCS8``). The TLS library
+/// (swift-nio-ssl) accepts a key only as an ordinary byte array, so when the TLS settings are made
+/// the DER is copied into one array for the length of that call and the array is zeroed as soon
+/// as it returns; BoringSSL then holds the parsed key for as long as the settings are in use.
 public struct TransportSecurity: Sendable {
     /// Which HTTP versions the client offers.
     public enum HTTPVersion: String, Sendable, Hashable, CaseIterable {
@@ -41,18 +43,18 @@ public struct TransportSecurity: Sendable {
     public var trustRoots: TrustRoots
     /// The certificate chain and key presented when a server asks for one (mutual TLS).
     public var clientIdentity: ClientIdentity?
-    /// SHA-256 digests (32 bytes each) of SubjectPublicKeyInfos, curl's `--pinnedpubkey
-    /// sha256//…` (the `spkiSHA256` that `keytool inspect` prints, base64-decoded). When set, an
+    /// SHA-256 digests of SubjectPublicKeyInfos, curl's `--pinnedpubkey sha256//…` (the
+    /// `spkiSHA256` that `keytool inspect` prints; ``AsymmetricKeys/SPKIPin``). When set, an
     /// `https` server is accepted only if, besides the usual chain and host name verification,
     /// one certificate of its verified chain (leaf, intermediate or root) has one of these
     /// public keys; the check happens on the connection the request then uses, before any byte
     /// of the request is sent. Empty (the default): no pinning.
-    public var pinnedPublicKeys: [[UInt8]]
+    public var pinnedPublicKeys: [SPKIPin]
 
     /// Creates settings: HTTP/2 with HTTP/1.1 fallback, the system's trust store, no client
     /// identity, no pins.
     public init(httpVersion: HTTPVersion = .automatic, trustRoots: TrustRoots = .system, clientIdentity: ClientIdentity? = nil,
-                pinnedPublicKeys: [[UInt8]] = []) {
+                pinnedPublicKeys: [SPKIPin] = []) {
         self.httpVersion = httpVersion
         self.trustRoots = trustRoots
         self.clientIdentity = clientIdentity
@@ -60,18 +62,12 @@ public struct TransportSecurity: Sendable {
     }
 
     /// The pins of curl's `--pinnedpubkey` spelling: `sha256//BASE64` items separated by `;`,
-    /// each the base64 of 32 bytes.
+    /// each the base64 of 32 bytes (``AsymmetricKeys/SPKIPin/pins(parsing:)``).
     ///
     /// - Throws: ``DownloadError`` `.transport` naming the item that is not such a pin.
-    public static func pins(parsing text: String) throws -> [[UInt8]] {
-        let items = text.split(separator: ";", omittingEmptySubsequences: false).map {
-            String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-        }
-        return try items.map { item in
-            guard item.hasPrefix("sha256//"), let digest = try? Base64.decode(Array(item.dropFirst(8).utf8)), digest.count == 32 else {
-                throw DownloadError.transport(url: nil, "'\(item.prefix(100))' is not a public key pin (sha256// and the base64 of a 32-byte SHA-256, pins separated by ';')")
-            }
-            return digest
+    public static func pins(parsing text: String) throws -> [SPKIPin] {
+        do { return try SPKIPin.pins(parsing: text) } catch {
+            throw DownloadError.transport(url: nil, (error as? KeyError)?.reason ?? "\(error)")
         }
     }
 }

@@ -1,4 +1,3 @@
-import ASN1Kit
 import AsymmetricKeys
 import KeyCodec
 import X509Kit
@@ -55,11 +54,11 @@ public enum TransportTrustStore {
     /// curl's `--pinnedpubkey FILE` reads a public key: PEM, DER, or any container Coffer reads.
     ///
     /// - Throws: ``DownloadError`` `.file` naming the file when it cannot be read or holds no key.
-    public static func publicKeyPins(file: String) throws -> [[UInt8]] {
-        var pins: [[UInt8]] = []
+    public static func publicKeyPins(file: String) throws -> [SPKIPin] {
+        var pins: [SPKIPin] = []
         for entry in try entries(file, passphrase: nil) {
-            guard let publicKey = try? entry.key.publicKey(), let digest = try? Base64.decode(Array(publicKey.spkiSHA256.utf8)) else { continue }
-            if !pins.contains(digest) { pins.append(digest) }
+            guard let pin = try? entry.key.publicKey().spkiPin else { continue }
+            if !pins.contains(pin) { pins.append(pin) }
         }
         guard !pins.isEmpty else { throw DownloadError.file(file, "holds no public key to pin") }
         return pins

@@ -45,24 +45,20 @@ package struct SSHWireReader {
     var remaining: ArraySlice<UInt8> { bytes[position...] }
 
     /// Reads a big-endian `uint32`.
-    mutating func readUInt32() throws -> UInt32 {
-        guard remainingCount >= 4 else {
-            throw malformed("needs a 4-byte uint32 at offset \(offset) but only \(remainingCount) bytes remain")
-        }
-        var value: UInt32 = 0
-        for index in position..<(position + 4) { value = value << 8 | UInt32(bytes[index]) }
-        position += 4
-        return value
-    }
+    mutating func readUInt32() throws -> UInt32 { try readBigEndian("a 4-byte uint32") }
 
     /// Reads a big-endian `uint64`.
-    mutating func readUInt64() throws -> UInt64 {
-        guard remainingCount >= 8 else {
-            throw malformed("needs an 8-byte uint64 at offset \(offset) but only \(remainingCount) bytes remain")
+    mutating func readUInt64() throws -> UInt64 { try readBigEndian("an 8-byte uint64") }
+
+    /// Reads a big-endian unsigned integer of `Value`'s width; `what` names it in the error.
+    private mutating func readBigEndian<Value: FixedWidthInteger & UnsignedInteger>(_ what: String) throws -> Value {
+        let size = Value.bitWidth / 8
+        guard remainingCount >= size else {
+            throw malformed("needs \(what) at offset \(offset) but only \(remainingCount) bytes remain")
         }
-        var value: UInt64 = 0
-        for index in position..<(position + 8) { value = value << 8 | UInt64(bytes[index]) }
-        position += 8
+        var value: Value = 0
+        for index in position..<(position + size) { value = value << 8 | Value(bytes[index]) }
+        position += size
         return value
     }
 

@@ -21,19 +21,9 @@ enum RawDeflate {
         defer { deflateEnd(&stream) }
         var output: [UInt8] = []
         output.reserveCapacity(Int(deflateBound(&stream, uLong(input.count))))
-        var piece = [UInt8](repeating: 0, count: chunk)
-        var status: Int32 = Z_OK
-        input.withUnsafeBufferPointer { inBytes in
-            stream.next_in = UnsafeMutablePointer(mutating: inBytes.baseAddress)
-            stream.avail_in = uInt(inBytes.count)
-            repeat {
-                piece.withUnsafeMutableBufferPointer { out in
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = uInt(out.count)
-                    status = deflate(&stream, Z_FINISH)
-                }
-                output += piece[0..<(chunk - Int(stream.avail_out))]
-            } while status == Z_OK
+        let status = pump(&stream, input, { deflate(&$0, Z_FINISH) }, more: { _ in true }) { piece in
+            output += piece
+            return true
         }
         guard status == Z_STREAM_END else { throw zlibError("deflate", status) }
         return output
@@ -50,25 +40,14 @@ enum RawDeflate {
         guard initialized == Z_OK else { throw zlibError("inflateInit2_", initialized) }
         defer { inflateEnd(&stream) }
         var output: [UInt8] = []
-        var piece = [UInt8](repeating: 0, count: chunk)
-        var status: Int32 = Z_OK
         var overLimit = false
-        input.withUnsafeBufferPointer { inBytes in
-            stream.next_in = UnsafeMutablePointer(mutating: inBytes.baseAddress)
-            stream.avail_in = uInt(inBytes.count)
-            repeat {
-                piece.withUnsafeMutableBufferPointer { out in
-                    stream.next_out = out.baseAddress
-                    stream.avail_out = uInt(out.count)
-                    status = inflate(&stream, Z_NO_FLUSH)
-                }
-                let produced = chunk - Int(stream.avail_out)
-                guard output.count + produced <= limit else {
-                    overLimit = true
-                    return
-                }
-                output += piece[0..<produced]
-            } while status == Z_OK && (stream.avail_in > 0 || stream.avail_out == 0)
+        let status = pump(&stream, input, { inflate(&$0, Z_NO_FLUSH) }, more: { $0.avail_in > 0 || $0.avail_out == 0 }) { piece in
+            guard output.count + piece.count <= limit else {
+                overLimit = true
+                return false
+            }
+            output += piece
+            return true
         }
         if overLimit {
             throw JOSEError(.tooLarge, "the compressed JWE plaintext inflates to more than \(limit) bytes (\(limitName)); inflation stopped")
@@ -81,6 +60,28 @@ enum RawDeflate {
             throw JOSEError.malformed("the compressed JWE plaintext", "\(stream.avail_in) bytes follow the end of the DEFLATE stream")
         }
         return output
+    }
+
+    /// Runs `call` (`deflate` or `inflate`) over `input`, one output piece of ``chunk`` bytes at a
+    /// time, handing each piece to `take`, while `call` returns `Z_OK` and `more` says the stream
+    /// has more to give; `take` returning `false` stops at once. Returns `call`'s last status.
+    private static func pump(_ stream: inout z_stream, _ input: [UInt8], _ call: (inout z_stream) -> Int32,
+                             more: (z_stream) -> Bool, take: (ArraySlice<UInt8>) -> Bool) -> Int32 {
+        var piece = [UInt8](repeating: 0, count: chunk)
+        var status: Int32 = Z_OK
+        input.withUnsafeBufferPointer { inBytes in
+            stream.next_in = UnsafeMutablePointer(mutating: inBytes.baseAddress)
+            stream.avail_in = uInt(inBytes.count)
+            repeat {
+                piece.withUnsafeMutableBufferPointer { out in
+                    stream.next_out = out.baseAddress
+                    stream.avail_out = uInt(out.count)
+                    status = call(&stream)
+                }
+                guard take(piece[0..<(chunk - Int(stream.avail_out))]) else { return }
+            } while status == Z_OK && more(stream)
+        }
+        return status
     }
 
     private static func zlibError(_ function: String, _ status: Int32) -> JOSEError {

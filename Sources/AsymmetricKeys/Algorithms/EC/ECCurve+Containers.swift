@@ -1,34 +1,21 @@
 import ASN1Kit
 import CofferErrors
 import CryptoOpenSSL
+@_exported import enum CryptoOpenSSL.ECCurve
 
-/// The named curves Coffer's EC keys use: NIST P-256, P-384 and P-521 (FIPS 186-4 §D.1.2),
-/// secp256k1 (SEC 2 §2.4.1) and brainpoolP256r1, brainpoolP384r1, brainpoolP512r1 (RFC 5639).
+/// What the key containers name the curves by. The curves themselves, and their facts (name, OID,
+/// size, digest), are CryptoOpenSSL's one list, re-exported here as ``ECCurve``.
 ///
 /// Every curve is read and written in the DER containers (SubjectPublicKeyInfo, PKCS#8, SEC 1,
 /// legacy PEM). JWK names P-256, P-384, P-521 and secp256k1 (RFC 8812); SSH names only the NIST
 /// curves (RFC 5656): the writers of those containers refuse the others with `.cannotConvert`.
-public enum ECCurve: String, Sendable, Hashable, CaseIterable {
-    case p256 = "P-256"
-    case p384 = "P-384"
-    case p521 = "P-521"
-    case secp256k1 = "secp256k1"
-    case brainpoolP256r1 = "brainpoolP256r1"
-    case brainpoolP384r1 = "brainpoolP384r1"
-    case brainpoolP512r1 = "brainpoolP512r1"
-
+extension ECCurve {
     /// The named-curve OID of `ECParameters` (RFC 5480 §2.1.1.1, RFC 5639 §4.1).
-    public var oid: ASN1ObjectIdentifier {
-        switch self {
-        case .p256: .prime256v1
-        case .p384: .secp384r1
-        case .p521: .secp521r1
-        case .secp256k1: .secp256k1
-        case .brainpoolP256r1: .brainpoolP256r1
-        case .brainpoolP384r1: .brainpoolP384r1
-        case .brainpoolP512r1: .brainpoolP512r1
-        }
-    }
+    public var oid: ASN1ObjectIdentifier { Self.oids[self]! }
+
+    /// ``oidDotted`` of every curve, parsed once.
+    private static let oids: [ECCurve: ASN1ObjectIdentifier] = Dictionary(
+        uniqueKeysWithValues: allCases.map { ($0, ASN1ObjectIdentifier(stringLiteral: $0.oidDotted)) })
 
     /// The curve of a named-curve OID, or `nil` for any other.
     public init?(oid: ASN1ObjectIdentifier) {
@@ -62,9 +49,6 @@ public enum ECCurve: String, Sendable, Hashable, CaseIterable {
         guard let curve = Self.allCases.first(where: { $0.jwkName == jwkName }) else { return nil }
         self = curve
     }
-
-    /// Whether this is one of the NIST curves P-256, P-384, P-521.
-    public var isNIST: Bool { self == .p256 || self == .p384 || self == .p521 }
 
     /// The JWK `crv` name (`P-256`, …, `secp256k1`), or `nil` for the brainpool curves, which
     /// the IANA JOSE registry does not list.
@@ -102,33 +86,6 @@ public enum ECCurve: String, Sendable, Hashable, CaseIterable {
         return type
     }
 
-    /// The size of the field in bits (the key size `ssh-keygen -l` and `openssl pkey -text` print).
-    public var bits: Int { keyType.bits }
-
-    /// The length of one coordinate and of the private scalar in bytes (32, 48, 66; 64 for
-    /// brainpoolP512r1).
-    public var coordinateSize: Int { (bits + 7) / 8 }
-
-    /// The digest SSH pairs with the curve, and the one JWS names (ES256/ES384/ES512/ES256K);
-    /// by size for the brainpool curves (RFC 5639 has no pairing; SHA-256/384/512 as for NIST).
-    public var digest: DigestAlgorithm {
-        switch self {
-        case .p256, .secp256k1, .brainpoolP256r1: .sha256
-        case .p384, .brainpoolP384r1: .sha384
-        case .p521, .brainpoolP512r1: .sha512
-        }
-    }
-
     /// The OpenSSL key type.
-    package var keyType: CurveKeyType {
-        switch self {
-        case .p256: .p256
-        case .p384: .p384
-        case .p521: .p521
-        case .secp256k1: .secp256k1
-        case .brainpoolP256r1: .brainpoolP256r1
-        case .brainpoolP384r1: .brainpoolP384r1
-        case .brainpoolP512r1: .brainpoolP512r1
-        }
-    }
+    package var keyType: CurveKeyType { .ec(self) }
 }
