@@ -241,9 +241,9 @@ extension Keytool {
             }
             add("format:", "\(decoded.format.rawValue) (\(decoded.encoding.rawValue))")
             if KeyLoader.isPublicPartOfPrivateFile(decoded) {
-                add("key:", "\(CheckCommand.describe(publicKey)) private key (encrypted: public part only; give --passphrase-file or --passphrase-env for the rest)")
+                add("key:", "\(publicKey.sizedDescription) private key (encrypted: public part only; give --passphrase-file or --passphrase-env for the rest)")
             } else {
-                add("key:", "\(CheckCommand.describe(publicKey)) \(decoded.key.isPrivate ? "private" : "public") key")
+                add("key:", "\(publicKey.sizedDescription) \(decoded.key.isPrivate ? "private" : "public") key")
             }
             if case .rsa(let rsa) = publicKey, let restriction = rsa.pssRestriction {
                 add("restriction:", restriction.description)
