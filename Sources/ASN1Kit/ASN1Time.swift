@@ -59,12 +59,18 @@ public struct ASN1Time: Hashable, Sendable, CustomStringConvertible {
             guard rest.last != UInt8(ascii: "0") else { throw bad("has trailing zeros in its fraction, which DER forbids") }
             fraction = String(decoding: rest.dropFirst(), as: UTF8.self)
         }
-        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard (1...12).contains(month), (1...days[month - 1]).contains(day),
-              hour < 24, minute < 60, second < 60 else {
+        guard Self.isValid(year: year, month: month, day: day, hour: hour, minute: minute, second: second) else {
             throw bad("is not a valid date and time")
         }
+    }
+
+    /// Whether the fields name a civil date and time: a month 1–12, a day of that month (leap
+    /// years Gregorian), hour < 24, minute < 60, second < 60 (no leap second).
+    static func isValid(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Bool {
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return (1...12).contains(month) && (1...days[month - 1]).contains(day)
+            && (0..<24).contains(hour) && (0..<60).contains(minute) && (0..<60).contains(second)
     }
 
     /// The instant `seconds` after 1970-01-01T00:00:00Z (proleptic Gregorian, no leap seconds), as
@@ -106,6 +112,12 @@ public struct ASN1Time: Hashable, Sendable, CustomStringConvertible {
     /// Seconds since 1970-01-01T00:00:00Z (the fraction of a second dropped), in the proleptic
     /// Gregorian calendar without leap seconds, as POSIX counts time.
     public var secondsSince1970: Int64 {
+        Self.secondsSince1970(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    /// Seconds since 1970-01-01T00:00:00Z of a UTC civil date and time (fields as `isValid`
+    /// accepts them): the one conversion of ``ASN1Time`` and ``RFC3339Time``.
+    static func secondsSince1970(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int64 {
         // Days from the civil date (H. Hinnant's algorithm), March-based years.
         let y = Int64(month <= 2 ? year - 1 : year)
         let era = (y >= 0 ? y : y - 399) / 400

@@ -28,7 +28,7 @@ extension Keytool {
                     continue
                 }
                 let problems = try key.consistencyProblems()
-                let description = try Self.describe(key.publicKey())
+                let description = try key.publicKey().sizedDescription
                 if problems.isEmpty {
                     print("\(name): \(description) key is consistent")
                 } else {
@@ -38,17 +38,6 @@ extension Keytool {
                 }
             }
             if failed { throw ExitCode(1) }
-        }
-
-        /// `RSA 2048-bit`, `EC P-256`, `Ed25519`.
-        static func describe(_ key: PublicKey) -> String {
-            switch key {
-            case .rsa(let rsa): "RSA \(rsa.bits)-bit"
-            case .ec(let ec): "EC \(ec.curve.rawValue)"
-            case .octet: key.algorithm.displayName
-            case .dsa(let dsa): "DSA \(dsa.bits)-bit"
-            case .securityKey: key.algorithmDescription
-            }
         }
     }
 }

@@ -6,6 +6,8 @@ import X509Kit
 
 extension KeyOutputFormat: ExpressibleByArgument {}
 
+extension PPKPrivateKey.Version: ExpressibleByArgument {}
+
 extension Keytool {
     /// `keytool convert FILE --to FORMAT [--der] [--out F] [--encrypt CIPHER --new-passphrase-…]`.
     struct ConvertCommand: ParsableCommand {
@@ -57,7 +59,7 @@ extension Keytool {
         var legacy = false
 
         @Option(name: .customLong("ppk-version"), help: ArgumentHelp("The PuTTY key file version for --to ppk: 3 (default) or 2 (PuTTY before 0.75).", valueName: "n"))
-        var ppkVersion: Int?
+        var ppkVersion: PPKPrivateKey.Version?
 
         @OptionGroup var passphrase: PassphraseOptions
         @OptionGroup var newPassphrase: NewPassphraseOptions
@@ -75,10 +77,7 @@ extension Keytool {
             if encrypt != nil && !to.isPrivate {
                 throw ValidationError("--encrypt needs a private output format (pkcs1, pkcs8, sec1, openssh, ppk)")
             }
-            if let ppkVersion {
-                guard to == .ppk else { throw ValidationError("--ppk-version applies to --to ppk only") }
-                guard ppkVersion == 2 || ppkVersion == 3 else { throw ValidationError("--ppk-version must be 2 or 3") }
-            }
+            if ppkVersion != nil && to != .ppk { throw ValidationError("--ppk-version applies to --to ppk only") }
             if newPassphrase.isGiven && encrypt == nil && to != .pkcs12 {
                 throw ValidationError("--new-passphrase-file/--new-passphrase-env need --encrypt CIPHER")
             }
@@ -107,7 +106,7 @@ extension Keytool {
             do {
                 bytes = try KeyEncoder.encode(decoded.key, as: to, der: der, comment: comment ?? decoded.comment, encryption: encryption,
                                               options: decoded.options, attributes: decoded.attributes,
-                                              ppkVersion: ppkVersion == 2 ? .v2 : .v3)
+                                              ppkVersion: ppkVersion ?? .v3)
             } catch let error as KeyError {
                 throw CommandError("\(name): \(error.reason)")
             }

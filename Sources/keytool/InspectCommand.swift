@@ -1,8 +1,6 @@
-import ASN1Kit
 import ArgumentParser
 import AsymmetricKeys
 import CofferJSON
-import CryptoOpenSSL
 import KeytoolSupport
 import KeyCodec
 
@@ -54,13 +52,16 @@ extension Keytool {
             if let ca {
                 sshCertificates.expectedCA = try KeyLoader.load(ca, passphrase: passphrase).key.publicKey()
             }
+            let textRenderer = InspectTextRenderer(sshCertificates: sshCertificates)
+            let jsonRenderer = InspectJSONRenderer(sshCertificates: sshCertificates)
             for (index, key) in keys.enumerated() {
+                let report = try InspectReport(key, showPrivate: showPrivate)
                 if json {
-                    print(try jsonLine(key, sshCertificates: sshCertificates))
+                    print(jsonRenderer.object(report).line)
                 } else {
                     if index > 0 { print("") }
-                    print(try text(key, name: keys.count > 1 ? "\(input.name) [key \(index + 1) of \(keys.count)]" : input.name,
-                                   sshCertificates: sshCertificates))
+                    let name = keys.count > 1 ? "\(input.name) [key \(index + 1) of \(keys.count)]" : input.name
+                    print(textRenderer.lines(report, name: name).joined(separator: "\n"))
                 }
             }
             for failure in result.failures {
@@ -86,226 +87,6 @@ extension Keytool {
                     throw ExitCode(1)
                 }
             }
-        }
-
-        private func fields(_ decoded: DecodedKey) throws -> [(String, String)] {
-            let publicKey = try decoded.key.publicKey()
-            var fields: [(String, String)] = [
-                ("format", decoded.format.rawValue),
-                ("encoding", decoded.encoding.rawValue),
-                ("algorithm", publicKey.algorithm.rawValue),
-            ]
-            if let curve = publicKey.curve { fields.append(("curve", curve.rawValue)) }
-            let publicPartOnly = KeyLoader.isPublicPartOfPrivateFile(decoded)
-            fields += [
-                ("private", decoded.key.isPrivate || publicPartOnly ? "true" : "false"),
-                ("encrypted", decoded.encryption != nil ? "true" : "false"),
-            ]
-            if publicPartOnly { fields.append(("publicPartOnly", "true")) }
-            if let encryption = decoded.encryption {
-                fields.append(("cipher", encryption.cipher))
-                if let kdf = encryption.kdf { fields.append(("kdf", kdf)) }
-            }
-            fields.append(("bits", String(publicKey.bits)))
-            fields += Self.publicNumberFields(publicKey)
-            if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
-                fields += [("fingerprintSHA256", sha256), ("fingerprintMD5", md5)]
-            }
-            // A security key has no SubjectPublicKeyInfo and no JWK; DSA has no JWK key type.
-            if case .securityKey = publicKey {} else { fields.append(("spkiSHA256", publicKey.spkiSHA256)) }
-            if let thumbprint = publicKey.jwkThumbprint { fields.append(("jwkThumbprint", thumbprint)) }
-            fields += Self.securityKeyFields(decoded.key)
-            if let entry = decoded.knownHosts {
-                if let marker = entry.marker { fields.append(("marker", marker.rawValue)) }
-                fields += [("hosts", entry.hostsText), ("line", String(entry.line))]
-            }
-            if let comment = decoded.comment { fields.append(("comment", comment)) }
-            if let options = decoded.options { fields.append(("options", options)) }
-            fields += Self.attributeFields(decoded.attributes)
-            if showPrivate, let key = decoded.key.privateKey {
-                fields += Self.privateFields(key)
-            }
-            return fields
-        }
-
-        /// RSA's exponent and modulus, DSA's p, q, g and y, the raw public key of the others.
-        private static func publicNumberFields(_ publicKey: PublicKey) -> [(String, String)] {
-            switch publicKey {
-            case .rsa(let rsa):
-                [("publicExponent", rsa.publicExponentHex), ("modulus", rsa.modulusHex)]
-            case .dsa(let dsa):
-                [("p", Hex.encodeMagnitude(dsa.p)), ("q", Hex.encodeMagnitude(dsa.q)), ("g", Hex.encodeMagnitude(dsa.g)), ("y", Hex.encodeMagnitude(dsa.y))]
-            default:
-                [("publicKey", Hex.encode(publicKey.rawBytes))]
-            }
-        }
-
-        /// A security key's application and, for its private key file, the flags.
-        private static func securityKeyFields(_ key: AsymmetricKey) -> [(String, String)] {
-            switch key {
-            case .publicKey(.securityKey(let sk)):
-                return [("application", sk.applicationText)]
-            case .privateKey(.securityKey(let sk)):
-                return [("application", sk.publicKey.applicationText), ("flags", sk.flagNames.isEmpty ? "none" : sk.flagNames.joined(separator: ","))]
-            default:
-                return []
-            }
-        }
-
-        /// What the container said about the key (JWK kid/use/alg/key_ops, PKCS#12 bag attributes).
-        private static func attributeFields(_ attributes: KeyAttributes) -> [(String, String)] {
-            var fields: [(String, String)] = []
-            if let bag = attributes.bagType { fields.append(("bag", bag)) }
-            if let keyID = attributes.keyID { fields.append(("kid", keyID)) }
-            if let use = attributes.use { fields.append(("use", use)) }
-            if let algorithm = attributes.algorithm { fields.append(("alg", algorithm)) }
-            if let operations = attributes.keyOperations { fields.append(("keyOps", operations.joined(separator: ","))) }
-            if let uses = attributes.trustedUses { fields.append(("trustedUses", uses.joined(separator: ","))) }
-            if let uses = attributes.rejectedUses { fields.append(("rejectedUses", uses.joined(separator: ","))) }
-            if let name = attributes.friendlyName { fields.append(("friendlyName", name)) }
-            if let localKeyID = attributes.localKeyID { fields.append(("localKeyId", localKeyID)) }
-            return fields
-        }
-
-        /// The private numbers: RSA's d, primes, CRT values; the EC scalar; the raw octet key.
-        private static func privateFields(_ key: PrivateKey) -> [(String, String)] {
-            switch key {
-            case .rsa(let key):
-                func hex(_ number: SecureBytes) -> String { number.withUnsafeBytes { Hex.encodeMagnitude($0) } }
-                var fields = [
-                    ("privateExponent", hex(key.privateExponent)), ("prime1", hex(key.prime1)), ("prime2", hex(key.prime2)),
-                    ("exponent1", hex(key.exponent1)), ("exponent2", hex(key.exponent2)), ("coefficient", hex(key.coefficient)),
-                ]
-                for (i, other) in key.otherPrimes.enumerated() {
-                    fields += [
-                        ("prime\(i + 3)", hex(other.prime)), ("exponent\(i + 3)", hex(other.exponent)),
-                        ("coefficient\(i + 3)", hex(other.coefficient)),
-                    ]
-                }
-                return fields
-            case .ec(let key):
-                return [("privateKey", key.scalar.withUnsafeBytes { Hex.encode($0) })]
-            case .octet(let key):
-                return [("privateKey", key.bytes.withUnsafeBytes { Hex.encode($0) })]
-            case .dsa(let key):
-                return [("privateKey", key.x.withUnsafeBytes { Hex.encodeMagnitude($0) })]
-            case .securityKey:
-                return []   // the private key is in the authenticator
-            }
-        }
-
-        private func jsonLine(_ decoded: DecodedKey, sshCertificates: SSHCertificateDescription) throws -> String {
-            var object = JSONObject()
-            if let certificate = decoded.sshCertificate {
-                object.set("sshCertificate", sshCertificates.json(certificate))
-            }
-            if let certificate = decoded.certificate {
-                CertificateDescription().json(certificate, into: &object)
-            }
-            if let request = decoded.request {
-                CertificateDescription().json(request, into: &object)
-            }
-            for (name, value) in try fields(decoded) {
-                switch name {
-                case "private", "encrypted", "publicPartOnly": object.set(name, value == "true")
-                case "bits", "line": object.set(name, Int(value))
-                // Lists stay JSON arrays (key_ops is one in the JWK itself).
-                case "keyOps": object.set(name, decoded.attributes.keyOperations)
-                case "trustedUses": object.set(name, decoded.attributes.trustedUses)
-                case "rejectedUses": object.set(name, decoded.attributes.rejectedUses)
-                default: object.set(name, value)
-                }
-            }
-            if case .rsa(let rsa) = try decoded.key.publicKey(), let restriction = rsa.pssRestriction {
-                object.set("pssRestriction", Self.pssJSON(restriction))
-            }
-            object.set("warnings", decoded.warnings)
-            return object.line
-        }
-
-        private func text(_ decoded: DecodedKey, name: String, sshCertificates: SSHCertificateDescription) throws -> String {
-            let publicKey = try decoded.key.publicKey()
-            var lines = ["\(name):"]
-            func add(_ label: String, _ value: String) {
-                lines.append("  " + label + String(repeating: " ", count: max(1, 18 - label.count)) + value)
-            }
-            if let certificate = decoded.certificate {
-                for (label, value) in CertificateDescription().text(certificate) { add(label, value) }
-            }
-            if let request = decoded.request {
-                for (label, value) in CertificateDescription().text(request) { add(label, value) }
-            }
-            if let certificate = decoded.sshCertificate {
-                add("certificate:", "OpenSSH \(certificate.kind.name) certificate, as ssh-keygen -L shows it:")
-                lines += sshCertificates.sshKeygenLines(certificate)
-                for (label, value) in sshCertificates.text(certificate) { add(label, value) }
-            }
-            add("format:", "\(decoded.format.rawValue) (\(decoded.encoding.rawValue))")
-            if KeyLoader.isPublicPartOfPrivateFile(decoded) {
-                add("key:", "\(CheckCommand.describe(publicKey)) private key (encrypted: public part only; give --passphrase-file or --passphrase-env for the rest)")
-            } else {
-                add("key:", "\(CheckCommand.describe(publicKey)) \(decoded.key.isPrivate ? "private" : "public") key")
-            }
-            if case .rsa(let rsa) = publicKey, let restriction = rsa.pssRestriction {
-                add("restriction:", restriction.description)
-            }
-            if let encryption = decoded.encryption {
-                add("encryption:", [encryption.cipher, encryption.kdf].compactMap { $0 }.joined(separator: ", "))
-            }
-            if case .rsa(let rsa) = publicKey {
-                add("public exponent:", Self.exponentText(rsa.publicExponent))
-                add("modulus:", rsa.modulusHex)
-            } else {
-                for (label, value) in Self.publicNumberFields(publicKey) {
-                    add((label == "publicKey" ? "public key" : label) + ":", value)
-                }
-            }
-            if let sha256 = publicKey.fingerprintSHA256, let md5 = publicKey.fingerprintMD5 {
-                add("fingerprint:", "\(publicKey.bits) \(sha256)")
-                add("", "\(publicKey.bits) \(md5)")
-            }
-            if case .securityKey = publicKey {} else { add("spki sha256:", publicKey.spkiSHA256) }
-            if let thumbprint = publicKey.jwkThumbprint { add("jwk thumbprint:", thumbprint) }
-            for (label, value) in Self.securityKeyFields(decoded.key) { add(label + ":", value) }
-            if let entry = decoded.knownHosts {
-                if let marker = entry.marker { add("marker:", marker.rawValue) }
-                add("hosts:", entry.hostsText)
-                add("line:", String(entry.line))
-            }
-            for warning in decoded.warnings { add("warning:", warning) }
-            if let comment = decoded.comment { add("comment:", comment) }
-            if let options = decoded.options { add("options:", options) }
-            for (label, value) in Self.attributeFields(decoded.attributes) {
-                add(label + ":", value)
-            }
-            if showPrivate, let key = decoded.key.privateKey {
-                for (label, value) in Self.privateFields(key) {
-                    add(label + ":", value)
-                }
-            }
-            for warning in decoded.warnings {
-                lines.append("  warning: \(warning)")
-            }
-            return lines.joined(separator: "\n")
-        }
-
-        /// `{}` for a PSS key without parameters, else `hash`, `mgf1Hash`, `saltLength`, `trailerField`.
-        static func pssJSON(_ restriction: RSAPSSRestriction) -> JSONObject {
-            var object = JSONObject()
-            if let parameters = restriction.parameters {
-                object.set("hash", parameters.digest.shortName)
-                object.set("mgf1Hash", parameters.mgf1Digest.shortName)
-                object.set("saltLength", parameters.saltLength)
-                object.set("trailerField", parameters.trailerField)
-            }
-            return object
-        }
-
-        /// `65537 (0x10001)` for exponents that fit 64 bits, hex otherwise.
-        static func exponentText(_ magnitude: [UInt8]) -> String {
-            guard magnitude.count <= 8 else { return "0x" + Hex.encodeMagnitude(magnitude) }
-            let value = magnitude.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            return "\(value) (0x\(Hex.encodeMagnitude(magnitude)))"
         }
     }
 }

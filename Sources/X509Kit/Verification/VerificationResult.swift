@@ -35,29 +35,65 @@ public struct PathAttempt: Sendable {
 
 /// Why a certificate of a candidate path failed.
 public struct VerificationFailure: Sendable, Hashable, CustomStringConvertible {
-    /// The kind of failure, as a stable identifier for JSON and tests.
-    public enum Reason: String, Sendable, Hashable {
-        case noIssuer = "no-issuer"
-        case untrustedRoot = "untrusted-root"
-        case signatureInvalid = "signature-invalid"
-        case unsupportedSignatureAlgorithm = "unsupported-signature-algorithm"
-        case notYetValid = "not-yet-valid"
-        case expired
-        case notCA = "not-ca"
-        case pathLengthExceeded = "path-length-exceeded"
-        case depthExceeded = "depth-exceeded"
-        case keyUsage = "key-usage"
-        case extendedKeyUsage = "extended-key-usage"
-        case nameConstraints = "name-constraints"
-        case unknownCriticalExtension = "unknown-critical-extension"
-        case policy
-        case revoked
-        case revocationUnavailable = "revocation-unavailable"
-        case peerMismatch = "peer-mismatch"
-        case loop
-        case malformed
-        case profile
-        case workLimit = "work-limit"
+    /// The kind of failure, as a stable identifier for JSON and tests (`no-issuer`, `expired`, …).
+    ///
+    /// A struct with one static constant per kind, not an enum, as Coffer's error codes are
+    /// (`CofferErrorCode`): a new kind is an addition, and no client's `switch` stops compiling (a
+    /// switch over a reason needs a `default:` case). Compare with `==` (`failure.reason == .expired`);
+    /// ``rawValue`` is the identifier (`not-yet-valid`), which is also the ``description``.
+    /// Reasons are opaque: only X509Kit makes them.
+    public struct Reason: Sendable, Hashable, CustomStringConvertible {
+        /// The stable identifier: `no-issuer`, `not-yet-valid`, `work-limit`, ….
+        public let rawValue: String
+
+        /// The reason spelled `rawValue`.
+        package init(_ rawValue: String) { self.rawValue = rawValue }
+
+        /// The ``rawValue``.
+        public var description: String { rawValue }
+
+        /// No certificate among the roots and the untrusted ones issued this one.
+        public static let noIssuer = Reason("no-issuer")
+        /// The path ends in a self-signed certificate that is not a trust anchor.
+        public static let untrustedRoot = Reason("untrusted-root")
+        /// The issuer's key does not verify the certificate's signature.
+        public static let signatureInvalid = Reason("signature-invalid")
+        /// The signature algorithm is one the verifier does not check.
+        public static let unsupportedSignatureAlgorithm = Reason("unsupported-signature-algorithm")
+        /// The verification time is before the certificate's notBefore.
+        public static let notYetValid = Reason("not-yet-valid")
+        /// The verification time is after the certificate's notAfter.
+        public static let expired = Reason("expired")
+        /// An issuer without basic constraints that make it a CA.
+        public static let notCA = Reason("not-ca")
+        /// More CAs follow a CA than its path length constraint allows.
+        public static let pathLengthExceeded = Reason("path-length-exceeded")
+        /// The path holds more intermediates than the options allow.
+        public static let depthExceeded = Reason("depth-exceeded")
+        /// The key usage does not allow what the certificate is used for.
+        public static let keyUsage = Reason("key-usage")
+        /// The extended key usage does not include the purpose asked for.
+        public static let extendedKeyUsage = Reason("extended-key-usage")
+        /// A name in the certificate is outside a CA's name constraints.
+        public static let nameConstraints = Reason("name-constraints")
+        /// A critical extension the verifier does not know.
+        public static let unknownCriticalExtension = Reason("unknown-critical-extension")
+        /// No certificate policy is valid for the whole path (RFC 5280 §6.1).
+        public static let policy = Reason("policy")
+        /// A CRL revokes the certificate.
+        public static let revoked = Reason("revoked")
+        /// A CRL was asked for but none that covers the certificate was given or usable.
+        public static let revocationUnavailable = Reason("revocation-unavailable")
+        /// The leaf is not for the host, IP address or email address asked for.
+        public static let peerMismatch = Reason("peer-mismatch")
+        /// The path comes back to a certificate already on it.
+        public static let loop = Reason("loop")
+        /// The certificate breaks an RFC 5280 rule about its own content.
+        public static let malformed = Reason("malformed")
+        /// The certificate breaks a rule of the chosen profile (Web PKI).
+        public static let profile = Reason("profile")
+        /// Path building stopped at the limit on signature checks.
+        public static let workLimit = Reason("work-limit")
     }
 
     /// Which certificate failed: its index in ``PathAttempt/path`` (0 is the leaf).

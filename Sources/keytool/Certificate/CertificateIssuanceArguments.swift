@@ -17,11 +17,13 @@ struct CertificateIssuanceArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Validity in days from --not-before (default: the profile's: root 3650, intermediate 1825, leaf and client 397, self-signed 365).", valueName: "n"))
     var days: Int?
 
-    @Option(name: .customLong("not-before"), help: ArgumentHelp("Start of the validity: RFC 3339 (2026-01-01T00:00:00Z) or YYYYMMDDHHMMSSZ (default: now).", valueName: "time"))
-    var notBefore: String?
+    @Option(name: .customLong("not-before"), help: ArgumentHelp("Start of the validity: RFC 3339 (2026-01-01T00:00:00Z) or YYYYMMDDHHMMSSZ (default: now).", valueName: "time"),
+            transform: CertificateTimeArgument.parser(for: "--not-before"))
+    var notBefore: CertificateTimeArgument?
 
-    @Option(name: .customLong("not-after"), help: ArgumentHelp("End of the validity, as --not-before.", valueName: "time"))
-    var notAfter: String?
+    @Option(name: .customLong("not-after"), help: ArgumentHelp("End of the validity, as --not-before.", valueName: "time"),
+            transform: CertificateTimeArgument.parser(for: "--not-after"))
+    var notAfter: CertificateTimeArgument?
 
     @Option(name: .customLong("path-len"), help: ArgumentHelp("The CA's path length: how many CAs may follow it (root, intermediate only; intermediate default 0).", valueName: "n"))
     var pathLength: Int?
@@ -53,9 +55,7 @@ struct CertificateIssuanceArguments: ParsableArguments {
         if pathLength != nil && !profile.isCertificateAuthority {
             throw ValidationError("--path-len applies to CA certificates (--profile root or intermediate), not to --profile \(profile.rawValue) (RFC 5280 §4.2.1.9)")
         }
-        let start = try notBefore.map { text in try flagged("--not-before") { try CertificateTime.parse(text) } }
-        let end = try notAfter.map { text in try flagged("--not-after") { try CertificateTime.parse(text) } }
-        if let start, let end, end <= start {
+        if let start = notBefore?.secondsSince1970, let end = notAfter?.secondsSince1970, end <= start {
             throw ValidationError("--not-after (\(CertificateTime.text(end))) is not after --not-before (\(CertificateTime.text(start)))")
         }
         if (caCertificate == nil) != (caKey == nil) { throw ValidationError("--ca and --ca-key go together") }
@@ -63,8 +63,8 @@ struct CertificateIssuanceArguments: ParsableArguments {
 
     /// Sets the validity, path length and signature options on `builder`.
     func apply(to builder: inout CertificateBuilder) throws {
-        builder.notBefore = try notBefore.map { text in try flagged("--not-before") { try CertificateTime.parse(text) } }
-        builder.notAfter = try notAfter.map { text in try flagged("--not-after") { try CertificateTime.parse(text) } }
+        builder.notBefore = notBefore?.secondsSince1970
+        builder.notAfter = notAfter?.secondsSince1970
         builder.days = days
         builder.extensions.pathLength = pathLength
         builder.usesRSAPSS = rsaPSS

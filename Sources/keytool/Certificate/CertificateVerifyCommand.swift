@@ -44,11 +44,13 @@ extension Keytool {
         @Option(help: "The email address the leaf must be for.")
         var email: String?
 
-        @Option(help: ArgumentHelp("What the leaf must be for: server, client, code-signing, any, or an EKU OID.", valueName: "purpose"))
-        var purpose: String?
+        @Option(help: ArgumentHelp("What the leaf must be for: server, client, code-signing, any, or an EKU OID.", valueName: "purpose"),
+                transform: CertificatePurposeArgument.parse)
+        var purpose: CertificatePurposeArgument?
 
-        @Option(help: ArgumentHelp("Verify at this time: RFC 3339, or @N seconds since 1970 (default: now).", valueName: "TIME"))
-        var at: String?
+        @Option(help: ArgumentHelp("Verify at this time: RFC 3339, or @N seconds since 1970 (default: now).", valueName: "TIME"),
+                transform: VerificationTimeArgument.validated)
+        var at: VerificationTimeArgument?
 
         @Option(name: .customLong("crl"), parsing: .upToNextOption, help: "CRL files (PEM or DER) to check revocation against.")
         var crls: [String] = []
@@ -57,7 +59,7 @@ extension Keytool {
         var maxDepth: Int?
 
         @Option(help: "The rules: rfc5280 (default) or webpki (adds the CA/Browser Forum's).")
-        var profile: String = "rfc5280"
+        var profile: VerificationProfileArgument = .rfc5280
 
         @Flag(help: "Print one JSON object: valid, chain, failedPaths.")
         var json = false
@@ -67,32 +69,10 @@ extension Keytool {
             if roots == nil && !systemRoots { throw ValidationError("give --roots FILE|DIR or --system-roots") }
             if [host, ip, email].compactMap({ $0 }).count > 1 { throw ValidationError("give one of --host, --ip and --email") }
             if let maxDepth, maxDepth < 0 || maxDepth > 64 { throw ValidationError("--max-depth must be 0...64, not \(maxDepth)") }
-            if VerificationOptions.Profile(commandLineName: profile) == nil {
-                throw ValidationError("--profile must be rfc5280 or webpki, not '\(profile)'")
-            }
-            if let purpose, Self.purpose(purpose) == nil {
-                throw ValidationError("--purpose must be server, client, code-signing, any or an OID (1.3.6.1.5.5.7.3.1), not '\(purpose)'")
-            }
-            if let at, VerificationTimeArgument.parse(at) == nil {
-                throw ValidationError("--at must be RFC 3339 (2030-01-01T00:00:00Z) or @SECONDS, not '\(at)'")
-            }
             do {
                 _ = try peer()
             } catch let error as CertificateError {
                 throw ValidationError(error.reason)
-            }
-        }
-
-        /// The purpose named on the command line; `.some(nil)` for `any`.
-        static func purpose(_ text: String) -> CertificatePurpose?? {
-            switch text {
-            case "server": return .some(.serverAuth)
-            case "client": return .some(.clientAuth)
-            case "code-signing": return .some(.codeSigning)
-            case "any": return .some(nil)
-            default:
-                guard let oid = ASN1ObjectIdentifier(dotted: text) else { return nil }
-                return .some(.anyOf([oid]))
             }
         }
 
@@ -122,11 +102,10 @@ extension Keytool {
                     throw UnreadableVerifyInputError("\(input.name): \(error.reason)")
                 }
             }
-            let time = at.flatMap(VerificationTimeArgument.parse) ?? SystemIO.secondsSinceEpoch()
+            let time = at?.secondsSince1970 ?? SystemIO.secondsSinceEpoch()
             let options = VerificationOptions(
-                time: time, peer: try peer(), purpose: purpose.flatMap { Self.purpose($0) } ?? nil,
-                revocationLists: lists, maximumIntermediates: maxDepth,
-                profile: VerificationOptions.Profile(commandLineName: profile) ?? .rfc5280)
+                time: time, peer: try peer(), purpose: purpose?.purpose,
+                revocationLists: lists, maximumIntermediates: maxDepth, profile: profile.profile)
             let result = CertificateVerifier(roots: store.certificates).verify(leafCertificate, untrusted: intermediates, options: options)
             let report = VerificationReport(result: result, rootsSource: store.source, skippedRoots: store.skipped.count)
             if json {
@@ -155,17 +134,6 @@ extension Keytool {
             }
             guard !found.isEmpty else { throw UnreadableVerifyInputError("\(input.name): holds no certificate") }
             return found
-        }
-    }
-}
-
-extension VerificationOptions.Profile {
-    /// `rfc5280` or `webpki`.
-    init?(commandLineName: String) {
-        switch commandLineName {
-        case "rfc5280": self = .rfc5280
-        case "webpki": self = .webPKI
-        default: return nil
         }
     }
 }
