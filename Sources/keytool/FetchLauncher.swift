@@ -7,7 +7,9 @@ extension Keytool {
     /// program, given the same arguments. The HTTP client and Foundation it needs are linked there,
     /// not here, so the key commands start as fast as a small C tool.
     ///
-    /// `keytool-fetch` is looked for beside `keytool` first, then on `PATH`.
+    /// `keytool-fetch` is looked for beside `keytool` first, then on `PATH`. `Keytool.main` hands
+    /// `fetch` (and `help fetch`) over before parsing; the command is registered only so that
+    /// keytool's help lists it, and has no `run()` of its own.
     struct FetchLauncher: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "fetch",
@@ -20,13 +22,6 @@ extension Keytool {
         /// The first argument by which `keytool` hands `keytool-fetch` a JOSE command whose
         /// `--jwks` is a URL (`keytool-fetch --jose jwt verify …`).
         static let joseArgument = "--jose"
-
-        @Argument(parsing: .allUnrecognized, help: "The arguments of keytool-fetch.")
-        var arguments: [String] = []
-
-        func run() throws {
-            Self.launch(arguments)
-        }
 
         /// Runs `keytool-fetch` with `arguments` in place of this process; returns only by exiting
         /// with status 1 and a message when it cannot be found or started.
