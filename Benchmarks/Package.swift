@@ -16,6 +16,7 @@ let benchmarkSuites: [(name: String, dependencies: [Target.Dependency])] = [
     ]),
     ("KeyBenchmarks", [
         .product(name: "AsymmetricKeys", package: "Coffer"),
+        .product(name: "KeyCodec", package: "Coffer"),
         .product(name: "CryptoOpenSSL", package: "Coffer"),
         "CKeyAnchors",
     ]),
@@ -23,11 +24,13 @@ let benchmarkSuites: [(name: String, dependencies: [Target.Dependency])] = [
     ("PipelineBenchmarks", [
         .product(name: "DownloadPipeline", package: "Coffer"),
         .product(name: "AsymmetricKeys", package: "Coffer"),
+        .product(name: "KeyCodec", package: "Coffer"),
         .product(name: "CryptoOpenSSL", package: "Coffer"),
     ]),
     ("JOSEBenchmarks", [
         .product(name: "JOSE", package: "Coffer"),
         .product(name: "AsymmetricKeys", package: "Coffer"),
+        .product(name: "KeyCodec", package: "Coffer"),
         .product(name: "CofferJSON", package: "Coffer"),
         .product(name: "CryptoOpenSSL", package: "Coffer"),
         .product(name: "JWTKit", package: "jwt-kit"),
@@ -35,6 +38,7 @@ let benchmarkSuites: [(name: String, dependencies: [Target.Dependency])] = [
     ("CertificateBenchmarks", [
         .product(name: "X509Kit", package: "Coffer"),
         .product(name: "AsymmetricKeys", package: "Coffer"),
+        .product(name: "KeyCodec", package: "Coffer"),
         .product(name: "ASN1Kit", package: "Coffer"),
         .product(name: "X509", package: "swift-certificates"),
         "CCertificateAnchors",

@@ -9,7 +9,9 @@
 import AsymmetricKeys
 import ASN1Kit
 import Foundation
-import KeyCodec
+#if canImport(KeyCodec)
+import KeyCodec  // KeyDecoder; in AsymmetricKeys before issue 34
+#endif
 
 @inline(never) func sink<T>(_ value: T) { withExtendedLifetime(value) {} }
 

@@ -70,12 +70,12 @@ struct LimboCase {
                 }
             }
         }
-        let leaf: CertificateInfo
+        let leaf: Certificate
         do {
             guard let der = try Self.pemBlocks(json["peer_certificate"]?.stringValue ?? "", label: "CERTIFICATE").first else {
                 return ("FAILURE", "no peer certificate")
             }
-            leaf = try CertificateInfo(derEncoded: der[...])
+            leaf = try Certificate(derEncoded: der[...])
         } catch {
             return ("FAILURE", "the peer certificate cannot be read: \(error)")
         }
@@ -97,13 +97,13 @@ struct LimboCase {
 
     /// The readable certificates of a PEM array; unreadable ones are left out, as a store that
     /// cannot load them.
-    static func certificates(_ value: JSONValue?) -> [CertificateInfo] {
+    static func certificates(_ value: JSONValue?) -> [Certificate] {
         guard case .array(let items)? = value else { return [] }
-        var list: [CertificateInfo] = []
+        var list: [Certificate] = []
         for item in items {
             guard let blocks = try? pemBlocks(item.stringValue ?? "", label: "CERTIFICATE") else { continue }
             for der in blocks {
-                if let certificate = try? CertificateInfo(derEncoded: der[...]) { list.append(certificate) }
+                if let certificate = try? Certificate(derEncoded: der[...]) { list.append(certificate) }
             }
         }
         return list
