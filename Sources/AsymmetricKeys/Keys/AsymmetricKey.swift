@@ -1,6 +1,6 @@
 import CofferErrors
 
-/// A public or a private key of any algorithm: what ``KeyDecoder`` returns.
+/// A public or a private key of any algorithm: what KeyCodec's `KeyDecoder` returns.
 public enum AsymmetricKey: Sendable {
     case publicKey(PublicKey)
     case privateKey(PrivateKey)

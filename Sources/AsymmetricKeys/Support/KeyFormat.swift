@@ -18,7 +18,7 @@ public enum KeyFormat: String, Sendable, Hashable, CaseIterable {
     case dsaPrivateEncrypted = "dsa-private-encrypted"
     case opensshPrivate = "openssh-private"
     case opensshPublic = "openssh-public"
-    /// One line of an OpenSSH `known_hosts` file (``DecodedKey/knownHosts`` holds its hosts).
+    /// One line of an OpenSSH `known_hosts` file (KeyCodec's `DecodedKey.knownHosts` holds its hosts).
     case knownHosts = "known-hosts"
     case rfc4716Public = "rfc4716-public"
     case x509Certificate = "x509-certificate"

@@ -61,7 +61,7 @@ public struct Certificate: Sendable {
     public let derEncoded: ArraySlice<UInt8>
     /// What was read although DER forbids it and OpenSSL accepts it (an explicit DEFAULT: version
     /// v1, `critical FALSE`, `cA FALSE`), one sentence each; empty for a strict DER certificate.
-    /// ``DecodedKey/warnings`` carries them.
+    /// KeyCodec's `DecodedKey.warnings` carries them.
     public let warnings: [String]
 
     /// The base64 of SHA-256 over the certificate's own SubjectPublicKeyInfo bytes: the HPKP

@@ -42,7 +42,7 @@ public struct CertificationRequest: Sendable {
     public private(set) var signatureValid: Bool
     /// What was read although DER forbids it and OpenSSL accepts it (`critical FALSE`, `cA FALSE`
     /// or a BOOLEAN TRUE written 0x01 in the requested extensions), one sentence each;
-    /// ``DecodedKey/warnings`` carries them. `init(derEncoded:strict: true)` refuses them instead.
+    /// KeyCodec's `DecodedKey.warnings` carries them. `init(derEncoded:strict: true)` refuses them instead.
     public let warnings: [String]
 
     /// The most attributes the parser accepts.

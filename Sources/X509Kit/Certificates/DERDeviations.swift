@@ -5,7 +5,7 @@ import AsymmetricKeys
 /// What a lenient reading met that DER forbids but OpenSSL accepts (an explicit DEFAULT such as
 /// `cA FALSE`, `critical FALSE` or version v1, a BOOLEAN TRUE written 0x01): in a strict reading
 /// each is a `.malformed` error,
-/// in a lenient one a sentence in ``warnings``, which ``DecodedKey/warnings`` carries on.
+/// in a lenient one a sentence in ``warnings``, which KeyCodec's `DecodedKey.warnings` carries on.
 struct DERDeviations: Sendable {
     /// Whether a deviation is an error.
     let strict: Bool

@@ -21,7 +21,7 @@ public struct RSAPSSRestriction: Sendable, Hashable, CustomStringConvertible {
     /// The parameters; `nil` when the AlgorithmIdentifier has none (any PSS signature).
     public var parameters: Parameters?
     /// What the reading met that DER forbids and OpenSSL accepts (a field written at its DEFAULT),
-    /// one sentence each; ``DecodedKey/warnings`` carries them. Not part of equality.
+    /// one sentence each; KeyCodec's `DecodedKey.warnings` carries them. Not part of equality.
     public internal(set) var readWarnings: [String] = []
 
     public static func == (lhs: RSAPSSRestriction, rhs: RSAPSSRestriction) -> Bool {

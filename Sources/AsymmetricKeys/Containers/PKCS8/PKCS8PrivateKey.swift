@@ -30,7 +30,7 @@ public enum PKCS8PrivateKey {
         return try decodeParsed(der)
     }
 
-    /// ``decode(_:)-(ArraySlice<UInt8>)`` without its fast path, for ``KeyDecoder``, which tries
+    /// ``decode(_:)-(ArraySlice<UInt8>)`` without its fast path, for KeyCodec's `KeyDecoder`, which tries
     /// ``decodeCanonicalRSA(_:)`` before it classifies the DER (it reads canonical RSA keys too).
     package static func decodeParsed(_ der: ArraySlice<UInt8>) throws -> PrivateKey {
         let parts = try parse(der)
@@ -165,7 +165,7 @@ public enum PKCS8PrivateKey {
 
     /// The fast path of ``decode(_:)-(ArraySlice<UInt8>)``: the RSA key when `der` is the canonical RSA
     /// `PrivateKeyInfo` (see ``canonicalRSAKey(in:)``), `nil` for anything else. Such bytes can only
-    /// be a PKCS#8 key, so ``KeyDecoder`` tries this before it classifies the DER's outline.
+    /// be a PKCS#8 key, so KeyCodec's `KeyDecoder` tries this before it classifies the DER's outline.
     ///
     /// - Throws: ``KeyError`` `.malformed` when the PKCS#1 key inside is, as ``decode(_:)-(ArraySlice<UInt8>)`` would.
     package static func decodeCanonicalRSA(_ der: ArraySlice<UInt8>) throws -> RSAPrivateKey? {
