@@ -35,3 +35,23 @@ public enum KeyFormat: String, Sendable, Hashable, CaseIterable {
     /// PuTTY private key file (`PuTTY-User-Key-File-2:` / `-3:`).
     case ppk = "ppk"
 }
+
+extension KeyFormat {
+    /// The structure's name in messages ("a PKCS#8 PrivateKeyInfo (PRIVATE KEY)").
+    package var structureName: String {
+        switch self {
+        case .pkcs1Private: "a PKCS#1 RSAPrivateKey"
+        case .pkcs1Public: "a PKCS#1 RSAPublicKey"
+        case .spki: "a SubjectPublicKeyInfo (PUBLIC KEY)"
+        case .pkcs8: "a PKCS#8 PrivateKeyInfo (PRIVATE KEY)"
+        case .pkcs8Encrypted: "a PKCS#8 EncryptedPrivateKeyInfo (ENCRYPTED PRIVATE KEY)"
+        case .x509Certificate: "an X.509 certificate"
+        case .pkcs10Request: "a PKCS#10 certification request"
+        case .sec1Private: "an EC private key (SEC 1)"
+        case .dsaPrivate: "a DSA private key"
+        case .pkcs12: "a PKCS#12 file (PFX)"
+        case .pkcs7: "a PKCS#7 SignedData (certificate bundle)"
+        default: "a \(rawValue) key"
+        }
+    }
+}

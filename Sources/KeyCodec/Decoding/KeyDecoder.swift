@@ -172,9 +172,9 @@ public enum KeyDecoder {
         // Raw DER other than PKCS#12 holds exactly one key: skip the array.
         if bytes.first == 0x30 {
             if let rsa = try PKCS8PrivateKey.decodeCanonicalRSA(bytes[...]) { return canonicalPKCS8(rsa, encoding: .der) }
-            let shape = DERShape.classify(bytes[...])
-            if shape != .pkcs12 {
-                return try decodeDER(bytes[...], shape: shape, context: Context(source: source, provider: passphrase))
+            let format = DEROutline.classify(bytes[...])
+            if format != .pkcs12 {
+                return try decodeDER(bytes[...], format: format, context: Context(source: source, provider: passphrase))
             }
         }
         let all = try decodeAll(bytes, source: source, passphrase: passphrase)
@@ -206,10 +206,10 @@ public enum KeyDecoder {
     /// bundle, or the one key of any other.
     static func decodeEntriesDER(_ der: ArraySlice<UInt8>, context: Context) throws -> KeyDecodingResult {
         if let rsa = try PKCS8PrivateKey.decodeCanonicalRSA(der) { return KeyDecodingResult(entries: [canonicalPKCS8(rsa, encoding: .der)]) }
-        switch DERShape.classify(der) {
+        switch DEROutline.classify(der) {
         case .pkcs12: return try decodePKCS12(der, context: context)
         case .pkcs7: return try decodePKCS7(der, encoding: .der)
-        case let shape: return KeyDecodingResult(entries: [try decodeDER(der, shape: shape, context: context)])
+        case let format: return KeyDecodingResult(entries: [try decodeDER(der, format: format, context: context)])
         }
     }
 
@@ -272,7 +272,7 @@ public enum KeyDecoder {
     /// recognises, and that KeyDecoder therefore reads without classifying, classify as PKCS#8.
     @_spi(Oracles)
     public static func canonicalPKCS8Classifies(_ bytes: [UInt8]) -> Bool {
-        PKCS8PrivateKey.canonicalRSAKey(in: bytes[...]) == nil || DERShape.classify(bytes[...]) == .pkcs8
+        PKCS8PrivateKey.canonicalRSAKey(in: bytes[...]) == nil || DEROutline.classify(bytes[...]) == .pkcs8
     }
 
     /// An RSA key read by ``PKCS8PrivateKey/decodeCanonicalRSA(_:)``: the canonical PKCS#8
@@ -284,20 +284,18 @@ public enum KeyDecoder {
         DecodedKey(format: .pkcs8, encoding: encoding, key: .privateKey(.rsa(rsa)))
     }
 
-    /// Decodes raw DER of the outline `shape`.
-    static func decodeDER(_ der: ArraySlice<UInt8>, shape: DERShape, context: Context) throws -> DecodedKey {
-        switch shape {
-        case .unknown:
+    /// Decodes raw DER of the container its outline shows (`nil`: none Coffer knows).
+    static func decodeDER(_ der: ArraySlice<UInt8>, format: KeyFormat?, context: Context) throws -> DecodedKey {
+        guard let format else {
             throw KeyError(.unrecognizedFormat,
                               "the input starts like DER (a SEQUENCE) but is not a key structure Coffer knows (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, EncryptedPrivateKeyInfo, X.509 certificate, PKCS#10 request, PKCS#12)")
-        default:
-            return try decodeContent(der, shape: shape, encoding: .der, context: context)
         }
+        return try decodeContent(der, format: format, encoding: .der, context: context)
     }
 
-    /// Decodes DER of a known shape.
-    static func decodeContent(_ der: ArraySlice<UInt8>, shape: DERShape, encoding: KeyEncoding, context: Context) throws -> DecodedKey {
-        switch shape {
+    /// Decodes DER of a known container.
+    static func decodeContent(_ der: ArraySlice<UInt8>, format: KeyFormat, encoding: KeyEncoding, context: Context) throws -> DecodedKey {
+        switch format {
         case .pkcs1Private:
             return DecodedKey(format: .pkcs1Private, encoding: encoding, key: .privateKey(.rsa(try RSAPrivateKey(pkcs1DER: der))))
         case .pkcs1Public:
@@ -307,19 +305,19 @@ public enum KeyDecoder {
         case .pkcs8:
             // Every caller tried the canonical RSA form first (decodeCanonicalRSA).
             return DecodedKey(format: .pkcs8, encoding: encoding, key: .privateKey(try PKCS8PrivateKey.decodeParsed(der)))
-        case .encryptedPKCS8:
+        case .pkcs8Encrypted:
             // Parse first, so that a malformed or unsupported structure is reported without a prompt.
             let parts = try EncryptedPrivateKeyInfo.parse(der)
             let passphrase = try context.passphrase(for: "encrypted PKCS#8 key")
             let (key, info) = try EncryptedPrivateKeyInfo.decode(parts, passphrase: passphrase)
             return DecodedKey(format: .pkcs8Encrypted, encoding: encoding, key: .privateKey(key), encryption: info)
-        case .certificate:
+        case .x509Certificate:
             let certificate = try Certificate(derEncoded: der)
             return DecodedKey(format: .x509Certificate, encoding: encoding, key: .publicKey(certificate.publicKey), certificate: certificate)
-        case .certificationRequest:
+        case .pkcs10Request:
             let request = try CertificationRequest(derEncoded: der)
             return DecodedKey(format: .pkcs10Request, encoding: encoding, key: .publicKey(request.publicKey), request: request)
-        case .ecPrivate:
+        case .sec1Private:
             return DecodedKey(format: .sec1Private, encoding: encoding, key: .privateKey(.ec(try SEC1PrivateKey.decode(der))))
         case .dsaPrivate:
             return DecodedKey(format: .dsaPrivate, encoding: encoding, key: .privateKey(.dsa(try DSAPrivateKey(openSSLDER: der))))
@@ -327,7 +325,7 @@ public enum KeyDecoder {
             return try onlyEntry(of: decodePKCS12(der, context: context), in: "the PKCS#12 file", counted: "keys and certificates")
         case .pkcs7:
             return try onlyEntry(of: decodePKCS7(der, encoding: encoding), in: "the PKCS#7 file", counted: "certificates")
-        case .unknown:
+        default:
             throw KeyError(.unrecognizedFormat, "the DER is not a key structure Coffer knows")
         }
     }
@@ -345,16 +343,16 @@ public enum KeyDecoder {
     // MARK: - PEM
 
     /// The content each label promises.
-    static func expectedShape(forLabel label: String) -> DERShape? {
+    static func expectedFormat(forLabel label: String) -> KeyFormat? {
         switch label {
         case "RSA PRIVATE KEY": .pkcs1Private
         case "RSA PUBLIC KEY": .pkcs1Public
         case "PUBLIC KEY": .spki
         case "PRIVATE KEY": .pkcs8
-        case "ENCRYPTED PRIVATE KEY": .encryptedPKCS8
-        case "CERTIFICATE", "X509 CERTIFICATE": .certificate
-        case "CERTIFICATE REQUEST", "NEW CERTIFICATE REQUEST": .certificationRequest
-        case "EC PRIVATE KEY": .ecPrivate
+        case "ENCRYPTED PRIVATE KEY": .pkcs8Encrypted
+        case "CERTIFICATE", "X509 CERTIFICATE": .x509Certificate
+        case "CERTIFICATE REQUEST", "NEW CERTIFICATE REQUEST": .pkcs10Request
+        case "EC PRIVATE KEY": .sec1Private
         case "DSA PRIVATE KEY": .dsaPrivate
         default: nil
         }
@@ -409,7 +407,7 @@ public enum KeyDecoder {
         default:
             break
         }
-        guard let expected = expectedShape(forLabel: label) else {
+        guard let expected = expectedFormat(forLabel: label) else {
             throw KeyError(.unrecognizedFormat, "PEM label '\(label.prefix(64))' is not a key container Coffer reads")
         }
         if !block.headers.isEmpty && LegacyPEMEncryption.isEncrypted(block) {
@@ -423,11 +421,10 @@ public enum KeyDecoder {
             return DecodedKey(format: .pkcs1Private, encoding: .pem, key: .privateKey(.rsa(key)))
         }
         if expected == .pkcs8, let rsa = try PKCS8PrivateKey.decodeCanonicalRSA(der) { return canonicalPKCS8(rsa, encoding: .pem) }
-        let actual = DERShape.classify(der)
-        if actual != .unknown && actual != expected {
-            throw KeyError(.labelMismatch, "the label says '\(label)' but the content is \(actual.name)")
+        if let actual = DEROutline.classify(der), actual != expected {
+            throw KeyError(.labelMismatch, "the label says '\(label)' but the content is \(actual.structureName)")
         }
-        return try decodeContent(der, shape: expected, encoding: .pem, context: context)
+        return try decodeContent(der, format: expected, encoding: .pem, context: context)
     }
 
     /// The error for `EC PARAMETERS` (parameters, not a key), naming the curve.
@@ -441,9 +438,9 @@ public enum KeyDecoder {
     }
 
     /// `Proc-Type: 4,ENCRYPTED` blocks: decrypt, then decode as the label says.
-    private static func decodeLegacyEncrypted(_ block: PEMBlock, expected: DERShape, context: Context) throws -> DecodedKey {
+    private static func decodeLegacyEncrypted(_ block: PEMBlock, expected: KeyFormat, context: Context) throws -> DecodedKey {
         switch expected {
-        case .pkcs1Private, .pkcs8, .ecPrivate, .dsaPrivate:
+        case .pkcs1Private, .pkcs8, .sec1Private, .dsaPrivate:
             break
         default:
             throw KeyError(.malformed, "a '\(block.label)' block cannot be Proc-Type encrypted")
@@ -458,7 +455,7 @@ public enum KeyDecoder {
                 defer { SecureMemory.zero(&der) }
                 switch expected {
                 case .pkcs1Private: return .rsa(try RSAPrivateKey(pkcs1DER: der[...]))
-                case .ecPrivate: return .ec(try SEC1PrivateKey.decode(der[...]))
+                case .sec1Private: return .ec(try SEC1PrivateKey.decode(der[...]))
                 case .dsaPrivate: return .dsa(try DSAPrivateKey(openSSLDER: der[...]))
                 default: return try PKCS8PrivateKey.decode(der[...])
                 }
@@ -468,7 +465,7 @@ public enum KeyDecoder {
         }
         let format: KeyFormat = switch expected {
         case .pkcs1Private: .pkcs1PrivateEncrypted
-        case .ecPrivate: .sec1PrivateEncrypted
+        case .sec1Private: .sec1PrivateEncrypted
         case .dsaPrivate: .dsaPrivateEncrypted
         default: .pkcs8Encrypted
         }

@@ -1,48 +1,12 @@
 import ASN1Kit
 
-/// What a DER value looks like from its outline alone: the tags of the top-level SEQUENCE's
-/// children, and of the first child's children.
+/// Which container a DER value is, from its outline alone (the tags of the top-level SEQUENCE's
+/// children, and of the first child's children), named in the one format vocabulary, ``KeyFormat``.
 ///
 /// The sniffing tolerates truncated and malformed input (it only reads headers and clips lengths to
 /// the bytes present), so that a damaged key is still routed to the decoder of its format, which then
 /// reports the exact problem and offset.
-package enum DERShape: Equatable, Sendable {
-    case pkcs1Private
-    case pkcs1Public
-    case spki
-    case pkcs8
-    case encryptedPKCS8
-    case certificate
-    /// A PKCS#10 `CertificationRequest` (`CERTIFICATE REQUEST`).
-    case certificationRequest
-    /// SEC 1 `ECPrivateKey` (`EC PRIVATE KEY`).
-    case ecPrivate
-    /// OpenSSL's DSA private key (`DSA PRIVATE KEY`: six INTEGERs).
-    case dsaPrivate
-    /// A PKCS#12 PFX (version 3, a ContentInfo, optional MacData).
-    case pkcs12
-    /// A PKCS#7/CMS ContentInfo of type signedData (a `.p7b` certificate bundle).
-    case pkcs7
-    case unknown
-
-    /// The format name used in messages.
-    package var name: String {
-        switch self {
-        case .pkcs1Private: "a PKCS#1 RSAPrivateKey"
-        case .pkcs1Public: "a PKCS#1 RSAPublicKey"
-        case .spki: "a SubjectPublicKeyInfo (PUBLIC KEY)"
-        case .pkcs8: "a PKCS#8 PrivateKeyInfo (PRIVATE KEY)"
-        case .encryptedPKCS8: "a PKCS#8 EncryptedPrivateKeyInfo (ENCRYPTED PRIVATE KEY)"
-        case .certificate: "an X.509 certificate"
-        case .certificationRequest: "a PKCS#10 certification request"
-        case .ecPrivate: "an EC private key (SEC 1)"
-        case .dsaPrivate: "a DSA private key"
-        case .pkcs12: "a PKCS#12 file (PFX)"
-        case .pkcs7: "a PKCS#7 SignedData (certificate bundle)"
-        case .unknown: "an unknown structure"
-        }
-    }
-
+package enum DEROutline {
     /// A header read leniently: tag octet, where the content starts, and its length clipped to the input.
     private struct Header {
         var tag: UInt8
@@ -135,20 +99,21 @@ package enum DERShape: Equatable, Sendable {
     /// The content octets of the OID signedData, 1.2.840.113549.1.7.2.
     static let signedDataArcs: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
 
-    /// Classifies `bytes`, which should start with a SEQUENCE.
-    package static func classify(_ bytes: ArraySlice<UInt8>) -> DERShape {
+    /// Classifies `bytes`, which should start with a SEQUENCE: `nil` for a structure Coffer does
+    /// not know.
+    package static func classify(_ bytes: ArraySlice<UInt8>) -> KeyFormat? {
         // A BER SignedData of indefinite length (`openssl cms -sign -stream`, Windows' .p7b).
         if bytes.starts(with: [0x30, 0x80, 0x06, 0x09] + signedDataArcs) { return .pkcs7 }
-        guard let top = header(bytes, at: bytes.startIndex), top.tag == 0x30 else { return .unknown }
+        guard let top = header(bytes, at: bytes.startIndex), top.tag == 0x30 else { return nil }
         let kids = outline(bytes, of: top, limit: 12)
-        guard let first = kids.first else { return .unknown }
+        guard let first = kids.first else { return nil }
         switch first.tag {
         case 0x02:
             if kids.allIntegers || (kids.count >= 10 && kids.leadingIntegers && kids.tenth == 0x30) {
                 let smallFirst = first.contentEnd - first.contentStart == 1
-                if !smallFirst { return kids.count <= 2 ? .pkcs1Public : .unknown }
+                if !smallFirst { return kids.count <= 2 ? .pkcs1Public : nil }
                 if kids.count == 6 && !kids.truncated { return .dsaPrivate }
-                return kids.count >= 2 || kids.truncated ? .pkcs1Private : .unknown
+                return kids.count >= 2 || kids.truncated ? .pkcs1Private : nil
             }
             // PFX: version 3, then a ContentInfo { OID, [0] … }, then MacData (a SEQUENCE) or nothing.
             if kids.count >= 2, kids.tags.1 == 0x30, kids.count == 2 || kids.tags.2 == 0x30,
@@ -157,35 +122,35 @@ package enum DERShape: Equatable, Sendable {
                 if content.tags.0 == 0x06 && (content.tags.1 == 0xA0 || content.count < 2) { return .pkcs12 }
             }
             if kids.count >= 2 && kids.tags.1 == 0x30 && (kids.count == 2 || kids.tags.2 == 0x04) { return .pkcs8 }
-            if kids.count >= 2 && kids.tags.1 == 0x04 { return .ecPrivate }
-            return .unknown
+            if kids.count >= 2 && kids.tags.1 == 0x04 { return .sec1Private }
+            return nil
         case 0x30:
             let inner = outline(bytes, of: first, limit: 4)
             guard kids.count >= 2 else {
                 // Cut short inside a TBSCertificate or a CertificationRequestInfo: their first
                 // children still tell them apart from keys, whose first SEQUENCE starts with an OID.
-                if inner.tags.0 == 0xA0 { return .certificate }
+                if inner.tags.0 == 0xA0 { return .x509Certificate }
                 if inner.tags.0 == 0x02 && inner.tags.1 == 0x30 {
-                    return looksLikeRequestInfo(bytes, inner) ? .certificationRequest : .certificate
+                    return looksLikeRequestInfo(bytes, inner) ? .pkcs10Request : .x509Certificate
                 }
                 // Cut short inside the AlgorithmIdentifier: its OID still tells a key from a PBE scheme.
-                guard let oid = inner.first, oid.tag == 0x06 else { return .unknown }
+                guard let oid = inner.first, oid.tag == 0x06 else { return nil }
                 let content = bytes[oid.contentStart..<oid.contentEnd]
-                return pbeArcs.contains { content.starts(with: $0) } ? .encryptedPKCS8 : .spki
+                return pbeArcs.contains { content.starts(with: $0) } ? .pkcs8Encrypted : .spki
             }
             if kids.tags.1 == 0x03 && kids.count == 2 && inner.tags.0 == 0x06 { return .spki }
-            if kids.tags.1 == 0x04 && kids.count == 2 && inner.tags.0 == 0x06 { return .encryptedPKCS8 }
+            if kids.tags.1 == 0x04 && kids.count == 2 && inner.tags.0 == 0x06 { return .pkcs8Encrypted }
             if kids.tags.1 == 0x30 && inner.tags.0 == 0x02 && inner.tags.1 == 0x30 && looksLikeRequestInfo(bytes, inner) {
-                return .certificationRequest
+                return .pkcs10Request
             }
-            if kids.tags.1 == 0x30 && (inner.tags.0 == 0xA0 || inner.tags.0 == 0x02) { return .certificate }
-            return .unknown
+            if kids.tags.1 == 0x30 && (inner.tags.0 == 0xA0 || inner.tags.0 == 0x02) { return .x509Certificate }
+            return nil
         case 0x06:
             // ContentInfo { contentType signedData, [0] EXPLICIT SignedData }.
-            guard kids.count == 2 || kids.truncated, kids.count < 2 || kids.tags.1 == 0xA0 else { return .unknown }
-            return bytes[first.contentStart..<first.contentEnd].elementsEqual(signedDataArcs) ? .pkcs7 : .unknown
+            guard kids.count == 2 || kids.truncated, kids.count < 2 || kids.tags.1 == 0xA0 else { return nil }
+            return bytes[first.contentStart..<first.contentEnd].elementsEqual(signedDataArcs) ? .pkcs7 : nil
         default:
-            return .unknown
+            return nil
         }
     }
 }
