@@ -65,6 +65,7 @@ func registerCurveKeyBenchmarks() {
                 case .ec(let key): blackHole(try key.openSSLKey())
                 case .octet(let key): blackHole(try key.openSSLKey())
                 case .rsa(let key): blackHole(try key.openSSLKey())
+                default: fatalError("the \(name) fixture is not an EC or EdDSA key")
                 }
             }
         }
