@@ -145,6 +145,25 @@ struct TransportSecurityTests {
         #expect(noPassphrase?.description.contains("coffer-test-pass") == false)
     }
 
+    @Test("an identity or trust-store file past the 16 MiB cap is refused by name, the cap applied while reading")
+    func oversizedFiles() throws {
+        let directory = try TestScratch.directory("tls-oversized")
+        // A PEM key followed by zeros: a file that grows past the cap, as /dev/zero or a FIFO would.
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: Self.fixture("client.key.pem"))))
+        bytes += [UInt8](repeating: 0x0A, count: TransportTrustStore.maximumFileSize)
+        let path = directory.appendingPathComponent("huge.pem").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let identity = #expect(throws: DownloadError.self) {
+            _ = try TransportTrustStore.clientIdentity(file: path, passphrase: nil)
+        }
+        #expect(identity?.description.contains("huge.pem") == true)
+        #expect(identity?.description.contains("larger than \(TransportTrustStore.maximumFileSize) bytes") == true)
+        let roots = #expect(throws: DownloadError.self) {
+            _ = try TransportTrustStore.certificates(at: path)
+        }
+        #expect(roots?.description.contains("larger than \(TransportTrustStore.maximumFileSize) bytes") == true)
+    }
+
     @Test("HTTP/2 is negotiated by ALPN and used; --http1.1 keeps HTTP/1.1; an HTTP/1.1-only server still works")
     func http2() async throws {
         try await Self.withServer { server in

@@ -66,18 +66,11 @@ public enum TransportTrustStore {
 
     /// Every entry of one file that Coffer can read.
     static func entries(_ path: String, passphrase: PassphraseProvider?) throws -> [DecodedKey] {
-        let size: Int
-        do {
-            size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        } catch {
-            throw DownloadError.file(path, "cannot be read: \(error)")
-        }
-        guard size <= maximumFileSize else {
-            throw DownloadError.file(path, "is \(size) bytes; trust stores and identities are read up to \(maximumFileSize)")
-        }
+        // The trust store's reader and limit: the size is capped while reading, not checked before.
         let bytes: [UInt8]
-        do { bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
-            throw DownloadError.file(path, "cannot be read: \(error)")
+        switch RootFiles.read(path, maximumSize: maximumFileSize) {
+        case .success(let read): bytes = read
+        case .failure(let failure): throw DownloadError.file(path, "cannot be read: \(failure.reason)")
         }
         do {
             return try KeyDecoder.decodeEntries(bytes, source: path, passphrase: passphrase).entries

@@ -8,8 +8,9 @@ internal import Musl
 internal import Darwin
 #endif
 
-/// The few file-system calls trust stores make, straight to libc (X509Kit links no Foundation).
-enum RootFiles {
+/// The few file-system calls trust stores make, straight to libc (KeyCodec links no Foundation);
+/// DownloadPipeline reads client-identity files with ``read(_:maximumSize:)`` too, under the same cap.
+package enum RootFiles {
     /// What a path names.
     enum Kind { case missing, file, directory, other }
 
@@ -32,7 +33,7 @@ enum RootFiles {
     }
 
     /// The whole file, or the reason it cannot be read.
-    static func read(_ path: String, maximumSize: Int) -> Result<[UInt8], ReadFailure> {
+    package static func read(_ path: String, maximumSize: Int) -> Result<[UInt8], ReadFailure> {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(ReadFailure(reason: describe(errno))) }
         defer { close(fd) }
@@ -53,7 +54,7 @@ enum RootFiles {
     }
 
     /// Why a file could not be read.
-    struct ReadFailure: Error { var reason: String }
+    package struct ReadFailure: Error { package var reason: String }
 
     /// The names in a directory (without `.` and `..`), sorted; `nil` with the reason when it
     /// cannot be listed. At most `limit` names are returned; `truncated` says whether there were more.
