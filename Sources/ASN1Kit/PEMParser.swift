@@ -25,20 +25,35 @@ public enum PEMParser {
         }
     }
 
-    /// Every PEM block in `bytes`, in order. Throws when there is none.
+    /// Every PEM block in `bytes`, in order. Throws when there is none, and at the first block
+    /// that cannot be read (see ``entries(in:)`` for a reading that goes on past it).
     public static func blocks(in bytes: [UInt8]) throws -> [PEMBlock] {
-        var blocks: [PEMBlock] = []
-        try bytes.withUnsafeBufferPointer { text in
+        try entries(in: bytes).map { try $0.get() }
+    }
+
+    /// Every PEM block in `bytes`, in order, each read on its own: a block without its END line,
+    /// with an END line of another label or with a bad base64 body is a failure in its place, and
+    /// reading goes on with the next BEGIN line, as `openssl` shows the certificates of a bundle
+    /// before the block it cannot read. Throws only when there is no BEGIN line at all.
+    public static func entries(in bytes: [UInt8]) throws -> [Result<PEMBlock, ASN1Error>] {
+        var entries: [Result<PEMBlock, ASN1Error>] = []
+        bytes.withUnsafeBufferPointer { text in
             var lines = LineCursor(text: text)
             while let line = lines.next() {
                 guard line.isMarker, let label = markerLabel(text, line, prefix: begin) else { continue }
-                blocks.append(try readBlock(text, &lines, label: label, offset: line.markerStart))
+                do {
+                    entries.append(.success(try readBlock(text, &lines, label: label, offset: line.markerStart)))
+                } catch let error as ASN1Error {
+                    entries.append(.failure(error))
+                } catch {
+                    entries.append(.failure(ASN1Error(.invalidPEM, "PEM block '\(label)' at offset \(line.markerStart): \(error)", offset: line.markerStart)))
+                }
             }
         }
-        guard !blocks.isEmpty else {
+        guard !entries.isEmpty else {
             throw ASN1Error(.invalidPEM, "no PEM block (-----BEGIN ...-----) found", offset: 0)
         }
-        return blocks
+        return entries
     }
 
     /// Reads the headers, body and END line of the block whose BEGIN line has just been read.
@@ -63,6 +78,8 @@ public enum PEMParser {
                     return PEMBlock(label: label, headers: headers, bytes: try decodeBody(body, at: bodyStart ?? line.start, label: label, offset: offset), offset: offset)
                 }
                 if startsWith(text, line, begin) {
+                    // The next block starts here: the next read begins with its BEGIN line.
+                    lines.rewind(to: line.start)
                     throw ASN1Error(.invalidPEM, "PEM block '\(label)' at offset \(offset) has no END line before the next BEGIN at offset \(line.markerStart)", offset: line.markerStart)
                 }
             }
@@ -136,6 +153,12 @@ public enum PEMParser {
             var lineStart = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
             while lineStart > position, text[lineStart - 1] != 0x0A { lineStart -= 1 }
             position = lineStart
+        }
+
+        /// Moves back to the start of a line already read.
+        mutating func rewind(to start: Int) {
+            position = start
+            finished = false
         }
 
         /// The next line, or `nil` after the last.

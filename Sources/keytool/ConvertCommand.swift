@@ -24,7 +24,9 @@ extension Keytool {
                 (RSA, EC P-256/384/521, Ed25519, Ed448), version 3 unless --ppk-version 2 asks for the format \
                 of PuTTY before 0.75; --encrypt aes256-cbc encrypts it (v3: Argon2id, 8192 KiB, 16 passes, \
                 1 lane). Private keys are written with mode 0600. An existing output file is not replaced \
-                without --force, and a symbolic link is never written through.
+                without --force, and a symbolic link is never written through. In a file of several \
+                entries, those that cannot be read are named on standard error; when one key is read it is \
+                converted all the same, and the exit status is 1.
                 """
         )
 
@@ -91,9 +93,16 @@ extension Keytool {
 
         func run() throws {
             // Read and decrypted once: `-` cannot be read twice, and a prompt must not repeat.
-            let (input, keys) = try KeyLoader.loadAll(file, passphrase: passphrase)
-            let decoded = try KeyLoader.single(keys, in: input.name)
-            let name = input.name
+            let (input, result) = try KeyLoader.loadEntries(file, passphrase: passphrase)
+            // The entries that cannot be read are named; the key is converted all the same when
+            // it is the one entry read, and the exit status is 1.
+            for failure in result.failures { printError(KeyLoader.message(failure, file: input.name)) }
+            try convert(KeyLoader.single(result.entries, in: input.name), from: result.entries, name: input.name)
+            if !result.failedEntries.isEmpty { throw ExitCode(1) }
+        }
+
+        /// Writes `decoded` (read from `keys`, the entries of the input named `name`) in the output format.
+        private func convert(_ decoded: DecodedKey, from keys: [DecodedKey], name: String) throws {
             if to.isPrivate && !decoded.key.isPrivate {
                 throw CommandError("\(name): holds a public key; --to \(to.rawValue) needs a private key")
             }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import AsymmetricKeys
 import KeytoolSupport
 import CofferJSON
@@ -19,6 +20,18 @@ enum EntryReport {
         object.set("file", file)
         object.set("error", error)
         return object
+    }
+
+    /// The verdict of a command that listed a file's entries, after everything was printed:
+    /// exit 1 when an entry could not be read, and with `--strict` when an entry was read with a
+    /// warning (each named on standard error; failures were reported as they were listed).
+    static func finish(_ result: KeyDecodingResult, file: String, strict: Bool) throws {
+        if strict {
+            let problems = strictProblems(result, file: file)
+            for problem in problems.dropFirst(result.failures.count) { printError(problem) }
+            if !problems.isEmpty { throw ExitCode(1) }
+        }
+        if !result.failedEntries.isEmpty { throw ExitCode(1) }
     }
 
     /// What `--strict` refuses in a file that was read: one message per failed entry and per

@@ -10,7 +10,7 @@ extension Keytool {
         static let configuration = CommandConfiguration(
             commandName: "fingerprint",
             abstract: "Print the key's fingerprint exactly as ssh-keygen -l does: bits, hash, comment, (TYPE).",
-            discussion: "One line per entry of the file; an entry that cannot be read is one 'keytool: error: FILE: line N: reason' line on standard error. Exit 0 when a line was printed; --strict exits 1 when any entry failed or warned. EC keys on curves SSH has no key type for (secp256k1, brainpool) and RSA-PSS keys print the hash of their SubjectPublicKeyInfo instead: SPKI-SHA256:<base64> (the spkiSHA256 pin) or SPKI-MD5:<hex pairs>."
+            discussion: "One line per entry of the file; an entry that cannot be read is one 'keytool: error: FILE: line N: reason' line on standard error. Exit 1 when an entry could not be read (the others are printed first) or no line was printed; --strict also exits 1 when an entry was read with a warning. EC keys on curves SSH has no key type for (secp256k1, brainpool) and RSA-PSS keys print the hash of their SubjectPublicKeyInfo instead: SPKI-SHA256:<base64> (the spkiSHA256 pin) or SPKI-MD5:<hex pairs>."
         )
 
         enum Hash: String, ExpressibleByArgument, CaseIterable {
@@ -69,13 +69,7 @@ extension Keytool {
             }
             for failure in result.failures { printError(KeyLoader.message(failure, file: input.name)) }
             if printed == 0 { throw ExitCode(1) }
-            if strict {
-                let problems = EntryReport.strictProblems(result, file: input.name)
-                guard problems.isEmpty else {
-                    for problem in problems.dropFirst(result.failures.count) { printError(problem) }
-                    throw ExitCode(1)
-                }
-            }
+            try EntryReport.finish(result, file: input.name, strict: strict)
         }
     }
 }

@@ -12,7 +12,7 @@ extension Keytool {
             abstract: "Describe a key, an X.509 certificate or a PKCS#10 request: format, encoding, algorithm, curve, size, public key (RSA: exponent and modulus), fingerprints (SSH, SPKI pin, JWK thumbprint), comment, encryption.",
             discussion: """
                 A bundle prints every key. Private numbers are shown only with --show-private.
-                A file of many entries (a PEM bundle, authorized_keys, known_hosts, a JWK Set, PKCS#12, PKCS#7) prints every entry it can read and one error line per entry it cannot (on standard error as 'keytool: error: FILE: line 3: reason'; with --json as an object with "error" in the listing); the exit status is 0 when at least one entry was read. --strict makes any unread entry or any warning exit 1.
+                A file of many entries (a PEM bundle, authorized_keys, known_hosts, a JWK Set, PKCS#12, PKCS#7) prints every entry it can read and one error line per entry it cannot (on standard error as 'keytool: error: FILE: line 3: reason'; with --json as an object with "error" in the listing); the exit status is 1 when any entry could not be read (a JWK Set's key of a type Coffer does not use is skipped, as RFC 7517 §5 asks, without that). --strict also makes any warning exit 1.
                 What was read although its format forbids it (an explicit DER DEFAULT, a byte-order mark, a PKCS#12 file without a MAC) is printed as warning: lines (JSON: "warnings").
                 An RSA-PSS key (id-RSASSA-PSS) shows its restriction (JSON: "pssRestriction").
                 For a certificate also: subject and issuer (RFC 4514, as openssl -nameopt RFC2253), serial, validity (and whether valid now), every extension (critical marked; basic constraints, key usage, EKU, SAN, name constraints, policies, AIA, CRL distribution points, SKI, AKI decoded, others by OID and length), signature algorithm, SHA-256 of the certificate; every certificate of a chain is printed.
@@ -79,14 +79,7 @@ extension Keytool {
                     throw CommandError("\(input.name): the certificate is not signed by the CA in \(KeyLoader.displayName(ca))")
                 }
             }
-            if strict {
-                let problems = EntryReport.strictProblems(result, file: input.name)
-                guard problems.isEmpty else {
-                    // Failures were reported above; warnings are named here.
-                    for problem in problems.dropFirst(result.failures.count) { printError(problem) }
-                    throw ExitCode(1)
-                }
-            }
+            try EntryReport.finish(result, file: input.name, strict: strict)
         }
     }
 }

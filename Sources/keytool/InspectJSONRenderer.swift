@@ -34,6 +34,7 @@ struct InspectJSONRenderer {
         if report.holding == .publicPartOfPrivateKey { object.set("publicPartOnly", true) }
         object.set("cipher", report.encryption?.cipher)
         object.set("kdf", report.encryption?.kdf)
+        if report.encryption?.emptyPassword == true { object.set("emptyPassword", true) }
         object.set("bits", report.bits)
         switch report.publicNumbers {
         case .rsa(_, let exponentHex, let modulusHex):

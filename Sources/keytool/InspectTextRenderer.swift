@@ -41,7 +41,8 @@ struct InspectTextRenderer {
             add("restriction:", restriction.description)
         }
         if let encryption = report.encryption {
-            add("encryption:", [encryption.cipher, encryption.kdf].compactMap { $0 }.joined(separator: ", "))
+            add("encryption:", [encryption.cipher, encryption.kdf].compactMap { $0 }.joined(separator: ", ")
+                + (encryption.emptyPassword ? " (empty password: no passphrase needed)" : ""))
         }
         switch report.publicNumbers {
         case .rsa(let exponent, _, let modulusHex):

@@ -15,8 +15,8 @@ extension Keytool {
                 authorized_keys file, a JWK Set, a PKCS#12 or PKCS#7 file give several entries, named \
                 FILE[N] (the Nth entry read) where a file has more than one. Prints one line per distinct \
                 key: its SPKI SHA-256 pin, its algorithm, and the entries that hold it. Exit status 0 when \
-                some key is held by every file, 1 otherwise (or when a file cannot be read, or with \
-                --strict when an entry cannot be read or warned). An entry that cannot be read is one \
+                some key is held by every file, 1 otherwise (or when a file or an entry of one cannot be read, or with \
+                --strict when an entry was read with a warning). An entry that cannot be read is one \
                 'keytool: error: FILE: line N: reason' line on standard error.
                 """
         )
@@ -60,6 +60,7 @@ extension Keytool {
                     continue
                 }
                 for failure in result.failures { printError(KeyLoader.message(failure, file: name)) }
+                if !result.failedEntries.isEmpty { failed = true }
                 if strict {
                     let problems = EntryReport.strictProblems(result, file: name)
                     for problem in problems.dropFirst(result.failures.count) { printError(problem) }

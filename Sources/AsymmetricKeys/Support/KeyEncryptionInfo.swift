@@ -5,9 +5,12 @@ public struct KeyEncryptionInfo: Sendable, Hashable {
     /// The key derivation (`pbkdf2-hmac-sha256`, `scrypt`, `bcrypt-pbkdf`, `evp-bytestokey-md5`, `pbes1-md5`,
     /// `argon2id`/`argon2i`/`argon2d` and `ppk-v2-sha1` for PuTTY files, …).
     public var kdf: String?
+    /// Whether the passphrase is empty (a PKCS#12 file that opens without one).
+    public var emptyPassword = false
 
-    public init(cipher: String, kdf: String?) {
+    public init(cipher: String, kdf: String?, emptyPassword: Bool = false) {
         self.cipher = cipher
         self.kdf = kdf
+        self.emptyPassword = emptyPassword
     }
 }

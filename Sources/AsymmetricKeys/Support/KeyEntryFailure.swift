@@ -11,12 +11,17 @@ public struct KeyEntryFailure: Error, Sendable {
     public var offset: Int?
     /// Why it could not be read.
     public var error: KeyError
+    /// Whether the format tells readers to skip such an entry (a JWK Set's key of a `kty` or
+    /// curve the reader does not use, RFC 7517 §5): it is reported, but it does not make the
+    /// reading of the file a failure.
+    public var isSkippedByRule: Bool
 
-    public init(location: String, line: Int? = nil, offset: Int? = nil, error: KeyError) {
+    public init(location: String, line: Int? = nil, offset: Int? = nil, error: KeyError, isSkippedByRule: Bool = false) {
         self.location = location
         self.line = line
         self.offset = offset
         self.error = error
+        self.isSkippedByRule = isSkippedByRule
     }
 
     /// The error with the entry's location before its reason (`line 3: reason`), as one error

@@ -15,8 +15,9 @@ public enum KeyDecoder {
     /// a PEM bundle per block, an `authorized_keys` file per line, a JWK Set per key, a PKCS#12
     /// file per bag, a PKCS#7 bundle per certificate. An entry that cannot be read is a
     /// ``KeyEntryFailure`` and never hides the others; a file with one entry reports its error
-    /// as before. A missing or wrong passphrase and a KDF cost above ``KDFLimits`` stop the whole
-    /// file: they concern every encrypted entry, and a caller asks the user again.
+    /// as before. An encrypted entry with no passphrase to be had is a failure of that entry; a
+    /// wrong passphrase and a KDF cost above ``KDFLimits`` stop the whole file: they concern every
+    /// encrypted entry, and a caller asks the user again.
     ///
     /// A UTF-8 byte-order mark before text (PEM, OpenSSH lines, RFC 4716, JWK, PPK) is read with
     /// the warning "a UTF-8 byte-order mark precedes the text" on every entry; offsets still count
@@ -141,23 +142,38 @@ public enum KeyDecoder {
         throw KeyError(.unrecognizedFormat, unrecognizedReason(bytes))
     }
 
-    /// Every block of a PEM file, each read on its own.
+    /// Every block of a PEM file, each read on its own: a block that cannot be read (no END
+    /// line, bad base64, a key that is encrypted with no passphrase to be had) is a failure in its
+    /// place and the blocks after it are read all the same.
     private static func decodePEMEntries(_ bytes: [UInt8], context: Context) throws -> KeyDecodingResult {
-        let blocks: [PEMBlock]
+        let scanned: [Result<PEMBlock, ASN1Error>]
         do {
-            blocks = try PEMParser.blocks(in: bytes)
+            scanned = try PEMParser.entries(in: bytes)
         } catch let error as ASN1Error {
             throw KeyError(.malformed, "PEM is malformed: \(error.reason)", offset: error.offset, cause: error)
         }
+        let blocks = scanned.compactMap { try? $0.get() }
         // `openssl ecparam -genkey` writes the curve's EC PARAMETERS before the EC PRIVATE KEY:
         // the parameters are skipped when a key comes with them.
-        let keyBlocks = blocks.count > 1 ? blocks.filter { $0.label != "EC PARAMETERS" } : blocks
+        let skipParameters = scanned.count > 1 && blocks.contains { $0.label != "EC PARAMETERS" }
         var result = KeyDecodingResult()
-        for block in keyBlocks.isEmpty ? blocks : keyBlocks {
+        for (index, entry) in scanned.enumerated() {
+            let block: PEMBlock
+            switch entry {
+            case .failure(let error):
+                let failure = KeyError(.malformed, error.reason, offset: error.offset, cause: error)
+                result.failures.append(KeyEntryFailure(location: "PEM block \(index + 1) of \(scanned.count)", offset: error.offset, error: failure))
+                continue
+            case .success(let read):
+                block = read
+            }
+            if skipParameters && block.label == "EC PARAMETERS" { continue }
             do {
                 result.append(try decodeBlockEntries(block, context: context))
             } catch let error as KeyError {
-                if error.code == .passphraseRequired || error.code == .wrongPassphrase || error.code == .costTooHigh { throw blockError(error, block) }
+                // A wrong passphrase and a KDF cost over the cap concern every encrypted entry: the
+                // caller asks again. A missing passphrase is this entry's failure.
+                if error.code == .wrongPassphrase || error.code == .costTooHigh { throw blockError(error, block) }
                 result.failures.append(KeyEntryFailure(location: blockLocation(block), offset: block.offset, error: error))
             }
         }
@@ -221,14 +237,16 @@ public enum KeyDecoder {
         for bag in contents.bags {
             var attributes = bag.attributes
             attributes.bagType = bag.type
+            var encryption = bag.encryption
+            if contents.emptyPassword { encryption?.emptyPassword = true }
             var decoded: DecodedKey
             switch bag.content {
             case .privateKey(let key):
-                decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .privateKey(key), encryption: bag.encryption)
+                decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .privateKey(key), encryption: encryption)
             case .certificate(let der):
                 do {
                     let certificate = try Certificate(derEncoded: der[...])
-                    decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .publicKey(certificate.publicKey), encryption: bag.encryption,
+                    decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .publicKey(certificate.publicKey), encryption: encryption,
                                          certificate: certificate)
                 } catch let error as KeyError {
                     result.failures.append(KeyEntryFailure(location: "PKCS#12 bag \(bag.index) (certBag)", error: error))

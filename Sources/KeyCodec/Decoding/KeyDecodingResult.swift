@@ -13,6 +13,12 @@ public struct KeyDecodingResult: Sendable {
         self.failures = failures
     }
 
+    /// The entries that could not be read, less those the format says to skip (RFC 7517 §5):
+    /// a command that lists a file's entries exits 1 when there is any.
+    public var failedEntries: [KeyEntryFailure] {
+        failures.filter { !$0.isSkippedByRule }
+    }
+
     /// Adds `other`'s entries and failures after these.
     mutating func append(_ other: KeyDecodingResult) {
         entries += other.entries

@@ -73,7 +73,9 @@ public struct JSONWebKey: Sendable {
                 // RFC 7517 §5: readers SHOULD ignore keys of a set whose kty they do not
                 // understand, that lack required members or hold unsupported values.
                 error.reason += "; skipped, as RFC 7517 §5 asks of keys a reader cannot use"
-                failures.append(KeyEntryFailure(location: "JWK Set key \(index + 1) of \(elements.count)", offset: keys.offset, error: error))
+                // A key of another type or curve is skipped by the rule; a malformed one fails.
+                failures.append(KeyEntryFailure(location: "JWK Set key \(index + 1) of \(elements.count)", offset: keys.offset, error: error,
+                                                isSkippedByRule: error.code == .unsupportedAlgorithm))
             }
         }
         if elements.isEmpty {

@@ -14,6 +14,9 @@ public struct PKCS12Contents: Sendable {
     /// The bags that could not be read (a key of an algorithm Coffer does not handle, a damaged
     /// certificate bag), each with its reason; the other bags are read all the same.
     public var failures: [KeyEntryFailure] = []
+    /// Whether the file is protected by the empty password, so that it was read with no
+    /// passphrase asked for (openssl `-passin pass:`, Python `password=None`).
+    public var emptyPassword = false
 
     /// The private keys.
     public var privateKeys: [PrivateKey] {

@@ -6,7 +6,9 @@ extension PKCS12File {
     /// Checks the MAC, decrypts and reads every bag.
     ///
     /// - Parameter passphrase: Called at most once, when the file turns out to need a passphrase
-    ///   (a MAC, an encrypted SafeContents or a shrouded key).
+    ///   (a MAC, an encrypted SafeContents or a shrouded key). A file whose MAC opens with the
+    ///   empty password (as the zero-length or the two-zero-byte BMPString) is read without asking
+    ///   (``PKCS12Contents/emptyPassword``).
     /// - Throws: ``KeyError``: `.wrongPassphrase` when the MAC does not verify ("wrong passphrase,
     ///   or the file is damaged"), `.malformed` with the byte offset (offsets inside decrypted
     ///   SafeContents are counted from that plaintext and say so), `.unsupportedEncryption`,
@@ -21,8 +23,17 @@ extension PKCS12File {
             return value
         }
         var mac: PKCS12Contents.MAC?
+        var emptyPassword = false
         if let macData = outline.mac {
-            try verifyMAC(macData, over: outline.authenticatedSafe, passphrase: try passphrase())
+            // The empty password first (both encodings), as openssl and Python read such a file
+            // without asking: only a MAC it does not open asks for the passphrase.
+            let empty = SecureBytes([])
+            if (try? verifyMAC(macData, over: outline.authenticatedSafe, passphrase: empty)) != nil {
+                cached = empty
+                emptyPassword = true
+            } else {
+                try verifyMAC(macData, over: outline.authenticatedSafe, passphrase: try passphrase())
+            }
             mac = PKCS12Contents.MAC(digest: macData.digest.shortName, iterations: macData.iterations)
         }
         var state = DecodingState()
@@ -36,7 +47,9 @@ extension PKCS12File {
             failures[index].offset = failures[index].offset.map { $0 - der.startIndex }
             failures[index].error.offset = failures[index].error.offset.map { $0 - der.startIndex }
         }
-        return PKCS12Contents(bags: state.bags, mac: mac, failures: failures)
+        var contents = PKCS12Contents(bags: state.bags, mac: mac, failures: failures)
+        contents.emptyPassword = emptyPassword || (cached?.count == 0 && state.bags.contains { $0.encryption != nil })
+        return contents
     }
 
     /// The MAC over the AuthenticatedSafe, with the key from the PKCS#12 KDF (ID 3).
@@ -229,16 +242,25 @@ extension PKCS12File {
     }
 
     /// Reads `SET OF PKCS12Attribute`, keeping friendlyName (BMPString) and localKeyId (OCTET STRING).
+    ///
+    /// The attributes are read as BER, as OpenSSL reads them: writers put friendlyName and
+    /// localKeyId in either order (pyca's `no-password.p12`), which DER's sorted SET OF forbids.
     private static func readAttributes(_ reader: inout DERReader) throws -> KeyAttributes {
         var attributes = KeyAttributes()
-        _ = try reader.readSetOf { set in
+        let before = reader.remaining
+        _ = try reader.readElement(.set)
+        var lenient = DERReader(before[before.startIndex..<reader.remaining.startIndex], options: .lenientBER)
+        _ = try lenient.readSetOf { set in
             try set.readSequence { attribute in
                 let type = try attribute.readObjectIdentifier()
                 let values = try attribute.readSetOf { values in try values.readElement() }
                 guard let first = values.first else { return }
                 switch type {
                 case .friendlyName:
-                    attributes.friendlyName = try first.string(as: .bmpString)
+                    // Some writers count the BMPString's terminating NUL in; OpenSSL shows the name without it.
+                    var name = try first.string(as: .bmpString)
+                    while name.hasSuffix("\u{0}") { name.removeLast() }
+                    attributes.friendlyName = name
                 case .localKeyID:
                     try first.require(.octetString)
                     attributes.localKeyID = Hex.encode(first.content)

@@ -6,7 +6,10 @@ extension PBEAlgorithm {
     ///
     /// - Throws: ``KeyError`` `.unsupportedEncryption` when OpenSSL lacks the algorithm (single
     ///   DES without the legacy provider), `.malformed` for parameters the KDF rejects.
-    func deriveKeyAndIV(_ passphrase: SecureBytes) throws -> (key: SecureBytes, iv: [UInt8]) {
+    ///
+    /// - Parameter absentPassword: For the PKCS#12 derivation and an empty passphrase: derive from
+    ///   no password at all (zero bytes) rather than the empty BMPString (two zero bytes).
+    func deriveKeyAndIV(_ passphrase: SecureBytes, absentPassword: Bool = false) throws -> (key: SecureBytes, iv: [UInt8]) {
         try KeyError.fromOpenSSL("key derivation (\(kdfName)) failed", code: .malformed) {
             switch derivation {
             case .pbkdf2(let salt, let iterations, let prf):
@@ -23,7 +26,7 @@ extension PBEAlgorithm {
                 defer { SecureMemory.zero(&derived) }
                 return (SecureBytes(Array(derived[0..<8])), Array(derived[8..<16]))
             case .pkcs12(let salt, let iterations):
-                var password = PKCS12KeyDerivation.bmpPassword(passphrase)
+                var password = absentPassword && passphrase.count == 0 ? [] : PKCS12KeyDerivation.bmpPassword(passphrase)
                 defer { SecureMemory.zero(&password) }
                 var key = try KDF.pkcs12(bmpPassword: password, salt: salt, purpose: .key, iterations: iterations, digest: .sha1, keyLength: cipher.keySize)
                 defer { SecureMemory.zero(&key) }
