@@ -42,7 +42,6 @@ struct X509ExtensionsRealWorldTests {
     static func normalized(_ line: String) -> String {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("DirName:") { return "DirName:" }
-        if trimmed.hasPrefix("othername:") { return "othername:" }
         if trimmed.hasPrefix("keyid:") { return String(trimmed.dropFirst("keyid:".count)) }
         return trimmed
     }

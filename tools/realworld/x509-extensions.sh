@@ -62,6 +62,9 @@ URI.1 = https://www.example.com/path
 RID.1 = 1.2.3.4
 dirName.1 = alt_dn
 otherName.1 = 1.3.6.1.4.1.311.20.2.3;UTF8:upn@example.com
+otherName.2 = 1.2.3.4;UTF8:Hello World
+otherName.3 = 1.3.6.1.5.5.7.8.7;IA5STRING:_sip.example.com
+otherName.4 = 1.2.3.6;INTEGER:42
 [ alt_dn ]
 CN = Alt Directory Name
 O = Coffer

@@ -39,10 +39,13 @@ public enum GeneralName: Sendable, Hashable, CustomStringConvertible {
 
     /// The name as `openssl x509 -ext subjectAltName` prints it: `DNS:example.com`,
     /// `IP Address:192.0.2.1`, `IP Address:2001:DB8:0:0:0:0:0:1`, `email:…`, `URI:…`; a directory
-    /// name is written `DirName:` and its RFC 4514 form, another name `othername:` and its type OID.
+    /// name is written `DirName:` and its RFC 4514 form, another name as OpenSSL 3.0 writes it:
+    /// `othername: UPN::user@example.com`, `othername: 1.2.3.4::Hello World` (the type's name for
+    /// the five RFC/Microsoft types OpenSSL names, else its OID; a UTF8String or IA5String value as
+    /// text, any other `<unsupported>`).
     public var description: String {
         switch self {
-        case .otherName(let type, _): "othername:\(type.dotted)"
+        case .otherName(let type, let valueDER): "othername: \(Self.otherNameTypeName(type))::\(Self.otherNameValueText(valueDER))"
         case .email(let text): "email:\(text)"
         case .dns(let text): "DNS:\(text)"
         case .x400Address: "X400Name:<unsupported>"
@@ -52,6 +55,31 @@ public enum GeneralName: Sendable, Hashable, CustomStringConvertible {
         case .ipAddress(let bytes): "IP Address:\(Self.ipText(bytes))"
         case .registeredID(let oid): "Registered ID:\(oid.name ?? oid.dotted)"
         }
+    }
+
+    /// The otherName types OpenSSL 3.0 prints by name: Microsoft's UPN and RFC 8398, 6120, 4985
+    /// and 7585's types; others by their OID.
+    static func otherNameTypeName(_ type: ASN1ObjectIdentifier) -> String {
+        switch type.dotted {
+        case "1.3.6.1.4.1.311.20.2.3": "UPN"
+        case "1.3.6.1.5.5.7.8.9": "SmtpUTF8Mailbox"
+        case "1.3.6.1.5.5.7.8.5": "XmppAddr"
+        case "1.3.6.1.5.5.7.8.7": "SRVName"
+        case "1.3.6.1.5.5.7.8.8": "NAIRealm"
+        default: type.dotted
+        }
+    }
+
+    /// The value of an otherName (`[0] EXPLICIT ANY`): the text of a UTF8String or IA5String,
+    /// with control characters escaped; `<unsupported>` for any other value.
+    static func otherNameValueText(_ valueDER: [UInt8]) -> String {
+        var outer = DERReader(valueDER)
+        guard let content = try? outer.readExplicit(0, { try $0.readElement() }),
+              content.tag == .utf8String || content.tag == .ia5String,
+              let text = try? content.string(as: content.tag) else {
+            return "<unsupported>"
+        }
+        return text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\x" + String($0.value, radix: 16) : String($0) }.joined()
     }
 
     /// Dotted quad for IPv4; for IPv6 eight uppercase groups without leading zeros and without
