@@ -11,11 +11,12 @@ package enum KeyLoader {
         try loadEntries(InputFile.read(path), passphrase: passphrase)
     }
 
-    /// ``loadEntries(_:passphrase:)`` of an input already read.
-    package static func loadEntries(_ input: InputFile, passphrase: PassphraseOptions) throws -> (input: InputFile, result: KeyDecodingResult) {
+    /// ``loadEntries(_:passphrase:)`` of an input already read; `forDisplay` reads certificates
+    /// as `inspect` shows them (``KeyDecoder/decodeEntries(_:source:passphrase:strict:forDisplay:)``).
+    package static func loadEntries(_ input: InputFile, passphrase: PassphraseOptions, forDisplay: Bool = false) throws -> (input: InputFile, result: KeyDecodingResult) {
         do {
             let result = try KDFLimits.$current.withValue(passphrase.kdfLimits) {
-                try KeyDecoder.decodeEntries(input.bytes, source: input.name, passphrase: passphrase.provider)
+                try KeyDecoder.decodeEntries(input.bytes, source: input.name, passphrase: passphrase.provider, forDisplay: forDisplay)
             }
             return (input, result)
         } catch let error as KeyError {

@@ -17,7 +17,8 @@ struct CertificateDescription {
     // MARK: - JSON
 
     /// The certificate's fields: `subject`, `issuer`, `serial`, `notBefore`, `notAfter`,
-    /// `validNow`, the extensions, `signatureAlgorithm`, `certificateSHA256`.
+    /// `validNow`, the extensions, `signatureAlgorithm`, `selfSignatureValid` (self-issued
+    /// certificates only), `certificateSHA256`.
     func json(_ certificate: Certificate, into object: inout JSONObject) {
         object.set("subject", certificate.subject.rfc4514String)
         object.set("issuer", certificate.issuer.rfc4514String)
@@ -28,6 +29,7 @@ struct CertificateDescription {
         object.set("validNow", certificate.isValid(at: now))
         Self.extensionsJSON(certificate.extensions, into: &object)
         object.set("signatureAlgorithm", certificate.signatureAlgorithm.name)
+        object.set("selfSignatureValid", certificate.selfSignatureValid)
         object.set("certificateSHA256", certificate.certificateSHA256)
     }
 
@@ -88,10 +90,12 @@ struct CertificateDescription {
             ("validity:", "\(certificate.notBefore) to \(certificate.notAfter) (\(validityText(certificate)))"),
         ]
         lines += Self.extensionsText(certificate.extensions)
-        lines += [
-            ("signature:", certificate.signatureAlgorithm.name),
-            ("SHA-256:", certificate.certificateSHA256),
-        ]
+        lines.append(("signature:", certificate.signatureAlgorithm.name))
+        // A self-issued certificate's signature can be checked with its own key.
+        if let valid = certificate.selfSignatureValid {
+            lines.append(("self-signature:", valid ? "valid" : "DOES NOT VERIFY"))
+        }
+        lines.append(("SHA-256:", certificate.certificateSHA256))
         return lines
     }
 

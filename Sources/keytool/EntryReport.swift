@@ -3,6 +3,7 @@ import AsymmetricKeys
 import KeytoolSupport
 import CofferJSON
 import KeyCodec
+import X509Kit
 
 /// How the commands that list entries (inspect, fingerprint, match) report the entries of a file
 /// they could not read, and what `--strict` refuses.
@@ -34,13 +35,21 @@ enum EntryReport {
         if !result.failedEntries.isEmpty { throw ExitCode(1) }
     }
 
-    /// What `--strict` refuses in a file that was read: one message per failed entry and per
-    /// warning, each naming the file and the entry.
+    /// What `--strict` refuses in a file that was read: one message per failed entry, per
+    /// warning, and per signature the file alone can check (a self-issued certificate's, a
+    /// request's) that does not verify, each naming the file and the entry.
     static func strictProblems(_ result: KeyDecodingResult, file: String) -> [String] {
         var problems = result.failures.map { KeyLoader.message($0, file: file) }
         for (index, entry) in result.entries.enumerated() {
             for warning in entry.warnings {
                 problems.append("\(file): entry \(index + 1): \(warning) (refused by --strict)")
+            }
+            // A signature that can be checked from the file alone and does not verify.
+            if entry.certificate?.selfSignatureValid == false {
+                problems.append("\(file): entry \(index + 1): the self-issued certificate's signature does not verify with its own key (refused by --strict)")
+            }
+            if let request = entry.request, !request.signatureValid {
+                problems.append("\(file): entry \(index + 1): the request's signature does not verify (refused by --strict)")
             }
         }
         return problems

@@ -15,7 +15,8 @@ extension Keytool {
                 A file of many entries (a PEM bundle, authorized_keys, known_hosts, a JWK Set, PKCS#12, PKCS#7) prints every entry it can read and one error line per entry it cannot (on standard error as 'keytool: error: FILE: line 3: reason'; with --json as an object with "error" in the listing); the exit status is 1 when any entry could not be read (a JWK Set's key of a type Coffer does not use is skipped, as RFC 7517 §5 asks, without that). --strict also makes any warning exit 1.
                 What was read although its format forbids it (an explicit DER DEFAULT, a byte-order mark, a PKCS#12 file without a MAC) is printed as warning: lines (JSON: "warnings").
                 An RSA-PSS key (id-RSASSA-PSS) shows its restriction (JSON: "pssRestriction").
-                For a certificate also: subject and issuer (RFC 4514, as openssl -nameopt RFC2253), serial, validity (and whether valid now), every extension (critical marked; basic constraints, key usage, EKU, SAN, name constraints, policies, AIA, CRL distribution points, SKI, AKI decoded, others by OID and length), signature algorithm, SHA-256 of the certificate; every certificate of a chain is printed.
+                For a certificate also: subject and issuer (RFC 4514, as openssl -nameopt RFC2253), serial, validity (and whether valid now), every extension (critical marked; basic constraints, key usage, EKU, SAN, name constraints, policies, AIA, CRL distribution points, SKI, AKI decoded, others by OID and length), signature algorithm, for a self-issued certificate whether its signature verifies with its own key, SHA-256 of the certificate; every certificate of a chain is printed.
+                Show, then judge: a certificate openssl shows although no verifier accepts it (a duplicated extension, an extension that does not decode, inner and outer signature algorithms that differ, a bad version) is shown with one warning line per defect; certificate verify refuses it. A certificate whose key Coffer cannot use is one error naming its subject, issuer, serial, validity and the key's algorithm and OID. --strict also exits 1 for a self-signature or a request signature that does not verify.
                 For a certification request: subject, requested extensions, signature algorithm and whether the signature verifies.
                 """
         )
@@ -45,7 +46,7 @@ extension Keytool {
             if let publicPart = try KeyLoader.publicPartWithoutPassphrase(input, passphrase: passphrase) {
                 result = KeyDecodingResult(entries: [publicPart])
             } else {
-                result = try KeyLoader.loadEntries(input, passphrase: passphrase).result
+                result = try KeyLoader.loadEntries(input, passphrase: passphrase, forDisplay: true).result
             }
             let keys = result.entries
             var sshCertificates = SSHCertificateDescription()

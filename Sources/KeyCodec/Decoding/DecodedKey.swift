@@ -41,6 +41,7 @@ public struct DecodedKey: Sendable {
         self.certificate = certificate
         self.request = request
         self.warnings = (certificate?.warnings ?? []) + (request?.warnings ?? [])
+            + (certificate?.defects ?? []).map { "\($0) (the certificate is shown, but it is not valid)" }
         // An RSA-PSS key whose parameters write a field at its DEFAULT, in whatever container.
         switch key {
         case .publicKey(.rsa(let rsa)): self.warnings += rsa.pssRestriction?.readWarnings ?? []

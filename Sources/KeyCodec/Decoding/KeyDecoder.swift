@@ -28,12 +28,15 @@ public enum KeyDecoder {
     ///     include it; the caller prefixes them.
     ///   - passphrase: Asked for a passphrase only when a container turns out to be encrypted.
     ///   - strict: Makes any failed entry, and any entry with ``DecodedKey/warnings``, an error.
+    ///   - forDisplay: Reads certificates as a tool that shows them does (``X509Kit/Certificate/init(derEncoded:strict:forDisplay:)``):
+    ///     what makes a certificate invalid but leaves it showable is a warning of its entry.
     /// - Throws: ``KeyError`` when no entry can be read (the first failure's reason, with the count
     ///   when there were several), or with `strict` when anything failed or warned: `.unrecognizedFormat`
     ///   for bytes that are no key format Coffer knows, `.malformed` (with the byte offset),
     ///   `.labelMismatch`, `.unsupportedAlgorithm` for keys of other algorithms, `.passphraseRequired`,
     ///   `.wrongPassphrase`, `.unsupportedEncryption`.
-    public static func decodeEntries(_ bytes: [UInt8], source: String, passphrase: PassphraseProvider?, strict: Bool = false) throws -> KeyDecodingResult {
+    public static func decodeEntries(_ bytes: [UInt8], source: String, passphrase: PassphraseProvider?, strict: Bool = false,
+                                     forDisplay: Bool = false) throws -> KeyDecodingResult {
         var text = bytes
         var fileWarnings: [String] = []
         if bytes.starts(with: byteOrderMark) {
@@ -42,7 +45,7 @@ public enum KeyDecoder {
             fileWarnings.append(byteOrderMarkWarning)
         }
         var result = try decodeContainer(text, markLength: fileWarnings.isEmpty ? 0 : byteOrderMark.count,
-                                         context: Context(source: source, provider: passphrase))
+                                         context: Context(source: source, provider: passphrase, display: forDisplay))
         if !fileWarnings.isEmpty {
             for index in result.entries.indices { result.entries[index].warnings.insert(contentsOf: fileWarnings, at: 0) }
         }
@@ -206,6 +209,8 @@ public enum KeyDecoder {
     struct Context {
         var source: String
         var provider: PassphraseProvider?
+        /// Certificates are read for display (``Certificate/defects``).
+        var display = false
 
         /// Asks for the passphrase of `what`.
         func passphrase(for what: String) throws -> SecureBytes {
@@ -224,7 +229,7 @@ public enum KeyDecoder {
         if let rsa = try PKCS8PrivateKey.decodeCanonicalRSA(der) { return KeyDecodingResult(entries: [canonicalPKCS8(rsa, encoding: .der)]) }
         switch DEROutline.classify(der) {
         case .pkcs12: return try decodePKCS12(der, context: context)
-        case .pkcs7: return try decodePKCS7(der, encoding: .der)
+        case .pkcs7: return try decodePKCS7(der, encoding: .der, display: context.display)
         case let format: return KeyDecodingResult(entries: [try decodeDER(der, format: format, context: context)])
         }
     }
@@ -245,7 +250,7 @@ public enum KeyDecoder {
                 decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .privateKey(key), encryption: encryption)
             case .certificate(let der):
                 do {
-                    let certificate = try Certificate(derEncoded: der[...])
+                    let certificate = try Certificate(derEncoded: der[...], forDisplay: context.display)
                     decoded = DecodedKey(format: .pkcs12, encoding: .der, key: .publicKey(certificate.publicKey), encryption: encryption,
                                          certificate: certificate)
                 } catch let error as KeyError {
@@ -266,12 +271,12 @@ public enum KeyDecoder {
     }
 
     /// Every certificate of a PKCS#7 bundle (`.p7b`, `.p7c`), certificate by certificate.
-    static func decodePKCS7(_ der: ArraySlice<UInt8>, encoding: KeyEncoding) throws -> KeyDecodingResult {
+    static func decodePKCS7(_ der: ArraySlice<UInt8>, encoding: KeyEncoding, display: Bool = false) throws -> KeyDecodingResult {
         let bundle = try PKCS7CertificateBundle.decode(der)
         var result = KeyDecodingResult()
         for (index, certificate) in bundle.certificates.enumerated() {
             do {
-                let info = try Certificate(derEncoded: certificate.der[...])
+                let info = try Certificate(derEncoded: certificate.der[...], forDisplay: display)
                 var decoded = DecodedKey(format: .pkcs7, encoding: encoding, key: .publicKey(info.publicKey), certificate: info)
                 if bundle.isBER { decoded.warnings.append(PKCS7CertificateBundle.berWarning) }
                 result.entries.append(decoded)
@@ -330,7 +335,7 @@ public enum KeyDecoder {
             let (key, info) = try EncryptedPrivateKeyInfo.decode(parts, passphrase: passphrase)
             return DecodedKey(format: .pkcs8Encrypted, encoding: encoding, key: .privateKey(key), encryption: info)
         case .x509Certificate:
-            let certificate = try Certificate(derEncoded: der)
+            let certificate = try Certificate(derEncoded: der, forDisplay: context.display)
             return DecodedKey(format: .x509Certificate, encoding: encoding, key: .publicKey(certificate.publicKey), certificate: certificate)
         case .pkcs10Request:
             let request = try CertificationRequest(derEncoded: der)
@@ -342,7 +347,7 @@ public enum KeyDecoder {
         case .pkcs12:
             return try onlyEntry(of: decodePKCS12(der, context: context), in: "the PKCS#12 file", counted: "keys and certificates")
         case .pkcs7:
-            return try onlyEntry(of: decodePKCS7(der, encoding: encoding), in: "the PKCS#7 file", counted: "certificates")
+            return try onlyEntry(of: decodePKCS7(der, encoding: encoding, display: context.display), in: "the PKCS#7 file", counted: "certificates")
         default:
             throw KeyError(.unrecognizedFormat, "the DER is not a key structure Coffer knows")
         }
@@ -393,7 +398,7 @@ public enum KeyDecoder {
     static func decodeBlockEntries(_ block: PEMBlock, context: Context) throws -> KeyDecodingResult {
         switch block.label {
         case "PKCS7", "PKCS #7 SIGNED DATA":
-            var result = try decodePKCS7(block.bytes[...], encoding: .pem)
+            var result = try decodePKCS7(block.bytes[...], encoding: .pem, display: context.display)
             for index in result.failures.indices {
                 result.failures[index].location = "\(blockLocation(block)), \(result.failures[index].location)"
                 result.failures[index].offset = block.offset

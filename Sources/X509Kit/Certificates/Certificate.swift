@@ -63,6 +63,11 @@ public struct Certificate: Sendable {
     /// v1, `critical FALSE`, `cA FALSE`), one sentence each; empty for a strict DER certificate.
     /// KeyCodec's `DecodedKey.warnings` carries them.
     public let warnings: [String]
+    /// What no verifier accepts but a reading for display read on past (``init(derEncoded:strict:forDisplay:)``):
+    /// a duplicated extension, an extension a verifier acts on whose value cannot be read, inner
+    /// and outer signature algorithms that differ, a signature with unused bits, a version other
+    /// than v1–v3; one sentence each. ``CertificateVerifier`` refuses a certificate that has any.
+    public let defects: [String]
 
     /// The base64 of SHA-256 over the certificate's own SubjectPublicKeyInfo bytes: the HPKP
     /// `pin-sha256` (RFC 7469), as `openssl x509 -pubkey | openssl pkey -pubin -outform DER |
@@ -81,11 +86,14 @@ public struct Certificate: Sendable {
     /// Parses a certificate DER. Explicit DEFAULTs that OpenSSL accepts are read with a sentence
     /// in ``warnings``; `strict` refuses them as DER does.
     ///
+    /// - Parameter forDisplay: Read on past what makes the certificate invalid but leaves it
+    ///   showable, as `openssl x509 -text` does, recording each in ``defects`` (what a tool that
+    ///   shows certificates wants; a verifier refuses such a certificate).
     /// - Throws: ``KeyError`` `.malformed` with the byte offset (counted from `der.startIndex`) and
     ///   what was being read; `.unsupportedAlgorithm` for a key Coffer does not handle.
-    public init(derEncoded der: ArraySlice<UInt8>, strict: Bool = false) throws {
+    public init(derEncoded der: ArraySlice<UInt8>, strict: Bool = false, forDisplay: Bool = false) throws {
         let inputStart = der.startIndex
-        var deviations = DERDeviations(strict: strict)
+        var deviations = DERDeviations(strict: strict, display: forDisplay)
         var reader = DERReader(der)
         do {
             var parsed: (info: Partial, tbs: ArraySlice<UInt8>)?
@@ -97,14 +105,14 @@ public struct Certificate: Sendable {
                 parsed = (info, tbsStart[tbsStart.startIndex..<cert.remaining.startIndex])
                 let algorithmOffset = cert.offset
                 let algorithm = try SignatureAlgorithm.read(from: &cert)
-                guard algorithm.der.elementsEqual(info.signature.der) else {
-                    throw KeyError(.malformed, "the signatureAlgorithm at offset \(algorithmOffset) differs from the TBSCertificate's signature field", offset: algorithmOffset)
+                if !algorithm.der.elementsEqual(info.signature.der) {
+                    try deviations.defect(KeyError(.malformed, "the signatureAlgorithm at offset \(algorithmOffset) differs from the TBSCertificate's signature field", offset: algorithmOffset))
                 }
                 outerAlgorithm = algorithm
                 let signatureOffset = cert.offset
                 let bits = try cert.readBitString()
-                guard bits.unusedBits == 0 else {
-                    throw KeyError(.malformed, "the signatureValue at offset \(signatureOffset) is not a whole number of octets", offset: signatureOffset)
+                if bits.unusedBits != 0 {
+                    try deviations.defect(KeyError(.malformed, "the signatureValue at offset \(signatureOffset) is not a whole number of octets", offset: signatureOffset))
                 }
                 signature = bits
                 return cert.remaining.endIndex
@@ -127,6 +135,7 @@ public struct Certificate: Sendable {
             derEncoded = der[inputStart..<certificateEnd]
             certificateSHA256 = Hex.encode(Digest.hash(.sha256, Array(derEncoded)))
             warnings = deviations.warnings
+            defects = deviations.defects
         } catch let error as ASN1Error {
             throw KeyError.malformed("X.509 certificate", error)
         } catch let error as KeyError where error.code == .malformed && !error.reason.hasPrefix("X.509") {
@@ -153,10 +162,9 @@ public struct Certificate: Sendable {
             let versionOffset = tbs.offset
             var version = try tbs.readOptionalExplicit(0) { try $0.readInteger(as: Int.self) }
             if let written = version {
-                guard written == 0 || written == 1 || written == 2 else {
-                    throw KeyError(.malformed, "the version at offset \(versionOffset) is \(written), not v1, v2 or v3", offset: versionOffset)
-                }
-                if written == 0 {
+                if written < 0 || written > 2 {
+                    try deviations.defect(KeyError(.malformed, "the version at offset \(versionOffset) is \(written), not v1, v2 or v3", offset: versionOffset))
+                } else if written == 0 {
                     try deviations.record("the version at offset \(versionOffset) is written out as v1 (0), its DEFAULT", offset: versionOffset)
                     version = nil
                 }
@@ -168,19 +176,28 @@ public struct Certificate: Sendable {
                 (try Certificate.readTime(&validity), try Certificate.readTime(&validity))
             }
             let subject = try DistinguishedName.read(from: &tbs)
-            let (publicKey, spki) = try SubjectPublicKeyInfo.readEmbedded(from: &tbs, inputStart: inputStart)
+            let publicKey: PublicKey, spki: ArraySlice<UInt8>
+            do {
+                (publicKey, spki) = try SubjectPublicKeyInfo.readEmbedded(from: &tbs, inputStart: inputStart)
+            } catch var error as KeyError where error.code == .unsupportedAlgorithm && deviations.display {
+                // What can be shown of a certificate whose key Coffer cannot use goes with the error.
+                error.reason = "the certificate for \(subject.rfc4514String.isEmpty ? "an empty subject" : subject.rfc4514String) "
+                    + "(issuer \(issuer.rfc4514String), serial \(Hex.encode(serial)), valid \(notBefore) to \(notAfter)) "
+                    + "holds a key Coffer cannot use: \(error.reason)"
+                throw error
+            }
             for number: UInt64 in [1, 2] {
                 let offset = tbs.offset
                 if try tbs.readOptionalElement(.context(number, constructed: false)) != nil, version == nil {
-                    throw KeyError(.malformed, "a unique identifier at offset \(offset) in a v1 certificate", offset: offset)
+                    try deviations.defect(KeyError(.malformed, "a unique identifier at offset \(offset) in a v1 certificate", offset: offset))
                 }
             }
             var extensions = CertificateExtensions()
             if !tbs.isAtEnd {
                 let offset = tbs.offset
                 extensions = try tbs.readExplicit(3) { try CertificateExtensions.read(from: &$0, inputStart: inputStart, deviations: &deviations) }
-                guard version == 2 else {
-                    throw KeyError(.malformed, "extensions at offset \(offset) in a certificate that is not v3", offset: offset)
+                if version != 2 {
+                    try deviations.defect(KeyError(.malformed, "extensions at offset \(offset) in a certificate that is not v3", offset: offset))
                 }
             }
             return Partial(version: (version ?? 0) + 1, serial: serial, signature: signature, issuer: issuer,

@@ -6,14 +6,30 @@ import AsymmetricKeys
 /// `cA FALSE`, `critical FALSE` or version v1, a BOOLEAN TRUE written 0x01): in a strict reading
 /// each is a `.malformed` error,
 /// in a lenient one a sentence in ``warnings``, which KeyCodec's `DecodedKey.warnings` carries on.
+///
+/// A reading for display also reads on past what no verifier accepts (a duplicated extension, an
+/// extension whose value cannot be read, inner and outer signature algorithms that differ, a
+/// version other than v1–v3): each is a defect (``defects``), as `openssl x509 -text` shows such
+/// certificates and a verifier refuses them.
 struct DERDeviations: Sendable {
     /// Whether a deviation is an error.
     let strict: Bool
+    /// Whether defects are recorded instead of thrown.
+    let display: Bool
     /// One sentence per deviation read leniently.
     private(set) var warnings: [String] = []
+    /// One sentence per defect read for display.
+    private(set) var defects: [String] = []
 
-    init(strict: Bool) {
+    init(strict: Bool, display: Bool = false) {
         self.strict = strict
+        self.display = display && !strict
+    }
+
+    /// Records `error` as a defect when reading for display, or throws it.
+    mutating func defect(_ error: KeyError) throws {
+        guard display else { throw error }
+        defects.append(error.reason)
     }
 
     /// Records `reason` (a sentence without the final period) at `offset`, or throws it as

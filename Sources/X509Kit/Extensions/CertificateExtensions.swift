@@ -90,18 +90,24 @@ public struct CertificateExtensions: Sendable, Hashable {
             }
             return list
         }
-        guard !list.isEmpty else {
-            throw KeyError(.malformed, "the Extensions at offset \(sequenceOffset) are an empty SEQUENCE (SIZE (1..MAX))", offset: sequenceOffset)
+        if list.isEmpty {
+            try deviations.defect(KeyError(.malformed, "the Extensions at offset \(sequenceOffset) are an empty SEQUENCE (SIZE (1..MAX))", offset: sequenceOffset))
         }
         var seen = Set<ASN1ObjectIdentifier>()
-        for ext in list where !seen.insert(ext.oid).inserted {
-            throw KeyError(.malformed, "the extension \(ext.name) appears twice (again at offset \(ext.offset))", offset: ext.offset)
+        var decodedOnce: [CertificateExtension] = []
+        for ext in list {
+            if seen.insert(ext.oid).inserted {
+                decodedOnce.append(ext)
+            } else {
+                // Read for display, the first one is decoded and the second shown undecoded.
+                try deviations.defect(KeyError(.malformed, "the extension \(ext.name) appears twice (again at offset \(ext.offset))", offset: ext.offset))
+            }
         }
         var result = CertificateExtensions(all: list)
-        for ext in list {
+        for ext in decodedOnce {
             switch ext.oid {
             case CertificateExtension.subjectAltName:
-                result.subjectAltNames = try decode(ext, inputStart: inputStart) { reader in
+                result.subjectAltNames = try orDefect(&deviations) { _ in try decode(ext, inputStart: inputStart) { reader in
                     try reader.readSequence { sequence in
                         var names: [GeneralName] = []
                         while !sequence.isAtEnd {
@@ -113,11 +119,11 @@ public struct CertificateExtensions: Sendable, Hashable {
                         guard !names.isEmpty else { throw KeyError(.malformed, "no names (SIZE (1..MAX))", offset: 0) }
                         return names
                     }
-                }
+                } }
             case CertificateExtension.keyUsage:
-                result.keyUsage = try decode(ext, inputStart: inputStart) { KeyUsage(try $0.readBitString()) }
+                result.keyUsage = try orDefect(&deviations) { _ in try decode(ext, inputStart: inputStart) { KeyUsage(try $0.readBitString()) } }
             case CertificateExtension.extendedKeyUsage:
-                result.extendedKeyUsage = try decode(ext, inputStart: inputStart) { reader in
+                result.extendedKeyUsage = try orDefect(&deviations) { _ in try decode(ext, inputStart: inputStart) { reader in
                     try reader.readSequence { sequence in
                         var purposes: [ASN1ObjectIdentifier] = []
                         while !sequence.isAtEnd {
@@ -129,9 +135,9 @@ public struct CertificateExtensions: Sendable, Hashable {
                         guard !purposes.isEmpty else { throw KeyError(.malformed, "no purposes (SIZE (1..MAX))", offset: 0) }
                         return purposes
                     }
-                }
+                } }
             case CertificateExtension.basicConstraints:
-                result.basicConstraints = try decode(ext, inputStart: inputStart) { reader in
+                result.basicConstraints = try orDefect(&deviations) { deviations in try decode(ext, inputStart: inputStart) { reader in
                     try reader.readSequence { sequence in
                         var isCA = false
                         if try sequence.peekTag() == .boolean {
@@ -153,7 +159,7 @@ public struct CertificateExtensions: Sendable, Hashable {
                         }
                         return BasicConstraints(isCA: isCA, pathLength: pathLength)
                     }
-                }
+                } }
             case CertificateExtension.subjectKeyIdentifier:
                 result.subjectKeyIdentifier = try decodeShown(ext, inputStart: inputStart, deviations: &deviations) { Array(try $0.readOctetString()) }
             case CertificateExtension.authorityKeyIdentifier:
@@ -193,6 +199,18 @@ public struct CertificateExtensions: Sendable, Hashable {
         } catch let error as KeyError where error.code == .malformed {
             guard !deviations.strict else { throw error }
             try deviations.note("\(error.reason); the extension is shown undecoded")
+            return nil
+        }
+    }
+
+    /// Decodes an extension a verifier acts on (SAN, key usage, EKU, basic constraints) with
+    /// `work`: a malformed value is an error, or, read for display, a defect with the extension
+    /// shown undecoded.
+    private static func orDefect<T>(_ deviations: inout DERDeviations, _ work: (inout DERDeviations) throws -> T) throws -> T? {
+        do {
+            return try work(&deviations)
+        } catch let error as KeyError where error.code == .malformed && deviations.display {
+            try deviations.defect(KeyError(.malformed, "\(error.reason); the extension is shown undecoded", offset: error.offset))
             return nil
         }
     }

@@ -36,6 +36,9 @@ extension DistinguishedName {
             ("0.9.2342.19200300.100.1.1", "UID"), ("0.9.2342.19200300.100.1.25", "DC"),
             ("1.3.6.1.4.1.311.60.2.1.1", "jurisdictionL"), ("1.3.6.1.4.1.311.60.2.1.2", "jurisdictionST"),
             ("1.3.6.1.4.1.311.60.2.1.3", "jurisdictionC"),
+            // The Russian registration numbers of GOST certificates (OpenSSL 3.0's names).
+            ("1.2.643.3.131.1.1", "INN"), ("1.2.643.100.1", "OGRN"), ("1.2.643.100.3", "SNILS"),
+            ("1.2.643.100.5", "OGRNIP"), ("1.2.643.100.4", "INNLE"),
         ]
         var names: [ASN1ObjectIdentifier: String] = [:]
         for (dotted, name) in table { names[ASN1ObjectIdentifier(dotted: dotted)!] = name }

@@ -26,7 +26,7 @@ import AsymmetricKeys
 public struct CertificateVerifier: Sendable {
     /// The trust anchors.
     public var roots: [Certificate] {
-        didSet { anchors = CertificateIndex(roots) }
+        didSet { anchors = CertificateIndex(roots.filter(\.defects.isEmpty)) }
     }
     /// The anchors indexed by subject, digest and key, built when ``roots`` is set.
     private var anchors: CertificateIndex
@@ -39,7 +39,7 @@ public struct CertificateVerifier: Sendable {
     /// A verifier trusting `roots`.
     public init(roots: [Certificate]) {
         self.roots = roots
-        anchors = CertificateIndex(roots)
+        anchors = CertificateIndex(roots.filter(\.defects.isEmpty))
     }
 
     /// Builds and validates a path from `leaf` to one of ``roots``, through `untrusted`.
@@ -51,6 +51,13 @@ public struct CertificateVerifier: Sendable {
                                     detail: "\(untrusted.count) untrusted certificates were given, more than the \(Self.maximumUntrusted) allowed"),
             ])])
         }
+        // A certificate read for display with defects (``Certificate/defects``) is never valid.
+        if let defect = leaf.defects.first {
+            return VerificationResult(chain: nil, failedPaths: [PathAttempt(path: [leaf], failures: [
+                VerificationFailure(certificateIndex: 0, reason: .malformed, detail: defect),
+            ])])
+        }
+        let untrusted = untrusted.filter(\.defects.isEmpty)
         var builder = PathBuilder(anchors: anchors, untrusted: untrusted, options: options,
                                   time: options.time ?? VerificationClock.now())
         return builder.run(leaf)

@@ -211,13 +211,28 @@ package enum KeyAlgorithm: Sendable, Hashable {
         case .dsa: "DSA"
         case .dhKeyAgreement: "DH"
         default:
-            switch oid.dotted {
+            // Named with the OID, which is what a user searches for.
+            otherNameByOID(oid).map { "\($0) (\(oid.dotted))" }
+        }
+    }
+
+    /// The algorithms Coffer knows by name but does not handle, by OID.
+    private static func otherNameByOID(_ oid: ASN1ObjectIdentifier) -> String? {
+        switch oid.dotted {
             case "1.2.840.10046.2.1": "DH (X9.42)"
             case "1.3.132.1.12": "ECDH"
             case "1.2.156.10197.1.301": "SM2"
             case "1.2.643.7.1.1.1.1", "1.2.643.7.1.1.1.2": "GOST R 34.10-2012"
+            case "1.2.643.2.2.19": "GOST R 34.10-2001"
+            case "1.2.643.2.2.20": "GOST R 34.10-94"
+            case "2.16.840.1.101.3.4.3.17": "ML-DSA-44"
+            case "2.16.840.1.101.3.4.3.18": "ML-DSA-65"
+            case "2.16.840.1.101.3.4.3.19": "ML-DSA-87"
+            case "2.16.840.1.101.3.4.4.1": "ML-KEM-512"
+            case "2.16.840.1.101.3.4.4.2": "ML-KEM-768"
+            case "2.16.840.1.101.3.4.4.3": "ML-KEM-1024"
+            case "1.2.840.113549.1.1.7": "RSAES-OAEP"
             default: nil
-            }
         }
     }
 }
