@@ -7,7 +7,9 @@
 // inside the input, and names, SANs, every extension and serial that render; a strict reading
 // refuses it exactly when the lenient one recorded warnings; the containers' outline walker
 // (`CertificateDER`) finds the same SubjectPublicKeyInfo bytes in every certificate that parses;
-// a request that parses renders too.
+// a request that parses renders too; a reading for display (`forDisplay`) agrees with the
+// lenient one on valid certificates, and one with defects is refused by the lenient reading and
+// by `CertificateVerifier`.
 import ASN1Kit
 import AsymmetricKeys
 import CryptoOpenSSL
@@ -46,6 +48,11 @@ public func fuzzX509(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
         _ = certificate.validity(at: 1_800_000_000)
         _ = try? certificate.isSigned(by: certificate.publicKey)
+        // A reading for display reads what the lenient one reads, with no defects.
+        guard let shown = try? Certificate(derEncoded: bytes[...], forDisplay: true), shown.defects.isEmpty,
+              shown.certificateSHA256 == certificate.certificateSHA256, shown.warnings == certificate.warnings else {
+            fatalError("a reading for display differs from the lenient reading of a valid certificate")
+        }
         // The strict reading refuses exactly the certificates read with warnings.
         let strict = Result { try Certificate(derEncoded: bytes[...], strict: true) }
         switch strict {
@@ -55,6 +62,22 @@ public func fuzzX509(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             fatalError("a strict reading refused a certificate read without warnings")
         default:
             break
+        }
+    }
+    // Read for display, a certificate with defects is refused by the verifier and by the
+    // lenient reading; its slices lie inside the input and it renders.
+    oracle.check("Certificate (display)") {
+        let shown = try Certificate(derEncoded: bytes[...], forDisplay: true)
+        guard inside(shown.subjectPublicKeyInfo), inside(shown.tbsCertificate), shown.extensions.all.allSatisfy({ inside($0.value) }) else {
+            fatalError("a slice of a certificate read for display lies outside the input")
+        }
+        _ = shown.subject.rfc4514String + shown.issuer.rfc4514String + shown.serial
+        _ = shown.extensions.shown.flatMap(\.lines)
+        _ = shown.selfSignatureValid
+        if !shown.defects.isEmpty {
+            if (try? Certificate(derEncoded: bytes[...])) != nil { fatalError("the lenient reading accepted a certificate with defects") }
+            let result = CertificateVerifier(roots: [shown]).verify(shown)
+            if result.chain != nil { fatalError("the verifier accepted a certificate with defects") }
         }
     }
     oracle.check("CertificationRequest") {
