@@ -69,6 +69,22 @@ struct SSHDisplayTests {
         #expect(sound.criticalOptions.map { $0.listing(critical: true) } == ["force-command /bin/true"])
     }
 
+    @Test("a certificate signed by a security-key CA verifies as ssh-keygen decided; changed flags do not")
+    func securityKeyCA() throws {
+        let facts = try Self.facts
+        for (file, expected) in [("sk-ca-cert.pub", true), ("sk-ca-flags-cert.pub", false)] {
+            let fact = try #require(facts.fingerprint.first { $0.file == file })
+            #expect((fact.status == 0) == expected)
+            let certificate = try #require(try Self.lines(file).first?.certificate)
+            #expect(try certificate.verifySignature() == expected, "\(file)")
+            #expect(certificate.signature.algorithm == "sk-ecdsa-sha2-nistp256@openssh.com")
+            #expect(certificate.problems().isEmpty == expected)
+        }
+        let listing = try #require(facts.listing.first { $0.file == "sk-ca-cert.pub" && $0.tz == "UTC" })
+        let certificate = try #require(try Self.lines("sk-ca-cert.pub").first?.certificate)
+        #expect(listing.stdout.contains("Signing CA: ECDSA-SK \(certificate.signatureKey.fingerprintSHA256 ?? "?") (using sk-ecdsa-sha2-nistp256@openssh.com)"))
+    }
+
     @Test("a force-command with data after its string is malformed, as ssh-keygen -L says")
     func corruptOption() throws {
         let listing = try #require(try Self.facts.listing.first { $0.file == "corrupt-option-cert.pub" })

@@ -179,13 +179,16 @@ struct SSHSecurityKeyCommandTests {
     @Test("fingerprint refuses a certificate whose CA signature ssh-keygen refuses; the other entries still print, exit 1")
     func damagedCertificate() throws {
         let facts = try Self.displayFacts
-        let alone = try #require(facts.fingerprint.first { $0.file == "damaged-cert.pub" })
-        #expect(alone.status != 0)
-        for arguments in [[String](), ["-B"]] {
-            let result = try CLIRunner.run(["fingerprint"] + arguments + [Self.display("damaged-cert.pub")])
-            #expect(result.status == 1)
-            #expect(result.stdout.isEmpty)
-            #expect(result.stderr.contains("damaged-cert.pub: entry 1: the OpenSSH certificate's CA signature does not verify"))
+        // A flipped signature byte, and a security-key CA's signature whose flags byte was changed.
+        for file in ["damaged-cert.pub", "sk-ca-flags-cert.pub"] {
+            let alone = try #require(facts.fingerprint.first { $0.file == file })
+            #expect(alone.status != 0)
+            for arguments in [[String](), ["-B"]] {
+                let result = try CLIRunner.run(["fingerprint"] + arguments + [Self.display(file)])
+                #expect(result.status == 1)
+                #expect(result.stdout.isEmpty)
+                #expect(result.stderr.contains("\(file): entry 1: the OpenSSH certificate's CA signature does not verify"), "\(result.stderr)")
+            }
         }
         // ssh-keygen -l prints the two good entries of the file (and skips the damaged one).
         let multi = try #require(facts.fingerprint.first { $0.file == "multi.pub" })
@@ -224,11 +227,15 @@ struct SSHSecurityKeyCommandTests {
         #expect(facts.fingerprint.first { $0.file == "corrupt-option-cert.pub" }?.status == 0)
     }
 
-    @Test("inspect prints ssh-keygen -L's validity in the local time of TZ, and names the zone", arguments: try displayFacts.listing.filter { $0.file == "user-cert.pub" })
+    @Test("inspect prints ssh-keygen -L's lines, validity in the local time of TZ, and names the zone",
+          arguments: try displayFacts.listing.filter { $0.status == 0 })
     func localTime(_ fact: Run) throws {
         let tz = try #require(fact.tz)
         let result = try CLIRunner.run(["inspect", Self.display(fact.file)], environment: ["TZ": tz])
         #expect(result.status == 0, "\(result.stderr)")
+        // Every line ssh-keygen -L printed after the file name, in order.
+        let listing = fact.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().joined(separator: "\n")
+        #expect(result.stdout.contains(listing + "\n"), "\(result.stdout)")
         let valid = try #require(fact.stdout.split(separator: "\n").first { $0.hasPrefix("        Valid: ") })
         #expect(result.stdout.contains(valid + "\n"), "\(result.stdout)")
         let heading = try #require(result.stdout.split(separator: "\n").first { $0.contains("as ssh-keygen -L shows it") })

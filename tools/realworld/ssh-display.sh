@@ -8,6 +8,7 @@
 #     anew by the CA with Python's cryptography (ssh-keygen -L stops: "Option corrupt");
 #   - ssh-keygen -L of a certificate with a validity interval under three TZ settings (it prints
 #     local time);
+#   - a certificate signed by a security-key CA (and a copy with its authenticator flags changed);
 #   - a public key line of a key type neither ssh-keygen 9.2 nor Coffer knows.
 # facts.json holds each command's exit status and output. Run by tools/make-fixtures realworld.
 set -euo pipefail
@@ -65,6 +66,51 @@ signature = s(s(b"ssh-ed25519") + s(ca.sign(signed)))
 open(sys.argv[3], "w").write(" ".join([kind, base64.b64encode(signed + signature).decode()] + rest))
 PY
 
+# A certificate signed by a security-key CA (sk-ecdsa-sha2-nistp256@openssh.com, application
+# "ssh:"): ssh-keygen -s needs the authenticator, so the CA is a P-256 key made here and the
+# signature is laid out as PROTOCOL.u2f says (ECDSA-SHA256 over SHA-256(application) || flags ||
+# counter || SHA-256(signed certificate bytes)); ssh-keygen -l and -L decide whether it verifies.
+# sk-ca-flags-cert.pub is a copy whose flags byte was changed after signing.
+python3 - "$out/user-cert.pub" "$out/sk-ca-cert.pub" "$out/sk-ca-flags-cert.pub" "$out/sk-ca.pub" <<'PY'
+import base64, hashlib, struct, sys
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+def s(b): return struct.pack(">I", len(b)) + b
+def mpint(n):
+    b = n.to_bytes((n.bit_length() + 8) // 8, "big")
+    return s(b)
+def read(buf, at):
+    (n,) = struct.unpack(">I", buf[at:at + 4]); return buf[at + 4:at + 4 + n], at + 4 + n
+kind, blob, *rest = open(sys.argv[1]).read().split(" ")
+raw = base64.b64decode(blob)
+at = 0
+for _ in range(3): _, at = read(raw, at)       # type, nonce, Ed25519 key
+at += 8 + 4                                    # serial, type
+for _ in range(2): _, at = read(raw, at)       # key id, principals
+at += 16                                       # validity
+for _ in range(3): _, at = read(raw, at)       # critical options, extensions, reserved
+head = raw[:at]
+key = ec.generate_private_key(ec.SECP256R1())
+point = key.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
+application = b"ssh:"
+ca_blob = s(b"sk-ecdsa-sha2-nistp256@openssh.com") + s(b"nistp256") + s(point) + s(application)
+signed = head + s(ca_blob)
+flags, counter = 0x01, 4242
+def sign(flags_signed):
+    data = hashlib.sha256(application).digest() + bytes([flags_signed]) + struct.pack(">I", counter) + hashlib.sha256(signed).digest()
+    r, v = decode_dss_signature(key.sign(data, ec.ECDSA(hashes.SHA256())))
+    return r, v
+r, v = sign(flags)
+def cert(flags_written):
+    signature = s(b"sk-ecdsa-sha2-nistp256@openssh.com") + s(mpint(r) + mpint(v)) + bytes([flags_written]) + struct.pack(">I", counter)
+    return " ".join([kind, base64.b64encode(signed + s(signature)).decode()] + rest)
+open(sys.argv[2], "w").write(cert(flags))
+open(sys.argv[3], "w").write(cert(flags | 0x04))
+open(sys.argv[4], "w").write("sk-ecdsa-sha2-nistp256@openssh.com " + base64.b64encode(ca_blob).decode() + " sk ca\n")
+PY
+
 # A key type nobody here knows.
 python3 - "$out/unknown-type.pub" <<'PY'
 import base64, struct, sys
@@ -81,13 +127,14 @@ def run(args, tz="UTC"):
     return {"status": r.returncode, "stdout": r.stdout.rstrip("\n"), "stderr": r.stderr.rstrip("\n")}
 facts = {"bubblebabble": [], "fingerprint": [], "listing": []}
 for name in ["rsa.pub", "ecdsa-256.pub", "ecdsa-384.pub", "ecdsa-521.pub", "ed25519.pub", "sk-ecdsa.pub", "user-cert.pub",
-             "damaged-cert.pub", "multi.pub", "corrupt-option-cert.pub", "unknown-type.pub"]:
+             "damaged-cert.pub", "multi.pub", "corrupt-option-cert.pub", "unknown-type.pub", "sk-ca-cert.pub",
+             "sk-ca-flags-cert.pub"]:
     facts["bubblebabble"].append({"file": name, **run(["-B", "-f", name])})
     facts["fingerprint"].append({"file": name, **run(["-l", "-f", name])})
-for name in ["user-cert.pub", "corrupt-option-cert.pub", "damaged-cert.pub"]:
+for name in ["user-cert.pub", "corrupt-option-cert.pub", "damaged-cert.pub", "sk-ca-cert.pub", "sk-ca-flags-cert.pub"]:
     for tz in ["UTC", "America/New_York", "Asia/Kolkata"]:
         facts["listing"].append({"file": name, "tz": tz, **run(["-L", "-f", name], tz)})
 json.dump(facts, open(os.path.join(out, "facts.json"), "w"), indent=2)
 PY
-rm -f "$out/rsa" "$out/ecdsa-256" "$out/ecdsa-384" "$out/ecdsa-521" "$out/ed25519"
+rm -f "$out/rsa" "$out/ecdsa-256" "$out/ecdsa-384" "$out/ecdsa-521" "$out/ed25519" "$out/ca"
 echo "wrote $(ls "$out" | wc -l) files to $out"
