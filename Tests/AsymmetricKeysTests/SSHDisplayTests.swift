@@ -117,5 +117,11 @@ struct SSHDisplayTests {
         #expect(result.lines.count == 1)
         #expect(result.failures.first?.line == 2)
         #expect(result.failures.first?.error.reason.contains("'ssh-mldsa44@openssh.com'") == true)
+        // After authorized_keys options, and in an allowed_signers line.
+        let withOptions = try OpenSSHPublicKey.decodeLines(Array("no-pty,command=\"x y\" ".utf8) + bytes)
+        #expect(withOptions.failures.first?.error.reason.contains("'ssh-mldsa44@openssh.com'") == true)
+        let signers = try AllowedSigners.parse(Array("alice@example.com ".utf8) + bytes)
+        #expect(signers.entries.isEmpty)
+        #expect(signers.failures.first?.error.reason.contains("'ssh-mldsa44@openssh.com'") == true)
     }
 }

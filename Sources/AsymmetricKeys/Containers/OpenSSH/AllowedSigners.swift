@@ -187,6 +187,9 @@ public struct AllowedSigners: Sendable {
         }
         var entryOptions: (ca: Bool, namespaces: String?, after: Int64?, before: Int64?) = (false, nil, nil, nil)
         let next = rest.prefix(while: { !isSpace($0) })
+        if let unknown = OpenSSHPublicKey.unknownKeyType(rest) {
+            throw bad("the key type '\(SSHWireReader.printable(Array(unknown.utf8)))' is one Coffer does not know")
+        }
         if !OpenSSHKeyType.isKnown(next) {
             let (optionsField, afterOptions) = try field(rest)
             entryOptions = try options(optionsField, bad: bad)

@@ -255,8 +255,11 @@ public enum OpenSSHPublicKey {
             while let last = optionText.last, isSpace(last) { optionText = optionText.dropLast() }
             options = String(decoding: optionText, as: UTF8.self)
             guard OpenSSHKeyType.isKnown(token(rest)) else {
-                if let unknown = unknownKeyType(line) {
-                    throw KeyError(.unsupportedAlgorithm, unknownKeyTypeReason(unknown, offset: line.startIndex), offset: line.startIndex)
+                // The type, after options or without them, of a key Coffer does not know.
+                for candidate in [rest, line] {
+                    if let unknown = unknownKeyType(candidate) {
+                        throw KeyError(.unsupportedAlgorithm, unknownKeyTypeReason(unknown, offset: candidate.startIndex), offset: candidate.startIndex)
+                    }
                 }
                 throw KeyError(.unrecognizedFormat,
                                   "line at offset \(line.startIndex) has no OpenSSH key type (such as ssh-rsa)",
