@@ -32,6 +32,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzPKCS7", ["AsymmetricKeys", "ASN1Kit", "KeyCodec"]),
     ("FuzzSSHCertificate", ["AsymmetricKeys"]),
     ("FuzzSSHSignature", ["AsymmetricKeys"]),
+    ("FuzzBubbleBabble", ["AsymmetricKeys"]),
     ("FuzzCertificateBuilderInput", ["X509Kit", "AsymmetricKeys", "ASN1Kit"]),
     ("FuzzCRL", ["X509Kit", "AsymmetricKeys", "ASN1Kit"]),
     ("FuzzPeerIdentity", ["X509Kit", "AsymmetricKeys"]),

@@ -72,6 +72,16 @@ package enum SystemIO {
         Int64(time(nil))
     }
 
+    /// The local time zone's offset from UTC at `seconds` since 1970 (daylight saving included)
+    /// and its abbreviation (`EST`, `IST`), from `localtime_r`, which follows `TZ`.
+    package static func localTimeOffset(at seconds: Int64) -> (seconds: Int, zone: String) {
+        var clock = time_t(seconds)
+        var parts = tm()
+        guard localtime_r(&clock, &parts) != nil else { return (0, "UTC") }
+        let zone = parts.tm_zone.map { String(cString: $0) } ?? ""
+        return (Int(parts.tm_gmtoff), zone)
+    }
+
     /// The absolute path of the running program (`/proc/self/exe`), or `nil` where it cannot be
     /// read.
     package static func executablePath() -> String? {

@@ -18,6 +18,8 @@ extension Keytool {
                 For a certificate also: subject and issuer (RFC 4514, as openssl -nameopt RFC2253), serial, validity (and whether valid now), every extension (critical marked; basic constraints, key usage, EKU, SAN, name constraints, policies, AIA, CRL distribution points, SKI, AKI decoded, others by OID and length), signature algorithm, for a self-issued certificate whether its signature verifies with its own key, SHA-256 of the certificate; every certificate of a chain is printed.
                 Show, then judge: a certificate openssl shows although no verifier accepts it (a duplicated extension, an extension that does not decode, inner and outer signature algorithms that differ, a bad version) is shown with one warning line per defect; certificate verify refuses it. A certificate whose key Coffer cannot use is one error naming its subject, issuer, serial, validity and the key's algorithm and OID. --strict also exits 1 for a self-signature or a request signature that does not verify.
                 For a certification request: subject, requested extensions, signature algorithm and whether the signature verifies.
+                For an SSH signature (ssh-keygen -Y sign): version, namespace, hash, the signer's key and its SHA-256 fingerprint as ssh-keygen prints it (or its certificate), the signature algorithm, and for a security key's signature the flags (user presence, user verification) and counter; nothing is verified (keytool verify does that).
+                An OpenSSH certificate's validity is printed as ssh-keygen -L prints it, in local time (TZ), the zone named in the heading; a CA signature that does not verify and a malformed critical option are warning: lines.
                 """
         )
 
@@ -40,6 +42,7 @@ extension Keytool {
 
         func run() throws {
             let input = try InputFile.read(file)
+            if SSHSignature.isSSHSignature(input.bytes) { return try inspectSSHSignature(input) }
             // Without a passphrase to be had, an encrypted OpenSSH or PuTTY key shows the public
             // part it stores in clear.
             let result: KeyDecodingResult

@@ -24,7 +24,7 @@ struct InspectTextRenderer {
             for (label, value) in certificates.text(request) { add(label, value) }
         }
         if let certificate = report.sshCertificate {
-            add("certificate:", "OpenSSH \(certificate.kind.name) certificate, as ssh-keygen -L shows it:")
+            add("certificate:", sshCertificates.heading(certificate))
             lines += sshCertificates.sshKeygenLines(certificate)
             for (label, value) in sshCertificates.text(certificate) { add(label, value) }
         }

@@ -3,7 +3,9 @@ import CofferJSON
 import CommandLineSupport
 
 /// How `keytool inspect` shows an OpenSSH certificate: the lines `ssh-keygen -L` prints (times in
-/// UTC), whether the CA signature verifies, and, with `--ca`, whether that CA signed it.
+/// local time, as ssh-keygen prints them: `TZ` is followed, and the heading names the zone), the
+/// validity again in UTC, whether the CA signature verifies, and, with `--ca`, whether that CA
+/// signed it.
 struct SSHCertificateDescription {
     var now: Int64 = SystemIO.secondsSinceEpoch()
     /// The CA key given with `--ca`, if any.
@@ -18,6 +20,23 @@ struct SSHCertificateDescription {
         } catch {
             return (false, "cannot be checked")
         }
+    }
+
+    /// The local zone's offset from UTC at a time (seconds since 1970), as ssh-keygen's
+    /// `localtime` applies it.
+    static func localOffset(_ seconds: Int64) -> Int { SystemIO.localTimeOffset(at: seconds).seconds }
+
+    /// The heading above the `ssh-keygen -L` lines, naming the zone their times are in (its
+    /// abbreviation and offset at the start of the validity, or now when it has none).
+    func heading(_ certificate: SSHCertificate) -> String {
+        let at = certificate.validAfter != 0 ? Int64(min(certificate.validAfter, 253_402_300_799)) : now
+        let local = SystemIO.localTimeOffset(at: at)
+        let sign = local.seconds < 0 ? "-" : "+"
+        let minutes = abs(local.seconds) / 60
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let offset = "UTC\(sign)\(two(minutes / 60)):\(two(minutes % 60))"
+        let zone = local.zone.isEmpty || local.zone == "UTC" ? offset : "\(local.zone), \(offset)"
+        return "OpenSSH \(certificate.kind.name) certificate, as ssh-keygen -L shows it (times in local time: \(zone)):"
     }
 
     /// `ED25519 SHA256:…`, as ssh-keygen prints a key.
@@ -35,7 +54,7 @@ struct SSHCertificateDescription {
             "\(indent)Signing CA: \(Self.keyText(certificate.signatureKey)) (using \(certificate.signature.algorithm))",
             "\(indent)Key ID: \"\(certificate.keyID)\"",
             "\(indent)Serial: \(certificate.serial)",
-            "\(indent)Valid: \(certificate.validityDescription)",
+            "\(indent)Valid: \(certificate.validityDescription(utcOffset: Self.localOffset))",
         ]
         func list(_ title: String, _ items: [String]) {
             if items.isEmpty {
@@ -53,7 +72,11 @@ struct SSHCertificateDescription {
 
     /// The labelled lines of `keytool inspect`'s text after the `ssh-keygen -L` lines.
     func text(_ certificate: SSHCertificate) -> [(String, String)] {
-        var fields: [(String, String)] = [("CA signature:", Self.signatureVerdict(certificate).text)]
+        var fields: [(String, String)] = []
+        if certificate.validAfter != 0 || certificate.validBefore != UInt64.max {
+            fields.append(("valid (UTC):", certificate.validityDescription + " UTC"))
+        }
+        fields.append(("CA signature:", Self.signatureVerdict(certificate).text))
         fields.append(("valid now:", certificate.isValid(at: now) ? "yes" : "no"))
         if let expectedCA {
             fields.append(("signed by --ca:", signedByExpected(certificate, expectedCA) ? "yes" : "no"))

@@ -7,7 +7,8 @@ import KeyCodec
 extension Keytool.VerifyCommand {
     /// An SSHSIG signature: read it (exit 2 when it cannot be), check who signed (the key of
     /// `--key`, or a line of `--allowed-signers` for `--identity`), then the signature (exit 1
-    /// when either fails), and print ssh-keygen's `Good "N" signature …` line.
+    /// when either fails), and print ssh-keygen's `Good "N" signature …` line, and for a security
+    /// key's signature (PROTOCOL.u2f) a `Security key: flags …, counter N` line.
     func verifySSHSignature(_ signatureFile: InputFile) throws {
         if signatureOptions.padding != nil || signatureOptions.signatureFormat != nil || signatureOptions.hash != nil {
             throw ValidationError("--padding, --hash and --signature-format do not apply to SSHSIG signatures (the signature names its own)")
@@ -50,5 +51,7 @@ extension Keytool.VerifyCommand {
         }
         guard ok else { throw CommandError("\(data.name): signature does not verify") }
         print("Good \"\(namespace)\" signature\(who) with \(keyText)")
+        // A security key's authenticator data, which ssh-keygen -Y verify does not print.
+        if let securityKey = parsed.signature.securityKey { print("Security key: \(securityKey.summary)") }
     }
 }

@@ -14,7 +14,10 @@ extension Keytool {
             discussion: """
                 PSS accepts any salt length (the length is recovered from the signature). Options as for sign. \
                 An SSHSIG signature (ssh-keygen -Y sign) is detected; it is checked against --key (ssh-keygen -Y check-novalidate) \
-                or against an allowed_signers file for --identity (ssh-keygen -Y verify), in --namespace.
+                or against an allowed_signers file for --identity (ssh-keygen -Y verify), in --namespace. \
+                Signatures by FIDO security keys (sk-ecdsa-sha2-nistp256@openssh.com, sk-ssh-ed25519@openssh.com, \
+                webauthn-sk-ecdsa-sha2-nistp256@openssh.com) are verified as OpenSSH's PROTOCOL.u2f says, \
+                and a 'Security key:' line shows the authenticator's flags (user presence, user verification) and counter.
                 Exit status: 0 verified; 1 a well-formed signature that does not verify, or a signer not allowed; \
                 2 a signature file that cannot be read (empty, text, SSHSIG where raw bytes are expected, \
                 raw r ‖ s where DER is expected, wrong length); 64 usage error.

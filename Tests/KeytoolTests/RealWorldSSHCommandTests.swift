@@ -198,8 +198,8 @@ struct RealWorldSSHCommandTests {
         #expect(lines.filter { $0.contains(" @revoked ") }.count == 1)
         if file == "known_hosts" {
             #expect(lines.contains { $0.contains(" @cert-authority *.example.org (RSA)") })
-            // Every readable line printed, each unreadable one named: exit 0, and 1 with --strict.
-            #expect(result.status == 0)
+            // Every readable line printed, each unreadable one named, and the exit status 1.
+            #expect(result.status == 1)
             #expect(result.stderr.contains("line 10:"))
             #expect(result.stderr.contains("line 11:"))
             let strict = try CLIRunner.run(["fingerprint", "--strict", Self.path("known-hosts", file)])

@@ -225,7 +225,9 @@ struct SSHSignatureCommandTests {
         let facts = try FixtureFacts.load([Fact].self, in: Self.certificates)
         for fact in facts where fact.signatureValid {
             let file = Self.certificates.appendingPathComponent(fact.certificate).path
-            let inspect = try CLIRunner.run(["inspect", file, "--ca", Self.certificates.appendingPathComponent(fact.ca).path])
+            // The facts were recorded with TZ=UTC; keytool, as ssh-keygen, prints local time.
+            let inspect = try CLIRunner.run(["inspect", file, "--ca", Self.certificates.appendingPathComponent(fact.ca).path],
+                                            environment: ["TZ": "UTC"])
             #expect(inspect.status == 0, "\(fact.certificate): \(inspect.stderr)")
             let lines = inspect.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             #expect(lines.contains { $0.hasPrefix("  CA signature:") && $0.hasSuffix("verifies") })

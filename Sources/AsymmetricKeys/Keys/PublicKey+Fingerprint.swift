@@ -16,6 +16,13 @@ extension PublicKey {
         return Self.sshFingerprint(.md5, of: blob)
     }
 
+    /// The Bubble Babble of the SHA-1 of the SSH key blob (`xopan-sipab-…-kixax`) — exactly as
+    /// `ssh-keygen -B` prints it; `nil` for X25519 and X448.
+    public var fingerprintBubbleBabble: String? {
+        guard let blob = try? OpenSSHPublicKey.wireBlob(self) else { return nil }
+        return BubbleBabble.encode(Digest.hash(.sha1, blob))
+    }
+
     /// The one SSH fingerprint formatter: `SHA256:` and unpadded base64, or `MD5:` and
     /// colon-separated lowercase hex pairs, of the digest of an SSH key blob.
     static func sshFingerprint(_ digest: DigestAlgorithm, of blob: [UInt8]) -> String {

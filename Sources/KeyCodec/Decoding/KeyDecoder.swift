@@ -136,6 +136,7 @@ public enum KeyDecoder {
             return KeyDecodingResult(entries: lines.lines.map {
                 var decoded = DecodedKey(format: .opensshPublic, encoding: .text, key: .publicKey($0.key), comment: $0.comment, options: $0.options)
                 decoded.sshCertificate = $0.certificate
+                decoded.warnings += $0.certificate?.problems() ?? []
                 return decoded
             }, failures: lines.failures)
         }
@@ -523,6 +524,8 @@ public enum KeyDecoder {
         let printable = bytes.prefix(512).allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || isSpace($0) }
         let kinds = "PEM (-----BEGIN …), DER (PKCS#1, PKCS#8, SEC 1, SubjectPublicKeyInfo, certificate, certification request, PKCS#12), OpenSSH (openssh-key-v1, ssh-ed25519 …), RFC 4716, JWK or PuTTY (PuTTY-User-Key-File-)"
         if printable {
+            // An OpenSSH public key line of a key type Coffer does not know: name the type.
+            if let unknown = OpenSSHPublicKey.unknownKeyTypeMessage(Array(bytes.prefix(1 << 20))) { return unknown }
             return "the input is text but not a key format Coffer knows; expected \(kinds)"
         }
         return "the input (\(bytes.count) bytes, first byte 0x\(Hex.encode([bytes[0]]))) is not a key format Coffer knows; expected \(kinds)"

@@ -129,7 +129,7 @@ public struct AllowedSigners: Sendable {
         guard certificate.signatureKey == entry.key else { return "the certificate was signed by another CA" }
         guard certificate.kind == .user else { return "the certificate is a host certificate" }
         guard (try? certificate.verifySignature()) == true else { return "the certificate's CA signature does not verify" }
-        guard certificate.isValid(at: time) else { return "the certificate is not valid now (\(certificate.validityDescription))" }
+        guard certificate.isValid(at: time) else { return "the certificate is not valid now (\(certificate.validityDescription) UTC)" }
         if let identity, !certificate.principals.contains(identity) {
             return "the certificate does not list '\(SSHSignature.printable(identity))' among its principals"
         }
@@ -187,6 +187,9 @@ public struct AllowedSigners: Sendable {
         }
         var entryOptions: (ca: Bool, namespaces: String?, after: Int64?, before: Int64?) = (false, nil, nil, nil)
         let next = rest.prefix(while: { !isSpace($0) })
+        if let unknown = OpenSSHPublicKey.unknownKeyType(rest) {
+            throw bad("the key type '\(SSHWireReader.printable(Array(unknown.utf8)))' is one Coffer does not know")
+        }
         if !OpenSSHKeyType.isKnown(next) {
             let (optionsField, afterOptions) = try field(rest)
             entryOptions = try options(optionsField, bad: bad)

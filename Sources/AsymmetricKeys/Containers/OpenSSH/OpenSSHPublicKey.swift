@@ -255,6 +255,12 @@ public enum OpenSSHPublicKey {
             while let last = optionText.last, isSpace(last) { optionText = optionText.dropLast() }
             options = String(decoding: optionText, as: UTF8.self)
             guard OpenSSHKeyType.isKnown(token(rest)) else {
+                // The type, after options or without them, of a key Coffer does not know.
+                for candidate in [rest, line] {
+                    if let unknown = unknownKeyType(candidate) {
+                        throw KeyError(.unsupportedAlgorithm, unknownKeyTypeReason(unknown, offset: candidate.startIndex), offset: candidate.startIndex)
+                    }
+                }
                 throw KeyError(.unrecognizedFormat,
                                   "line at offset \(line.startIndex) has no OpenSSH key type (such as ssh-rsa)",
                                   offset: line.startIndex)
@@ -262,6 +268,33 @@ public enum OpenSSHPublicKey {
         }
         let (key, comment, certificate) = try decodeKeyFields(rest)
         return Line(key: key, comment: comment, options: options, certificate: certificate)
+    }
+
+    /// The key type of a line that has the shape of an OpenSSH public key line of a type Coffer
+    /// does not know: `type SP base64 …` where the base64 holds a blob whose first string is
+    /// `type` (`ssh-mldsa44@openssh.com AAAA…`); `nil` for any other line.
+    package static func unknownKeyType(_ line: ArraySlice<UInt8>) -> String? {
+        let type = token(line.drop(while: isSpace))
+        guard !type.isEmpty, type.count <= 128, !OpenSSHKeyType.isKnown(type),
+              type.allSatisfy({ (0x21..<0x7F).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "=") }) else { return nil }
+        let base64 = token(line[type.endIndex...].drop(while: isSpace))
+        guard !base64.isEmpty, let blob = try? SSHBase64.decode(base64, baseOffset: base64.startIndex, what: "key") else { return nil }
+        var reader = SSHWireReader(blob[...], context: "key")
+        guard let blobType = try? reader.readString(), blobType.elementsEqual(type) else { return nil }
+        return String(decoding: type, as: UTF8.self)
+    }
+
+    /// Whether some line of `text` is an OpenSSH public key line of a type Coffer does not know
+    /// (see ``unknownKeyType(_:)``): the message for it, which names the type; `nil` otherwise.
+    package static func unknownKeyTypeMessage(_ text: [UInt8]) -> String? {
+        for line in SSHTextLines(text) {
+            if let type = unknownKeyType(line.content) { return unknownKeyTypeReason(type, offset: line.content.startIndex) }
+        }
+        return nil
+    }
+
+    private static func unknownKeyTypeReason(_ type: String, offset: Int) -> String {
+        "OpenSSH public key at offset \(offset) has key type '\(SSHWireReader.printable(Array(type.utf8)))', which Coffer does not know; it reads ssh-rsa, ssh-ed25519, ssh-ed448, ecdsa-sha2-nistp256/384/521, ssh-dss, the sk-…@openssh.com security keys and their -cert-v01@openssh.com certificates"
     }
 
     /// Reads `keytype SP base64(blob) [SP comment]` (what follows the options of an

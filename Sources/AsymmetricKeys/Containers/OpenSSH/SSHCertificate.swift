@@ -41,12 +41,26 @@ public struct SSHCertificate: Sendable, Hashable {
         static let flagExtensions: Set = ["permit-X11-forwarding", "permit-agent-forwarding", "permit-port-forwarding",
                                           "permit-pty", "permit-user-rc", "no-touch-required"]
 
+        /// The critical options whose data is one string (PROTOCOL.certkeys).
+        static let stringOptions: Set = ["force-command", "source-address"]
+
+        /// Whether this critical option's data is not what its name requires: `force-command` or
+        /// `source-address` whose data is not exactly one string (`ssh-keygen -L` stops with
+        /// "Option corrupt"; sshd refuses the certificate).
+        public func isMalformed(critical: Bool) -> Bool {
+            critical && Self.stringOptions.contains(name) && value == nil
+        }
+
         /// The option as `ssh-keygen -L` lists it: the known flags by name, `force-command` and
         /// `source-address` with their value, anything else as `UNKNOWN FLAG OPTION` or
-        /// `UNKNOWN OPTION: hex (len N)`.
+        /// `UNKNOWN OPTION: hex (len N)`; a malformed `force-command` or `source-address` (which
+        /// ssh-keygen refuses to list) as `NAME MALFORMED VALUE: hex (len N)`.
         public func listing(critical: Bool) -> String {
             if !critical && Self.flagExtensions.contains(name) { return name }
-            if critical && (name == "force-command" || name == "source-address"), let value { return "\(name) \(value)" }
+            if critical && Self.stringOptions.contains(name) {
+                if let value { return "\(name) \(value)" }
+                return "\(name) MALFORMED VALUE: \(Hex.encode(data)) (len \(data.count))"
+            }
             if critical && name == "verify-required" { return name }
             if !data.isEmpty { return "\(name) UNKNOWN OPTION: \(Hex.encode(data)) (len \(data.count))" }
             return "\(name) UNKNOWN FLAG OPTION"
@@ -209,6 +223,26 @@ public struct SSHCertificate: Sendable, Hashable {
         try signature.verify(Array(signedBytes), with: signatureKey)
     }
 
+    /// What is wrong with the certificate itself, one sentence each: a CA signature that does not
+    /// verify (or cannot be checked), a `force-command` or `source-address` whose value is
+    /// malformed. Empty for a sound certificate. Each call verifies the CA signature.
+    public func problems() -> [String] {
+        var problems: [String] = []
+        do {
+            if try !verifySignature() {
+                problems.append("the CA signature (\(signature.algorithm)) does not verify: the certificate was altered or not signed by its signature key")
+            }
+        } catch let error as KeyError {
+            problems.append("the CA signature cannot be checked: \(error.reason)")
+        } catch {
+            problems.append("the CA signature cannot be checked")
+        }
+        for option in criticalOptions where option.isMalformed(critical: true) {
+            problems.append("critical option '\(SSHWireReader.printable(Array(option.name.utf8)))' has a malformed value (\(option.data.count) bytes that are not exactly one string)")
+        }
+        return problems
+    }
+
     /// Whether `ca` is the signature key and the signature verifies with it.
     public func isSigned(by ca: PublicKey) throws -> Bool {
         guard ca == signatureKey else { return false }
@@ -223,13 +257,23 @@ public struct SSHCertificate: Sendable, Hashable {
         return now >= validAfter && now < validBefore
     }
 
-    /// The validity as `ssh-keygen -L` prints it (times in UTC): `forever`, `from A to B`,
-    /// `after A`, `before B`.
-    public var validityDescription: String {
+    /// The validity in ssh-keygen -L's words, with times in UTC (ssh-keygen prints them in local
+    /// time: see ``validityDescription(utcOffset:)``): `forever`, `from A to B`, `after A`,
+    /// `before B`.
+    public var validityDescription: String { validityDescription(utcOffset: { _ in 0 }) }
+
+    /// The validity as `ssh-keygen -L` prints it, each time shifted by `utcOffset(time)` seconds
+    /// (the local zone's offset at that time, for ssh-keygen's local time): `forever`,
+    /// `from A to B`, `after A`, `before B`, times as `YYYY-MM-DDTHH:MM:SS`.
+    public func validityDescription(utcOffset: (Int64) -> Int) -> String {
+        func text(_ seconds: UInt64) -> String {
+            let clamped = Int64(min(seconds, 253_402_300_799))
+            return Self.format(UInt64(max(0, clamped + Int64(utcOffset(clamped)))))
+        }
         if validAfter == 0 && validBefore == UInt64.max { return "forever" }
-        if validAfter == 0 { return "before \(Self.format(validBefore))" }
-        if validBefore == UInt64.max { return "after \(Self.format(validAfter))" }
-        return "from \(Self.format(validAfter)) to \(Self.format(validBefore))"
+        if validAfter == 0 { return "before \(text(validBefore))" }
+        if validBefore == UInt64.max { return "after \(text(validAfter))" }
+        return "from \(text(validAfter)) to \(text(validBefore))"
     }
 
     /// `YYYY-MM-DDTHH:MM:SS` in UTC.
