@@ -125,6 +125,10 @@ struct RevocationChecker {
             return .otherIssuer
         }
         if let idp {
+            let isCA = certificate.extensions.basicConstraints?.isCA ?? false
+            if idp.onlyContainsUserCerts, isCA { return .outOfScope("it covers only end-entity certificates") }
+            if idp.onlyContainsCACerts, !isCA { return .outOfScope("it covers only CA certificates") }
+            if idp.onlyContainsAttributeCerts { return .outOfScope("it covers only attribute certificates") }
             let idpNames = idp.names(crlIssuer: list.issuer)
             if !idpNames.isEmpty {
                 let pointNames: [GeneralName]
@@ -141,10 +145,6 @@ struct RevocationChecker {
                     return .outOfScope("its distribution point (\(idpNames.map(\.description).joined(separator: ", "))) is not one of the certificate's (\(pointNames.map(\.description).joined(separator: ", ")))")
                 }
             }
-            let isCA = certificate.extensions.basicConstraints?.isCA ?? false
-            if idp.onlyContainsUserCerts, isCA { return .outOfScope("it covers only end-entity certificates") }
-            if idp.onlyContainsCACerts, !isCA { return .outOfScope("it covers only CA certificates") }
-            if idp.onlyContainsAttributeCerts { return .outOfScope("it covers only attribute certificates") }
         }
         let interim = (idp?.onlySomeReasons.map(Self.mask) ?? Self.allReasons) & (point?.reasons.map(Self.mask) ?? Self.allReasons)
         guard interim != 0 else { return .outOfScope("it covers none of the reasons the certificate's distribution point serves") }

@@ -4,8 +4,9 @@ import AsymmetricKeys
 /// CRLs besides a certificate's own issuer: a CRL signing key separate from the certificate
 /// signing key, or an indirect CRL's issuer (RFC 5280 §6.3.3 f). A signer outside the path is
 /// used only when a path of its own validates to the same trust anchors, with revocation checked
-/// too, at most ``maximumNesting`` levels deep (a signer whose status rests on its own CRL is not
-/// accepted).
+/// too, at most ``maximumNesting`` levels deep. A signer whose own status is in a CRL it signed
+/// (an indirect CRL issuer listed in its own CRL, PKITS 4.14.30) is accepted while its path is
+/// being checked: the CRL's signature has verified with its key.
 struct CRLSignerPool {
     let anchors: CertificateIndex
     let untrusted: CertificateIndex
@@ -24,9 +25,11 @@ struct CRLSignerPool {
 
     /// Whether `signer` has a valid path of its own.
     func validates(_ signer: Certificate) -> Bool {
+        if options.crlSignersInProgress.contains(signer.certificateSHA256) { return true }
         guard options.revocationNesting < Self.maximumNesting else { return false }
         var nested = options
         nested.revocationNesting += 1
+        nested.crlSignersInProgress.append(signer.certificateSHA256)
         nested.peer = nil
         nested.purpose = nil
         nested.requiredKeyUsage = nil

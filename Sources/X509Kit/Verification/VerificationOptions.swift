@@ -39,6 +39,8 @@ public struct VerificationOptions: Sendable {
     public var requiresRevocation = false
     /// How deep this verification is nested in checking CRL signers' own paths.
     var revocationNesting = 0
+    /// The SHA-256 of the CRL signers whose own paths the enclosing verifications are checking.
+    var crlSignersInProgress: [String] = []
     /// The most intermediate certificates a path may hold (the leaf and the trust anchor are not
     /// counted, as OpenSSL's `-verify_depth` minus one); `nil`: ``defaultMaximumIntermediates``.
     public var maximumIntermediates: Int?

@@ -56,23 +56,23 @@ struct CRLInspection {
     }
 
     /// Whether DER bytes look like a CertificateList rather than a Certificate: after the
-    /// optional version INTEGER, two SEQUENCEs (signature, issuer) and then a Time.
+    /// optional version INTEGER, two SEQUENCEs (signature, issuer) and then a Time. Only the
+    /// TBSCertList must be whole: a CRL cut short after it still has the shape.
     static func hasCRLShape(_ bytes: [UInt8]) -> Bool {
-        var reader = DERReader(bytes[...])
-        let shaped = try? reader.readSequence { list -> Bool in
-            let found = try list.readSequence { tbs -> Bool in
-                if try tbs.peekTag() == .integer { _ = try tbs.readElement() }
-                guard try tbs.peekTag() == .sequence else { return false }
-                _ = try tbs.readElement()
-                guard try tbs.peekTag() == .sequence else { return false }
-                _ = try tbs.readElement()
-                let tag = try tbs.peekTag()
-                let isTime = tag == .utcTime || tag == .generalizedTime
-                while !tbs.isAtEnd { _ = try tbs.readElement() }
-                return isTime
-            }
-            while !list.isAtEnd { _ = try list.readElement() }
-            return found
+        guard bytes.count > 2, bytes[0] == 0x30 else { return false }
+        let header = bytes[1] < 0x80 ? 2 : 2 + Int(bytes[1] & 0x7F)
+        guard header <= 6, header < bytes.count else { return false }
+        var reader = DERReader(bytes[header...])
+        let shaped = try? reader.readSequence { tbs -> Bool in
+            if try tbs.peekTag() == .integer { _ = try tbs.readElement() }
+            guard try tbs.peekTag() == .sequence else { return false }
+            _ = try tbs.readElement()
+            guard try tbs.peekTag() == .sequence else { return false }
+            _ = try tbs.readElement()
+            let tag = try tbs.peekTag()
+            let isTime = tag == .utcTime || tag == .generalizedTime
+            while !tbs.isAtEnd { _ = try tbs.readElement() }
+            return isTime
         }
         return shaped ?? false
     }
