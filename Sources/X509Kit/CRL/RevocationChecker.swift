@@ -33,6 +33,11 @@ struct RevocationChecker {
     /// Whether a CRL signer outside the path has a valid path of its own.
     let signerIsValid: (Certificate) -> Bool
 
+    /// The most CRL signature checks one certificate's status may cost: CRLs that name the
+    /// issuer but do not verify cannot make the check cost more than this; past it the CRLs left
+    /// are set aside (undetermined unless those checked decided).
+    static let maximumSignatureChecks = 64
+
     /// ReasonFlags bits 1 (keyCompromise) to 8 (aACompromise).
     static let allReasons: UInt16 = 0x1FE
 
@@ -54,6 +59,7 @@ struct RevocationChecker {
     func status(of certificate: Certificate, issuedBy issuer: Certificate) -> RevocationStatus {
         var mask: UInt16 = 0
         var notes: [String] = []
+        var checks = 0
         let points: [DistributionPoint?] = certificate.extensions.crlDistributionPoints?.map { $0 } ?? [nil]
         for point in points {
             for (number, list) in lists.enumerated() where list.deltaCRLIndicator == nil && mask != Self.allReasons {
@@ -72,14 +78,14 @@ struct RevocationChecker {
                     continue
                 }
                 let signer: Certificate
-                switch self.signer(of: list, issuer: issuer) {
+                switch self.signer(of: list, issuer: issuer, checks: &checks) {
                 case .success(let found): signer = found
                 case .failure(let why):
                     notes.append("\(label): \(why.sentence)")
                     continue
                 }
                 let delta: CertificateRevocationList?
-                switch self.delta(for: list, signer: signer) {
+                switch self.delta(for: list, signer: signer, checks: &checks) {
                 case .success(let found): delta = found
                 case .failure(let why):
                     notes.append("\(label): \(why.sentence)")
@@ -179,7 +185,7 @@ struct RevocationChecker {
     /// The certificate that signed `list`: `issuer` when it has the CRL issuer's name, else one the
     /// ``signers`` closure offers and ``signerIsValid`` accepts; a failure says why the first
     /// candidate was not.
-    private func signer(of list: CertificateRevocationList, issuer: Certificate) -> Result<Certificate, Problem> {
+    private func signer(of list: CertificateRevocationList, issuer: Certificate, checks: inout Int) -> Result<Certificate, Problem> {
         var candidates = list.issuer.matches(issuer.subject) ? [issuer] : []
         candidates += signers(list.issuer).filter { $0.derEncoded != issuer.derEncoded }
         let keyID = list.authorityKeyIdentifier?.keyIdentifier
@@ -194,6 +200,10 @@ struct RevocationChecker {
                 first = first ?? "its issuer's keyUsage lacks cRLSign"
                 continue
             }
+            guard checks < Self.maximumSignatureChecks else {
+                return .failure(Problem(sentence: "not checked: the cap of \(Self.maximumSignatureChecks) CRL signature checks per certificate was reached"))
+            }
+            checks += 1
             guard Self.signed(list, by: candidate) else {
                 first = first ?? "its signature does not verify with the key of \(name)"
                 continue
@@ -219,7 +229,7 @@ struct RevocationChecker {
     /// The newest delta CRL that applies to the complete CRL `list`, `nil` when none is given;
     /// a failure when the complete CRL cannot be used (not current, or its applicable delta
     /// is not).
-    private func delta(for list: CertificateRevocationList, signer: Certificate) -> Result<CertificateRevocationList?, Problem> {
+    private func delta(for list: CertificateRevocationList, signer: Certificate, checks: inout Int) -> Result<CertificateRevocationList?, Problem> {
         if let why = notCurrent(list) { return .failure(Problem(sentence: why)) }
         guard let number = list.crlNumber else { return .success(nil) }
         var best: CertificateRevocationList?
@@ -229,7 +239,9 @@ struct RevocationChecker {
                   delta.issuer.matches(list.issuer), delta.issuingDistributionPoint == list.issuingDistributionPoint,
                   Self.compare(base, number) <= 0, Self.compare(number, deltaNumber) < 0 else { continue }
             if let left = delta.authorityKeyIdentifier?.keyIdentifier, let right = list.authorityKeyIdentifier?.keyIdentifier, left != right { continue }
-            guard Self.unusable(delta) == nil, Self.signed(delta, by: signer) else { continue }
+            guard Self.unusable(delta) == nil, checks < Self.maximumSignatureChecks else { continue }
+            checks += 1
+            guard Self.signed(delta, by: signer) else { continue }
             if let why = notCurrent(delta) {
                 stale = "its delta CRL number \(Hex.encode(deltaNumber)): \(why)"
                 continue

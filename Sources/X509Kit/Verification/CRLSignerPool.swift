@@ -12,9 +12,27 @@ struct CRLSignerPool {
     let untrusted: CertificateIndex
     let options: VerificationOptions
     let time: Int64
+    /// What was decided of each signer (by SHA-256), and how many verifications were run.
+    private let memo = Memo()
 
     /// The most nested verifications of CRL signers.
     static let maximumNesting = 3
+    /// The most signer verifications one path's revocation check runs (each nested one runs at
+    /// most as many again): a set of CRLs from many signers cannot make the work explode.
+    static let maximumVerifications = 8
+
+    /// The answers so far, shared by the copies of one pool.
+    private final class Memo {
+        var valid: [String: Bool] = [:]
+        var verifications = 0
+    }
+
+    init(anchors: CertificateIndex, untrusted: CertificateIndex, options: VerificationOptions, time: Int64) {
+        self.anchors = anchors
+        self.untrusted = untrusted
+        self.options = options
+        self.time = time
+    }
 
     /// The anchors and untrusted certificates whose subject matches `name`.
     func candidates(named name: DistinguishedName) -> [Certificate] {
@@ -25,8 +43,11 @@ struct CRLSignerPool {
 
     /// Whether `signer` has a valid path of its own.
     func validates(_ signer: Certificate) -> Bool {
-        if options.crlSignersInProgress.contains(signer.certificateSHA256) { return true }
-        guard options.revocationNesting < Self.maximumNesting else { return false }
+        let digest = signer.certificateSHA256
+        if options.crlSignersInProgress.contains(digest) { return true }
+        if let known = memo.valid[digest] { return known }
+        guard options.revocationNesting < Self.maximumNesting, memo.verifications < Self.maximumVerifications else { return false }
+        memo.verifications += 1
         var nested = options
         nested.revocationNesting += 1
         nested.crlSignersInProgress.append(signer.certificateSHA256)
@@ -35,7 +56,9 @@ struct CRLSignerPool {
         nested.requiredKeyUsage = nil
         nested.revocationScope = .wholePath
         var builder = PathBuilder(anchors: anchors, untrusted: untrusted.certificates, options: nested, time: time)
-        return builder.run(signer).isValid
+        let valid = builder.run(signer).isValid
+        memo.valid[digest] = valid
+        return valid
     }
 
     /// The checker for one path.
