@@ -11,6 +11,7 @@ struct InspectCRLTests {
             struct Entry: Decodable {
                 var serial: String
                 var reason: String?
+                var invalidityDate: String?
             }
             var issuer: String
             var crlNumber: String?
@@ -57,6 +58,7 @@ struct InspectCRLTests {
                 for (entry, expected) in zip(entries, fact.revoked) {
                     #expect(expected.reason == nil ? entry["reason"] == nil : Self.sameReason(expected.reason, entry["reason"] as? String),
                             "\(name) \(expected.serial): \(String(describing: entry["reason"]))")
+                    #expect(entry["invalidityDate"] as? String == expected.invalidityDate, "\(name) \(expected.serial)")
                 }
             }
         }

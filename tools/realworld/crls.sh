@@ -10,7 +10,7 @@
 # facts.json: "verify": for each case the `openssl verify` arguments (-crl_check, -crl_check_all,
 # -use_deltas, -extended_crl), its exit status and its last line; "crls": for each CRL what
 # `openssl crl -text` says: issuer (RFC 2253), CRL number, delta base, revoked serials with their
-# reasons. Run by tools/make-fixtures realworld.
+# reasons and invalidity dates. Run by tools/make-fixtures realworld.
 set -euo pipefail
 out=Fixtures/realworld/crls
 rm -rf "$out"; mkdir -p "$out"
@@ -234,7 +234,7 @@ verify unknown-critical leaf-good int "crl-int-unknown-critical crl-root" -crl_c
 verify unknown-critical-entry leaf-good int "crl-int-unknown-entry-extension crl-root" -crl_check
 
 python3 - "$out" "$facts_verify" <<'PY'
-import json, os, re, subprocess, sys
+import datetime, json, os, re, subprocess, sys
 out, verify_tsv = sys.argv[1], sys.argv[2]
 facts = {"at": 1893456000, "verify": {}, "crls": {}}
 for line in open(verify_tsv):
@@ -252,7 +252,10 @@ for file in sorted(f for f in os.listdir(out) if f.startswith("crl-") and f.ends
     for block in text.split("Serial Number: ")[1:]:
         serial = block.split("\n", 1)[0].strip()
         reason = re.search(r"X509v3 CRL Reason Code:\s*\n\s*(.+)", block)
-        entries.append({"serial": serial.lower(), "reason": reason.group(1).strip() if reason else None})
+        invalid = re.search(r"Invalidity Date:\s*\n\s*(.+)", block)
+        invalid = invalid and datetime.datetime.strptime(invalid.group(1).strip(), "%b %d %H:%M:%S %Y GMT").strftime("%Y-%m-%dT%H:%M:%SZ")
+        entries.append({"serial": serial.lower(), "reason": reason.group(1).strip() if reason else None,
+                        "invalidityDate": invalid or None})
     facts["crls"][file[:-4]] = {"issuer": issuer, "crlNumber": number.group(1) if number else None,
                                 "baseCRLNumber": base.group(1) if base else None, "revoked": entries,
                                 "lastUpdate": run("-lastupdate").strip().split("=", 1)[1],
