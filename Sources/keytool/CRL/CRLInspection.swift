@@ -86,6 +86,7 @@ struct CRLInspection {
     /// `--ca`; returns the problems `--strict` refuses. Throws a command error when the
     /// signature of a CRL does not verify with the CA's key.
     func report(file: String, json: Bool, entriesBefore: Int, caFile: String?) throws -> [String] {
+        guard !items.isEmpty else { return [] }
         var ca: Certificate?
         if let caFile {
             let input = try InputFile.read(caFile)
