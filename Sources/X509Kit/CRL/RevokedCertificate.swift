@@ -42,6 +42,20 @@ public struct RevokedCertificate: Sendable, Hashable {
         extensions.filter { $0.isCritical && !CertificateExtension.knownEntryExtensions.contains($0.oid) }
     }
 
+    /// The entry extensions other than reasonCode, invalidityDate and certificateIssuer (which
+    /// the entry's fields hold), by name (or dotted OID) with their length and criticality.
+    public var otherExtensions: [CertificateExtensions.Shown] {
+        extensions.filter { !CertificateExtension.knownEntryExtensions.contains($0.oid) }.map { ext in
+            CertificateExtensions.Shown(oid: ext.oid, name: CertificateRevocationList.name(of: ext), isCritical: ext.isCritical,
+                                        length: ext.value.count, isDecoded: false, lines: ["\(ext.value.count) bytes, not decoded"])
+        }
+    }
+
+    /// Whether the entry writes its own certificateIssuer extension (rather than carrying one forward).
+    public var writesCertificateIssuer: Bool {
+        extensions.contains { $0.oid == CertificateExtension.certificateIssuer }
+    }
+
     /// The most names a certificateIssuer extension may hold.
     static let maximumIssuerNames = 16
 
