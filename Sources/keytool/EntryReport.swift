@@ -26,13 +26,19 @@ enum EntryReport {
     /// The verdict of a command that listed a file's entries, after everything was printed:
     /// exit 1 when an entry could not be read, and with `--strict` when an entry was read with a
     /// warning (each named on standard error; failures were reported as they were listed).
-    static func finish(_ result: KeyDecodingResult, file: String, strict: Bool) throws {
+    ///
+    /// - Parameters:
+    ///   - otherProblems: What `--strict` refuses in entries the key reader does not read (a
+    ///     CRL's warnings), printed with the rest.
+    ///   - otherFailures: How many such entries could not be read (reported already).
+    static func finish(_ result: KeyDecodingResult, file: String, strict: Bool,
+                       otherProblems: [String] = [], otherFailures: Int = 0) throws {
         if strict {
-            let problems = strictProblems(result, file: file)
+            let problems = strictProblems(result, file: file) + otherProblems
             for problem in problems.dropFirst(result.failures.count) { printError(problem) }
             if !problems.isEmpty { throw ExitCode(1) }
         }
-        if !result.failedEntries.isEmpty { throw ExitCode(1) }
+        if !result.failedEntries.isEmpty || otherFailures > 0 { throw ExitCode(1) }
     }
 
     /// What `--strict` refuses in a file that was read: one message per failed entry, per

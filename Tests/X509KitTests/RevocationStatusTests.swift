@@ -64,4 +64,19 @@ struct RevocationStatusTests {
     func crossSigned() throws {
         #expect(try status("leaf-revoked", "intermediate-rsa-cross", ["crl-rsa-revoked"]) == .revoked(at: 1_748_736_000, reason: "keyCompromise"))
     }
+
+    @Test("CRLs that name the issuer but do not verify cost at most the cap of signature checks")
+    func signatureCheckCap() throws {
+        let good = try PKIFixtureFiles.crl("crl-rsa-revoked")
+        // The right issuer and key identifier, a signature that does not verify.
+        var wrong = good
+        wrong.signature[wrong.signature.count / 2] ^= 0x01
+        let leaf = try PKIFixtureFiles.certificate("leaf-revoked"), issuer = try PKIFixtureFiles.certificate("intermediate-rsa")
+        let at = try PKIFixtureFiles.at
+        // Below the cap the good CRL is reached; past it, it is set aside, saying why.
+        let few = Array(repeating: wrong, count: 10) + [good]
+        #expect(CertificateRevocationList.status(of: leaf, issuedBy: issuer, at: at, in: few) == .revoked(at: 1_748_736_000, reason: "keyCompromise"))
+        let many = Array(repeating: wrong, count: 200) + [good]
+        undetermined(CertificateRevocationList.status(of: leaf, issuedBy: issuer, at: at, in: many), containing: "cap of 64 CRL signature checks")
+    }
 }

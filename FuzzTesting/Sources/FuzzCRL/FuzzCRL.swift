@@ -1,6 +1,9 @@
 // libFuzzer target: X.509 CRLs (`CertificateRevocationList(derEncoded:)` on the raw bytes and
-// `CertificateRevocationList.decode` on them and on them wrapped as an `X509 CRL` PEM block), then
-// `CertificateRevocationList.status` of real fixture certificates against what parsed.
+// `CertificateRevocationList.decode` on them and on them wrapped as an `X509 CRL` PEM block), the
+// display `keytool inspect` prints of a CRL (its extensions as lines, CRL numbers, reason flags,
+// entry extensions, the certificate issuer carried forward), then `CertificateRevocationList.status`
+// of real fixture certificates against what parsed, alone and paired with itself (a delta beside
+// its complete CRL).
 //
 // Oracles: no crash; only CertificateError, with an offset inside the input; a CRL that parses is
 // the whole input, its TBS a slice of it, its entries within the cap, each entry found by its
@@ -36,11 +39,25 @@ public func fuzzCRL(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             guard let found = crl.entry(forSerial: entry.serialNumber), found.serialNumber == entry.serialNumber else {
                 fatalError("an entry is not found by its serial")
             }
+            guard crl.entries(forSerial: entry.serialNumber).contains(entry) else { fatalError("an entry is not among those of its serial") }
             _ = entry.serial
             _ = entry.reason?.name
+            _ = entry.invalidityDate?.description
+            _ = entry.certificateIssuer?.map(\.description)
+            for ext in entry.otherExtensions where ext.isDecoded { fatalError("an other entry extension claims to be decoded") }
         }
         _ = crl.issuer.rfc4514String
         _ = crl.unknownCriticalExtensions
+        _ = crl.firstEntryWithUnknownCriticalExtension?.serial
+        let shown = crl.shownExtensions
+        guard shown.count == crl.extensions.count else { fatalError("an extension is not shown") }
+        for ext in shown where ext.lines.isEmpty && !ext.isDecoded { fatalError("an undecoded extension has no line") }
+        for number in [crl.crlNumber, crl.deltaCRLIndicator].compactMap({ $0 }) where CertificateRevocationList.numberText(number).isEmpty {
+            fatalError("an empty CRL number text")
+        }
+        if let reasons = crl.issuingDistributionPoint?.onlySomeReasons {
+            guard CertificateRevocationList.reasonFlagNames(reasons).count <= 8 else { fatalError("more than eight reasons") }
+        }
         parsed.append(crl)
     }
     let pem = Array(("-----BEGIN X509 CRL-----\n" + Base64.encode(bytes, lineWidth: 64) + "\n-----END X509 CRL-----\n").utf8)
@@ -56,6 +73,7 @@ public func fuzzCRL(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     for (leafName, issuerName) in pairs {
         let leaf = PKIFuzzFixtures.certificate(leafName), issuer = PKIFuzzFixtures.certificate(issuerName)
         for time in times {
+            _ = CertificateRevocationList.status(of: leaf, issuedBy: issuer, at: time, in: [crl, crl])
             switch CertificateRevocationList.status(of: leaf, issuedBy: issuer, at: time, in: [crl]) {
             case .revoked:
                 guard crl.entry(forSerial: leaf.serialNumber) != nil else { fatalError("revoked, but the serial is not listed") }

@@ -11,8 +11,7 @@ extension CertificateExtension {
         crlNumber, deltaCRLIndicator, issuingDistributionPoint, authorityKeyIdentifier,
         freshestCRL, authorityInfoAccess,
     ]
-    /// CRL entry extensions this module reads. certificateIssuer is read but its indirect CRLs
-    /// are not used.
+    /// CRL entry extensions this module reads (certificateIssuer for indirect CRLs).
     static let knownEntryExtensions: Set<ASN1ObjectIdentifier> = [reasonCode, invalidityDate, certificateIssuer]
 
     /// Reads `Extensions ::= SEQUENCE SIZE (1..MAX) OF Extension` at the cursor: at most

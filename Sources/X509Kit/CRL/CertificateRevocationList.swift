@@ -50,8 +50,13 @@ public struct CertificateRevocationList: Sendable {
     /// The most extensions a CRL, or one of its entries, may hold.
     public static let maximumExtensions = 64
 
-    /// The entry index by serial number (content octets).
+    /// The entry index by serial number (content octets): the first entry with each serial.
     var entryIndex: [[UInt8]: Int]
+    /// The later entries of serials listed more than once (an indirect CRL may list one serial
+    /// for several certificate issuers).
+    var repeatedEntries: [[UInt8]: [Int]]
+    /// The position of the first entry with an unknown critical entry extension.
+    var unknownCriticalEntry: Int?
 
     /// Parses a CRL DER.
     ///
@@ -106,11 +111,18 @@ public struct CertificateRevocationList: Sendable {
             self.signature = signature
             derEncoded = der[start..<end]
             var index: [[UInt8]: Int] = [:]
+            var repeated: [[UInt8]: [Int]] = [:]
             index.reserveCapacity(parsed.entries.count)
-            for (position, entry) in parsed.entries.enumerated() where index[entry.serialNumber] == nil {
-                index[entry.serialNumber] = position
+            for (position, entry) in parsed.entries.enumerated() {
+                if index[entry.serialNumber] == nil {
+                    index[entry.serialNumber] = position
+                } else {
+                    repeated[entry.serialNumber, default: []].append(position)
+                }
             }
             entryIndex = index
+            repeatedEntries = repeated
+            unknownCriticalEntry = parsed.entries.firstIndex { !$0.unknownCriticalExtensions.isEmpty }
         } catch let error as CertificateError {
             throw error
         } catch let error as ASN1Error {
@@ -145,6 +157,18 @@ public struct CertificateRevocationList: Sendable {
     /// The entry for the serial number (content octets, as ``Certificate/serialNumber``).
     public func entry(forSerial serial: [UInt8]) -> RevokedCertificate? {
         entryIndex[serial].map { revokedCertificates[$0] }
+    }
+
+    /// The first entry with a critical entry extension this parser does not know; a CRL with one
+    /// cannot be used for status (RFC 5280 §5.3).
+    public var firstEntryWithUnknownCriticalExtension: RevokedCertificate? {
+        unknownCriticalEntry.map { revokedCertificates[$0] }
+    }
+
+    /// Every entry for the serial number, in the order listed.
+    public func entries(forSerial serial: [UInt8]) -> [RevokedCertificate] {
+        guard let first = entryIndex[serial] else { return [] }
+        return ([first] + (repeatedEntries[serial] ?? [])).map { revokedCertificates[$0] }
     }
 
     /// Critical extensions this parser does not know; a CRL with one cannot be used for status.
@@ -194,7 +218,7 @@ public struct CertificateRevocationList: Sendable {
                         guard result.entries.count < maximumEntries else {
                             throw CertificateError(.limitExceeded, "the CRL lists more than \(maximumEntries) revoked certificates (at offset \(list.offset))", offset: list.offset)
                         }
-                        result.entries.append(try RevokedCertificate.read(&list, crlVersion: version))
+                        result.entries.append(try RevokedCertificate.read(&list, crlVersion: version, previousIssuer: result.entries.last?.certificateIssuer))
                     }
                 }
             }

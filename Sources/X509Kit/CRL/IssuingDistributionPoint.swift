@@ -18,6 +18,8 @@ public struct IssuingDistributionPoint: Sendable, Hashable {
     public var fullName: [GeneralName]
     /// Whether the point is named relative to the CRL issuer (`nameRelativeToCRLIssuer`).
     public var hasRelativeName: Bool
+    /// The RDN of `nameRelativeToCRLIssuer`, appended to the CRL issuer's name.
+    public var relativeName: [DistinguishedName.Attribute]?
     public var onlyContainsUserCerts: Bool
     public var onlyContainsCACerts: Bool
     /// The ReasonFlags bits (bit 0 = unused, 1 = keyCompromise, …) when only some reasons are
@@ -37,6 +39,13 @@ public struct IssuingDistributionPoint: Sendable, Hashable {
         self.onlySomeReasons = onlySomeReasons
         self.indirectCRL = indirectCRL
         self.onlyContainsAttributeCerts = onlyContainsAttributeCerts
+    }
+
+    /// The distribution point's names, a relative name completed with `crlIssuer`; empty when
+    /// the extension names no point.
+    func names(crlIssuer: DistinguishedName) -> [GeneralName] {
+        if let relativeName { return [.directoryName(crlIssuer.appending(relativeName))] }
+        return fullName
     }
 
     /// The most names of a full name.
@@ -59,7 +68,8 @@ public struct IssuingDistributionPoint: Sendable, Hashable {
                             }
                         }
                     } else {
-                        _ = try name.readElement(.context(1, constructed: true))
+                        let relative = try name.readElement(.context(1, constructed: true))
+                        point.relativeName = try DistinguishedName.relativeName(content: relative.content)
                         point.hasRelativeName = true
                     }
                 }

@@ -15,6 +15,10 @@ public struct RevokedCertificate: Sendable, Hashable {
     public var invalidityDate: ASN1Time?
     /// Every entry extension.
     public var extensions: [CertificateExtension]
+    /// The issuer of the revoked certificate in an indirect CRL: the names of this entry's
+    /// certificateIssuer extension (2.5.29.29), or those of the last entry before it that had one
+    /// (RFC 5280 §5.3.3 carries them forward); `nil` before any: the CRL's issuer.
+    public var certificateIssuer: [GeneralName]?
 
     /// An entry.
     public init(serialNumber: [UInt8], revocationDate: ASN1Time, reason: RevocationReason? = nil,
@@ -32,19 +36,38 @@ public struct RevokedCertificate: Sendable, Hashable {
         return Hex.encode(magnitude)
     }
 
-    /// Critical entry extensions this parser does not know (certificateIssuer included: indirect
-    /// CRLs are not supported).
+    /// Critical entry extensions this parser does not know; a CRL with one cannot be used
+    /// (RFC 5280 §5.3).
     public var unknownCriticalExtensions: [CertificateExtension] {
-        extensions.filter { $0.isCritical && ($0.oid == CertificateExtension.certificateIssuer || !CertificateExtension.knownEntryExtensions.contains($0.oid)) }
+        extensions.filter { $0.isCritical && !CertificateExtension.knownEntryExtensions.contains($0.oid) }
     }
 
-    /// Reads one entry at the cursor.
-    static func read(_ reader: inout DERReader, crlVersion: Int) throws -> RevokedCertificate {
+    /// The entry extensions other than reasonCode, invalidityDate and certificateIssuer (which
+    /// the entry's fields hold), by name (or dotted OID) with their length and criticality.
+    public var otherExtensions: [CertificateExtensions.Shown] {
+        extensions.filter { !CertificateExtension.knownEntryExtensions.contains($0.oid) }.map { ext in
+            CertificateExtensions.Shown(oid: ext.oid, name: CertificateRevocationList.name(of: ext), isCritical: ext.isCritical,
+                                        length: ext.value.count, isDecoded: false, lines: ["\(ext.value.count) bytes, not decoded"])
+        }
+    }
+
+    /// Whether the entry writes its own certificateIssuer extension (rather than carrying one forward).
+    public var writesCertificateIssuer: Bool {
+        extensions.contains { $0.oid == CertificateExtension.certificateIssuer }
+    }
+
+    /// The most names a certificateIssuer extension may hold.
+    static let maximumIssuerNames = 16
+
+    /// Reads one entry at the cursor; `previousIssuer` is the certificate issuer carried forward
+    /// from the entries before it.
+    static func read(_ reader: inout DERReader, crlVersion: Int, previousIssuer: [GeneralName]? = nil) throws -> RevokedCertificate {
         let entryOffset = reader.offset
         return try reader.readSequence { item in
             let serial = Array(try item.readElement(.integer).integerBytes())
             let date = try CRLTime.read(&item, field: "revocationDate")
             var entry = RevokedCertificate(serialNumber: serial, revocationDate: date)
+            entry.certificateIssuer = previousIssuer
             if !item.isAtEnd {
                 guard crlVersion == 2 else {
                     throw CertificateError(.malformed, "entry extensions at offset \(item.offset) in a v1 CRL", offset: item.offset)
@@ -66,6 +89,20 @@ public struct RevokedCertificate: Sendable, Hashable {
                             throw CertificateError(.malformed, "the invalidityDate at offset \(ext.offset + offset) is not a GeneralizedTime without fractions", offset: ext.offset)
                         }
                         entry.invalidityDate = time
+                    case CertificateExtension.certificateIssuer:
+                        var names: [GeneralName] = []
+                        try value.readSequence { list in
+                            while !list.isAtEnd {
+                                guard names.count < maximumIssuerNames else {
+                                    throw CertificateError(.limitExceeded, "the certificateIssuer at offset \(ext.offset) has more than \(maximumIssuerNames) names", offset: ext.offset)
+                                }
+                                names.append(try GeneralName.read(from: &list))
+                            }
+                        }
+                        guard !names.isEmpty else {
+                            throw CertificateError(.malformed, "the certificateIssuer at offset \(ext.offset) is empty", offset: ext.offset)
+                        }
+                        entry.certificateIssuer = names
                     default:
                         continue
                     }

@@ -19,13 +19,22 @@ public struct DistributionPoint: Sendable, Hashable {
     public var fullName: [GeneralName]
     /// Whether the point is named relative to the CRL issuer instead.
     public var hasRelativeName: Bool
+    /// The RDN of `nameRelativeToCRLIssuer`, appended to the CRL issuer's name (the cRLIssuer's
+    /// when given, else the certificate's issuer); `nil` when the point has no relative name.
+    public var relativeName: [DistinguishedName.Attribute]?
+    /// The ReasonFlags BIT STRING octets (bit 1 keyCompromise … bit 8 aACompromise) when the
+    /// point serves only some reasons; `nil`: all reasons.
+    public var reasons: [UInt8]?
     /// The CRL's issuer, when it is not the certificate's (`cRLIssuer`); empty when absent.
     public var crlIssuer: [GeneralName]
 
-    public init(fullName: [GeneralName], hasRelativeName: Bool = false, crlIssuer: [GeneralName] = []) {
+    public init(fullName: [GeneralName], hasRelativeName: Bool = false, crlIssuer: [GeneralName] = [],
+                relativeName: [DistinguishedName.Attribute]? = nil, reasons: [UInt8]? = nil) {
         self.fullName = fullName
-        self.hasRelativeName = hasRelativeName
+        self.hasRelativeName = hasRelativeName || relativeName != nil
         self.crlIssuer = crlIssuer
+        self.relativeName = relativeName
+        self.reasons = reasons
     }
 
     /// Reads a `CRLDistributionPoints`; at most `limit` points and names in all.
@@ -55,12 +64,15 @@ public struct DistributionPoint: Sendable, Hashable {
                             var inner = try name.reader(for: full)
                             result.fullName = try names(&inner)
                         } else {
-                            _ = try name.readElement(.context(1, constructed: true))
+                            let relative = try name.readElement(.context(1, constructed: true))
+                            result.relativeName = try DistinguishedName.relativeName(content: relative.content)
                             result.hasRelativeName = true
                         }
                         try name.finish()
                     }
-                    _ = try point.readOptionalElement(.context(1, constructed: false))
+                    if try point.peekTag() == .context(1, constructed: false) {
+                        result.reasons = Array(try point.readBitString(tag: .context(1, constructed: false)).bytes)
+                    }
                     if let element = try point.readOptionalElement(.context(2, constructed: true)) {
                         var inner = try point.reader(for: element)
                         result.crlIssuer = try names(&inner)

@@ -130,7 +130,8 @@ struct PathBuilder {
 
     /// Validates a complete path; records and returns `nil` when it fails.
     private mutating func validate(_ path: [Certificate]) -> [Certificate]? {
-        let failures = PathValidator(path: path, options: options, time: time).validate(signatures: &signatures)
+        let signers = CRLSignerPool(anchors: anchors, untrusted: untrusted, options: options, time: time)
+        let failures = PathValidator(path: path, options: options, time: time, crlSigners: signers).validate(signatures: &signatures)
         if failures.isEmpty { return path }
         record(PathAttempt(path: path, failures: failures))
         return nil

@@ -11,6 +11,8 @@ struct PathValidator {
     let path: [Certificate]
     let options: VerificationOptions
     let time: Int64
+    /// The certificates that may sign CRLs besides the path's own.
+    var crlSigners: CRLSignerPool?
 
     /// The extensions whose meaning path validation applies; any other critical extension fails.
     static let understood: Set<ASN1ObjectIdentifier> = [
@@ -175,19 +177,23 @@ struct PathValidator {
         }
     }
 
-    /// CRL status of every certificate below the anchor when CRLs are given.
+    /// CRL status of the certificates below the anchor when CRLs are given (``RevocationChecker``):
+    /// a revoked one fails; one in ``VerificationOptions/revocationScope`` that no usable CRL
+    /// covers fails as revocation-unavailable.
     private func checkRevocation(fail: (Int, VerificationFailure.Reason, String) -> Void) {
-        guard !options.revocationLists.isEmpty, path.count > 1 else { return }
+        guard !options.revocationLists.isEmpty || options.requiresRevocation, path.count > 1 else { return }
+        let checker = crlSigners?.checker ?? RevocationChecker(lists: options.revocationLists, time: time,
+                                                                 signers: { _ in [] }, signerIsValid: { _ in false })
         for index in 0..<(path.count - 1) {
-            switch CertificateRevocationList.status(of: path[index], issuedBy: path[index + 1], at: time, in: options.revocationLists) {
+            switch checker.status(of: path[index], issuedBy: path[index + 1]) {
             case .good:
                 break
             case .revoked(let at, let reason):
                 fail(index, .revoked, "serial \(path[index].serial) was revoked at \(VerificationClock.rfc3339(at))\(reason.map { " (\($0))" } ?? "")")
             case .undetermined(let why):
-                // Only the leaf must be covered (OpenSSL's -crl_check); an intermediate no CRL
-                // covers is not checked (its issuer publishes no CRL given here).
-                if index == 0 { fail(index, .revocationUnavailable, why) }
+                if index == 0 || options.revocationScope == .wholePath {
+                    fail(index, .revocationUnavailable, "no usable CRL covers it (\(path[index].subject)): \(why)")
+                }
             }
         }
     }

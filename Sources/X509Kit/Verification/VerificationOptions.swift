@@ -21,9 +21,26 @@ public struct VerificationOptions: Sendable {
     public var purpose: CertificatePurpose?
     /// Key usage bits the leaf must have; `nil` or empty: none required.
     public var requiredKeyUsage: KeyUsage?
-    /// CRLs to check every certificate of the path against (RFC 5280 §6.3); empty: no revocation
-    /// check.
+    /// Which certificates of a path must be covered by the CRLs given.
+    public enum RevocationScope: String, Sendable, Hashable {
+        /// Every certificate but the trust anchor (OpenSSL's `-crl_check_all`).
+        case wholePath
+        /// The leaf only (OpenSSL's `-crl_check`); intermediates a CRL revokes still fail.
+        case leafOnly
+    }
+
+    /// CRLs to check the path against (RFC 5280 §6.3); empty: no revocation check.
     public var revocationLists: [CertificateRevocationList]
+    /// Which certificates need a usable CRL when ``revocationLists`` is not empty; a certificate
+    /// in scope that no usable CRL covers fails with `revocation-unavailable`.
+    public var revocationScope: RevocationScope
+    /// Check revocation even when ``revocationLists`` is empty, so every certificate in scope
+    /// fails as revocation-unavailable: CRLs were asked for but none could be read.
+    public var requiresRevocation = false
+    /// How deep this verification is nested in checking CRL signers' own paths.
+    var revocationNesting = 0
+    /// The SHA-256 of the CRL signers whose own paths the enclosing verifications are checking.
+    var crlSignersInProgress: [String] = []
     /// The most intermediate certificates a path may hold (the leaf and the trust anchor are not
     /// counted, as OpenSSL's `-verify_depth` minus one); `nil`: ``defaultMaximumIntermediates``.
     public var maximumIntermediates: Int?
@@ -40,13 +57,14 @@ public struct VerificationOptions: Sendable {
     /// Options for a verification; every check not asked for is off.
     public init(time: Int64? = nil, peer: PeerIdentity? = nil, purpose: CertificatePurpose? = nil,
                 requiredKeyUsage: KeyUsage? = nil, revocationLists: [CertificateRevocationList] = [],
-                maximumIntermediates: Int? = nil, profile: Profile = .rfc5280,
+                revocationScope: RevocationScope = .wholePath, maximumIntermediates: Int? = nil, profile: Profile = .rfc5280,
                 maximumSignatureChecks: Int = 256) {
         self.time = time
         self.peer = peer
         self.purpose = purpose
         self.requiredKeyUsage = requiredKeyUsage
         self.revocationLists = revocationLists
+        self.revocationScope = revocationScope
         self.maximumIntermediates = maximumIntermediates
         self.profile = profile
         self.maximumSignatureChecks = maximumSignatureChecks

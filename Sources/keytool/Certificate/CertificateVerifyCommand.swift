@@ -10,7 +10,7 @@ import KeyCodec
 extension Keytool {
     /// `keytool certificate verify LEAF [--untrusted FILE…] [--roots FILE|DIR | --system-roots]
     /// [--host NAME | --ip ADDR | --email ADDR] [--purpose P] [--at TIME] [--crl FILE…]
-    /// [--max-depth N] [--profile rfc5280|webpki] [--json]`.
+    /// [--crl-check all|leaf] [--max-depth N] [--profile rfc5280|webpki] [--json]`.
     struct CertificateVerifyCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "verify",
@@ -19,7 +19,16 @@ extension Keytool {
                 LEAF may hold several certificates: the first is the leaf, the rest untrusted intermediates. \
                 The answer names the chain found (subject, issuer, key, validity and SPKI pin of each certificate), \
                 or for each candidate path the certificate that failed and why.
-                Exit status: 0 valid; 1 not valid; 2 a certificate, root store or CRL that cannot be read; 64 usage error.
+                With --crl, revocation is checked by RFC 5280 §6.3: complete CRLs from the certificate's issuer \
+                (or, for a distribution point naming a cRLIssuer, indirect CRLs from that issuer), matched to the \
+                certificate's distribution points (full or issuer-relative names), collected until every reason is \
+                covered (onlySomeReasons), each with the delta CRL that applies to it. A CRL may be signed by another \
+                certificate with its issuer's name when that certificate's own path validates (untrusted pool and roots). \
+                A CRL with an unknown critical extension or entry extension is not used. --crl-check all (the default, \
+                as openssl verify -crl_check_all) requires a usable CRL for every certificate but the root; \
+                --crl-check leaf (as -crl_check) for the leaf only. A certificate that needs one and has none fails, \
+                named. A CRL file that cannot be read is reported and not used.
+                Exit status: 0 valid; 1 not valid; 2 a certificate or root store that cannot be read; 64 usage error.
                 """
         )
 
@@ -54,6 +63,10 @@ extension Keytool {
 
         @Option(name: .customLong("crl"), parsing: .upToNextOption, help: "CRL files (PEM or DER) to check revocation against.")
         var crls: [String] = []
+
+        @Option(name: .customLong("crl-check"),
+                help: ArgumentHelp("With --crl: which certificates need a usable CRL: all (every one but the root, default) or leaf.", valueName: "all|leaf"))
+        var crlCheck: CRLCheckArgument = .all
 
         @Option(help: "The most intermediate certificates a path may hold (default 8).")
         var maxDepth: Int?
@@ -96,18 +109,25 @@ extension Keytool {
                 throw UnreadableVerifyInputError(error.reason)
             }
             var lists: [CertificateRevocationList] = []
+            var crlProblems: [String] = []
             for file in crls {
-                let input = try Self.read(file)
-                do { lists += try CertificateRevocationList.decode(input.bytes) } catch let error as CertificateError {
-                    throw UnreadableVerifyInputError("\(input.name): \(error.reason)")
+                do {
+                    let input = try InputFile.read(file)
+                    do { lists += try CertificateRevocationList.decode(input.bytes) } catch let error as CertificateError {
+                        crlProblems.append("\(input.name): \(error.reason)")
+                    }
+                } catch let error as CommandError {
+                    crlProblems.append(error.description)
                 }
             }
             let time = at?.secondsSince1970 ?? SystemIO.secondsSinceEpoch()
-            let options = VerificationOptions(
+            var options = VerificationOptions(
                 time: time, peer: try peer(), purpose: purpose?.purpose,
-                revocationLists: lists, maximumIntermediates: maxDepth, profile: profile.profile)
+                revocationLists: lists, revocationScope: crlCheck.scope, maximumIntermediates: maxDepth, profile: profile.profile)
+            options.requiresRevocation = !crls.isEmpty
             let result = CertificateVerifier(roots: store.certificates).verify(leafCertificate, untrusted: intermediates, options: options)
-            let report = VerificationReport(result: result, rootsSource: store.source, skippedRoots: store.skipped.count)
+            let report = VerificationReport(result: result, rootsSource: store.source, skippedRoots: store.skipped.count,
+                                            unusableCRLFiles: crlProblems)
             if json {
                 print(report.json.line)
             } else {

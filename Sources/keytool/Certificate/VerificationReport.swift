@@ -11,6 +11,8 @@ struct VerificationReport {
     var rootsSource: String
     /// How many root-store entries were skipped.
     var skippedRoots: Int
+    /// `FILE: reason` for each `--crl` file that could not be read and was not used.
+    var unusableCRLFiles: [String] = []
 
     /// One certificate as the report names it: subject, issuer, serial, key, validity, pin.
     static func json(_ certificate: Certificate) -> JSONObject {
@@ -45,13 +47,14 @@ struct VerificationReport {
             return path.value
         }))
         object.set("roots", rootsSource)
+        if !unusableCRLFiles.isEmpty { object.set("unreadableCRLs", .array(unusableCRLFiles.map { JSONValue.string($0) })) }
         return object
     }
 
     /// The text: `valid: chain of N`, then each certificate; or `not valid`, then each path
     /// tried and its failures.
     var lines: [String] {
-        var lines: [String] = []
+        var lines = unusableCRLFiles.map { "warning: CRL not used: \($0)" }
         func describe(_ certificate: Certificate, _ index: Int, indent: String) {
             lines.append("\(indent)[\(index)] \(certificate.subject.rfc4514String)")
             lines.append("\(indent)    issuer: \(certificate.issuer.rfc4514String)")
