@@ -73,7 +73,7 @@ extension Keytool {
         @Flag(name: .customLong("allow-sha1"), help: "Accept signatures over SHA-1 (refused by default: its collisions are practical).")
         var allowSHA1 = false
 
-        @Flag(help: "Print one JSON object: valid, chain, failedPaths.")
+        @Flag(help: "Print one JSON object: valid, chain, warnings, failedPaths.")
         var json = false
 
         func validate() throws {
