@@ -38,7 +38,10 @@ public final class OpenSSLDSAKey: @unchecked Sendable {
                 throw CryptoError.openSSL("OSSL_PARAM_BLD_push_BN", "cannot add the DSA \(name)")
             }
         }
-        guard let params = OSSL_PARAM_BLD_to_param(builder) else {
+        // The builder holds the BIGNUM pointers, not copies, until OSSL_PARAM_BLD_to_param: the
+        // numbers must live until then (an optimized build ends their lifetime at their last use).
+        let built = withExtendedLifetime(numbers) { OSSL_PARAM_BLD_to_param(builder) }
+        guard let params = built else {
             throw CryptoError.openSSL("OSSL_PARAM_BLD_to_param", "cannot build the key parameters")
         }
         defer { OSSL_PARAM_free(params) }
@@ -47,11 +50,11 @@ public final class OpenSSLDSAKey: @unchecked Sendable {
         }
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_fromdata_init(context) == 1 else { throw CryptoError.openSSL("EVP_PKEY_fromdata_init") }
-        var built: OpaquePointer?
-        guard EVP_PKEY_fromdata(context, &built, coffer_evp_pkey_public_key_selection(), params) == 1, let built else {
+        var made: OpaquePointer?
+        guard EVP_PKEY_fromdata(context, &made, coffer_evp_pkey_public_key_selection(), params) == 1, let made else {
             throw CryptoError.openSSL(operation, "OpenSSL refused the DSA numbers")
         }
-        self.key = built
+        self.key = made
     }
 
     /// Verifies a DER `Dss-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER }` (RFC 3279 §2.2.2) over
