@@ -16,7 +16,9 @@ struct LimboCase {
             return ("SKIPPED", "signature_algorithms constraints are not an option of CertificateVerifier")
         }
         var options = VerificationOptions()
-        options.profile = namespace == "webpki" ? .webPKI : .rfc5280
+        // x509-limbo expects RFC 5280's certificate profile (§4) enforced, as pyca/cryptography
+        // does: the strict profile, not the default §6-only one.
+        options.profile = namespace == "webpki" ? .webPKI : .strict
         if let text = json["validation_time"]?.stringValue {
             guard let seconds = LimboTime.parse(text) else { return ("FAILURE", "unreadable validation_time \(text)") }
             options.time = seconds

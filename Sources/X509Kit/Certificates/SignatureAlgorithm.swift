@@ -41,6 +41,8 @@ public struct SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
         case ed25519
         /// Pure Ed448.
         case ed448
+        /// DSA over this digest, the signature a DER `Dss-Sig-Value` (RFC 3279 §2.2.2, RFC 5758 §3.1).
+        case dsa(DigestAlgorithm)
     }
 
     /// Reads an AlgorithmIdentifier at the cursor (public so that X509Kit reads CRLs with it).
@@ -64,6 +66,10 @@ public struct SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
         "1.2.840.10045.4.1": .sha1, "1.2.840.10045.4.3.1": .sha224, "1.2.840.10045.4.3.2": .sha256,
         "1.2.840.10045.4.3.3": .sha384, "1.2.840.10045.4.3.4": .sha512,
     ]
+    /// id-dsa-with-sha1 (RFC 3279 §2.2.2), id-dsa-with-sha224 and id-dsa-with-sha256 (RFC 5758 §3.1).
+    private static let dsa: [ASN1ObjectIdentifier: DigestAlgorithm] = [
+        "1.2.840.10040.4.3": .sha1, "2.16.840.1.101.3.4.3.1": .sha224, "2.16.840.1.101.3.4.3.2": .sha256,
+    ]
     private static let digests: [ASN1ObjectIdentifier: DigestAlgorithm] = [
         .sha1: .sha1, .sha224: .sha224, .sha256: .sha256, .sha384: .sha384, .sha512: .sha512,
     ]
@@ -83,6 +89,11 @@ public struct SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
         if let digest = Self.ecdsa[oid] {
             guard parameters == nil else { throw KeyError(.malformed, "\(name) takes no parameters") }
             return .ecdsa(digest)
+        }
+        if let digest = Self.dsa[oid] {
+            // RFC 3279 §2.2.2 and RFC 5758 §3.1: the parameters MUST be omitted.
+            guard parameters == nil else { throw KeyError(.malformed, "\(name) takes no parameters") }
+            return .dsa(digest)
         }
         if oid == .ed25519 || oid == .ed448 {
             guard parameters == nil else { throw KeyError(.malformed, "\(name) takes no parameters") }
@@ -154,6 +165,8 @@ public struct SignatureAlgorithm: Sendable, Hashable, CustomStringConvertible {
         case (.ed25519, .octet(let octet)) where octet.algorithm == .ed25519,
              (.ed448, .octet(let octet)) where octet.algorithm == .ed448:
             signatureScheme = .eddsa
+        case (.dsa(let digest), .dsa):
+            signatureScheme = .dsa(digest: digest)
         default:
             throw mismatch()
         }

@@ -87,13 +87,15 @@ struct PathBuilder {
     private let maximumSteps: Int
     private var attempts: [PathAttempt] = []
     private var hitLimit = false
+    /// The warnings of the path that validated.
+    private var warnings: [VerificationFailure] = []
 
     init(anchors: CertificateIndex, untrusted: [Certificate], options: VerificationOptions, time: Int64) {
         self.anchors = anchors
         self.untrusted = CertificateIndex(untrusted, excluding: anchors.digests)
         self.options = options
         self.time = time
-        signatures = SignatureChecker(limit: max(0, options.maximumSignatureChecks))
+        signatures = SignatureChecker(limit: max(0, options.maximumSignatureChecks), acceptsSHA1: options.acceptsSHA1Signatures)
         maximumSteps = max(16, options.maximumSignatureChecks * 8)
     }
 
@@ -101,11 +103,11 @@ struct PathBuilder {
         // A self-signed leaf that is itself a trust anchor.
         if anchors.digests.contains(leaf.certificateSHA256) && PathValidator.isSelfIssued(leaf)
             && signatures.check(leaf, issuedBy: leaf) == .valid {
-            if let chain = validate([leaf]) { return VerificationResult(chain: chain, failedPaths: attempts) }
+            if let chain = validate([leaf]) { return VerificationResult(chain: chain, failedPaths: attempts, warnings: warnings) }
         }
         let leafIdentity = Identity(leaf)
         if let chain = extend([leaf], identities: [leafIdentity]) {
-            return VerificationResult(chain: chain, failedPaths: attempts)
+            return VerificationResult(chain: chain, failedPaths: attempts, warnings: warnings)
         }
         if attempts.isEmpty {
             record(PathAttempt(path: [leaf], failures: [
@@ -131,9 +133,12 @@ struct PathBuilder {
     /// Validates a complete path; records and returns `nil` when it fails.
     private mutating func validate(_ path: [Certificate]) -> [Certificate]? {
         let signers = CRLSignerPool(anchors: anchors, untrusted: untrusted, options: options, time: time)
-        let failures = PathValidator(path: path, options: options, time: time, crlSigners: signers).validate(signatures: &signatures)
-        if failures.isEmpty { return path }
-        record(PathAttempt(path: path, failures: failures))
+        let findings = PathValidator(path: path, options: options, time: time, crlSigners: signers).validate(signatures: &signatures)
+        if findings.failures.isEmpty {
+            warnings = findings.warnings
+            return path
+        }
+        record(PathAttempt(path: path, failures: findings.failures, reachedTrustAnchor: true))
         return nil
     }
 
@@ -216,7 +221,11 @@ struct PathBuilder {
         return nil
     }
 
-    /// The issuers whose subject matches `certificate`'s issuer, best first.
+    /// Every certificate whose subject matches `certificate`'s issuer, best first: the subject key
+    /// identifier equal to the authority key identifier (a preference, not a filter: a wrong or
+    /// missing key identifier still leaves the candidate to try), trust anchors, certificates valid
+    /// at the verification time (an expired certificate of a rolled-over key last), then the order
+    /// given.
     private func orderedCandidates(for certificate: Certificate) -> [Candidate] {
         let keyID = certificate.extensions.authorityKeyIdentifier?.keyIdentifier
         let name = NameComparison.key(of: certificate.issuer)
@@ -234,6 +243,9 @@ struct PathBuilder {
             let rightKey = keyID != nil && right.certificate.extensions.subjectKeyIdentifier == keyID
             if leftKey != rightKey { return leftKey }
             if left.isAnchor != right.isAnchor { return left.isAnchor }
+            let leftCurrent = left.certificate.validity(at: time) == .valid
+            let rightCurrent = right.certificate.validity(at: time) == .valid
+            if leftCurrent != rightCurrent { return leftCurrent }
             return left.order < right.order
         }
     }

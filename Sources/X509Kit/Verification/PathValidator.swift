@@ -43,8 +43,17 @@ struct PathValidator {
         NameComparison.matches(certificate.subject, certificate.issuer)
     }
 
-    /// Every failure on the path, in path order; empty when it validates.
-    func validate(signatures: inout SignatureChecker) -> [VerificationFailure] {
+    /// What validating one path found.
+    struct Findings {
+        /// Every failure on the path, in path order; empty when it validates.
+        var failures: [VerificationFailure]
+        /// Deviations from RFC 5280's certificate profile (§4) that the chosen profile does not
+        /// refuse (``RFC5280Rules`` under ``VerificationOptions/Profile/rfc5280``).
+        var warnings: [VerificationFailure]
+    }
+
+    /// The failures and warnings of the path.
+    func validate(signatures: inout SignatureChecker) -> Findings {
         var failures: [VerificationFailure] = []
         func fail(_ index: Int, _ reason: VerificationFailure.Reason, _ detail: String) {
             failures.append(VerificationFailure(certificateIndex: index, reason: reason, detail: detail))
@@ -109,14 +118,20 @@ struct PathValidator {
                 fail(anchor - 1 - problem.index, .policy, problem.detail)
             }
         }
-        failures.append(contentsOf: RFC5280Rules(path: path, profile: options.profile).failures())
+        let profileDeviations = RFC5280Rules(path: path, profile: options.profile).failures()
+        var warnings: [VerificationFailure] = []
+        if options.profile == .rfc5280 {
+            warnings = profileDeviations
+        } else {
+            failures.append(contentsOf: profileDeviations)
+        }
         if options.profile == .webPKI {
             for failure in WebPKIRules(path: path, purposes: Self.purposes(options.purpose ?? .serverAuth) ?? []).failures() {
                 failures.append(failure)
             }
         }
         checkRevocation(fail: fail)
-        return failures
+        return Findings(failures: failures, warnings: warnings)
     }
 
     /// Basic constraints, path length, key usage and EKU of a certificate that issues another.

@@ -4,10 +4,18 @@ import AsymmetricKeys
 /// The certificate profile of RFC 5280 §4 that a strict verifier enforces (OpenSSL's
 /// `X509_V_FLAG_X509_STRICT`, pyca/cryptography): the MUSTs on how CAs write certificates whose
 /// violation makes a certificate ambiguous to path building or name checks.
+///
+/// These bind the CA that wrote the certificate; RFC 5280 §6's algorithm does not make the relying
+/// party refuse a path for them (a CA's basic or policy constraints not marked critical are still
+/// processed, §6.1.4 (i), (k)). So ``PathValidator`` reports them as warnings under the
+/// ``VerificationOptions/Profile/rfc5280`` profile, as `openssl verify` accepts them without
+/// `-x509_strict`, and as failures under ``VerificationOptions/Profile/strict`` and
+/// ``VerificationOptions/Profile/webPKI``.
 struct RFC5280Rules {
     let path: [Certificate]
     let profile: VerificationOptions.Profile
 
+    /// Every deviation from the profile, as `malformed` failures.
     func failures() -> [VerificationFailure] {
         var failures: [VerificationFailure] = []
         func fail(_ index: Int, _ detail: String) {
@@ -35,7 +43,7 @@ struct RFC5280Rules {
             if let ext = extensions.all.first(where: { $0.oid == "2.5.29.30" }) {
                 if !isCA { fail(index, "it has a name constraints extension but is not a CA (RFC 5280 §4.2.1.10)") }
                 // The Web PKI accepts non-critical name constraints (BR §7.1.2.5.2 allows them).
-                if !ext.isCritical && profile == .rfc5280 {
+                if !ext.isCritical && profile != .webPKI {
                     fail(index, "its name constraints extension is not critical (RFC 5280 §4.2.1.10)")
                 }
             }

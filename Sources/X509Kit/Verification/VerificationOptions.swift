@@ -6,10 +6,19 @@ import AsymmetricKeys
 public struct VerificationOptions: Sendable {
     /// Which rules apply on top of RFC 5280's path validation.
     public enum Profile: String, Sendable, Hashable {
-        /// RFC 5280 path validation (§6) only, as OpenSSL's `X509_verify_cert` applies it.
+        /// RFC 5280 path validation (§6), as OpenSSL's `X509_verify_cert` applies it. Rules of
+        /// the §4 certificate profile that bind the CA that wrote a certificate but that §6 does
+        /// not make the relying party enforce (a CA's basic constraints, policy constraints or name
+        /// constraints not marked critical) are reported as ``VerificationResult/warnings``, not
+        /// failures.
         case rfc5280
+        /// RFC 5280 §6 plus the §4 certificate profile's MUSTs as failures, as
+        /// `openssl verify -x509_strict` and pyca/cryptography enforce them (x509-limbo's
+        /// `rfc5280` namespace expects this).
+        case strict
         /// RFC 5280 plus the CA/Browser Forum Baseline Requirements a browser enforces for TLS
-        /// server certificates (as pyca/cryptography's and webpki's verifiers do).
+        /// server certificates (as pyca/cryptography's and webpki's verifiers do); a CA's basic
+        /// and policy constraints must be critical, its name constraints may not be (BR §7.1.2.5.2).
         case webPKI
     }
 
@@ -50,6 +59,11 @@ public struct VerificationOptions: Sendable {
     /// makes across all candidate paths: an attacker who supplies many intermediates or cross signs
     /// cannot make path building cost more than this.
     public var maximumSignatureChecks: Int
+    /// Whether signatures over SHA-1 (sha1WithRSAEncryption, ecdsa-with-SHA1, dsaWithSHA1) count
+    /// as valid. Off by default: SHA-1 collisions are practical (chosen-prefix since 2020). On for
+    /// old hierarchies such as NIST's PKITS, whose DSA certificates are signed with dsaWithSHA1
+    /// (`openssl verify` 3.0 accepts SHA-1 at its default security level 1).
+    public var acceptsSHA1Signatures: Bool
 
     /// The default cap on intermediates.
     public static let defaultMaximumIntermediates = 8
@@ -58,7 +72,7 @@ public struct VerificationOptions: Sendable {
     public init(time: Int64? = nil, peer: PeerIdentity? = nil, purpose: CertificatePurpose? = nil,
                 requiredKeyUsage: KeyUsage? = nil, revocationLists: [CertificateRevocationList] = [],
                 revocationScope: RevocationScope = .wholePath, maximumIntermediates: Int? = nil, profile: Profile = .rfc5280,
-                maximumSignatureChecks: Int = 256) {
+                maximumSignatureChecks: Int = 256, acceptsSHA1Signatures: Bool = false) {
         self.time = time
         self.peer = peer
         self.purpose = purpose
@@ -68,5 +82,6 @@ public struct VerificationOptions: Sendable {
         self.maximumIntermediates = maximumIntermediates
         self.profile = profile
         self.maximumSignatureChecks = maximumSignatureChecks
+        self.acceptsSHA1Signatures = acceptsSHA1Signatures
     }
 }

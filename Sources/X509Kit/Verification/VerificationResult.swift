@@ -8,14 +8,34 @@ public struct VerificationResult: Sendable {
     /// Each candidate path that was tried and failed, in the order tried (empty when the first
     /// path validated). A leaf with no issuer at all gives one attempt holding just the leaf.
     public var failedPaths: [PathAttempt]
+    /// What the chain that validated breaks of RFC 5280's certificate profile (§4) without the
+    /// chosen profile refusing it: under ``VerificationOptions/Profile/rfc5280``, a CA's basic,
+    /// policy or name constraints not marked critical, a missing key identifier, a bad serial
+    /// number… (``VerificationOptions/Profile/strict`` makes them failures). Indices are into
+    /// ``chain``; empty when no chain validated.
+    public var warnings: [VerificationFailure]
 
     /// Whether a path to a trust anchor validated.
     public var isValid: Bool { chain != nil }
 
+    /// The failed path that came closest to validating, to report first: among the paths that
+    /// reached a trust anchor, the one with the fewest failures; when none did, the longest path
+    /// (the first of equals, in the order tried). `nil` when there are no failed paths.
+    public var closestAttempt: PathAttempt? {
+        failedPaths.enumerated().max { left, right in
+            let l = left.element, r = right.element
+            if l.reachedTrustAnchor != r.reachedTrustAnchor { return !l.reachedTrustAnchor }
+            if l.reachedTrustAnchor && l.failures.count != r.failures.count { return l.failures.count > r.failures.count }
+            if l.path.count != r.path.count { return l.path.count < r.path.count }
+            return left.offset > right.offset
+        }?.element
+    }
+
     /// A result.
-    public init(chain: [Certificate]?, failedPaths: [PathAttempt]) {
+    public init(chain: [Certificate]?, failedPaths: [PathAttempt], warnings: [VerificationFailure] = []) {
         self.chain = chain
         self.failedPaths = failedPaths
+        self.warnings = warnings
     }
 }
 
@@ -25,11 +45,15 @@ public struct PathAttempt: Sendable {
     public var path: [Certificate]
     /// Every failure found on the path (at least one).
     public var failures: [VerificationFailure]
+    /// Whether the path ends at a trust anchor, so it was validated whole; `false` when building
+    /// stopped below one (no issuer, a bad signature, a loop, a cap).
+    public var reachedTrustAnchor: Bool
 
     /// An attempt.
-    public init(path: [Certificate], failures: [VerificationFailure]) {
+    public init(path: [Certificate], failures: [VerificationFailure], reachedTrustAnchor: Bool = false) {
         self.path = path
         self.failures = failures
+        self.reachedTrustAnchor = reachedTrustAnchor
     }
 }
 

@@ -10,7 +10,7 @@ import KeyCodec
 extension Keytool {
     /// `keytool certificate verify LEAF [--untrusted FILE…] [--roots FILE|DIR | --system-roots]
     /// [--host NAME | --ip ADDR | --email ADDR] [--purpose P] [--at TIME] [--crl FILE…]
-    /// [--crl-check all|leaf] [--max-depth N] [--profile rfc5280|webpki] [--json]`.
+    /// [--crl-check all|leaf] [--max-depth N] [--profile rfc5280|strict|webpki] [--allow-sha1] [--json]`.
     struct CertificateVerifyCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "verify",
@@ -28,7 +28,16 @@ extension Keytool {
                 as openssl verify -crl_check_all) requires a usable CRL for every certificate but the root; \
                 --crl-check leaf (as -crl_check) for the leaf only. A certificate that needs one and has none fails, \
                 named. A CRL file that cannot be read is reported and not used.
-                Exit status: 0 valid; 1 not valid; 2 a certificate or root store that cannot be read; 64 usage error.
+                Path building tries every certificate of the roots and the untrusted ones whose subject is the issuer's name \
+                (those whose subject key identifier matches the authority key identifier first), backtracking past candidates that fail, \
+                so cross-signed CAs and key rollover (a CA's old-with-new and new-with-old self-issued certificates) are found; \
+                loops are not followed and the work is capped (256 signature checks, 8 intermediates by default).
+                Profiles: rfc5280 applies RFC 5280 §6 as openssl verify does, and prints as warnings the §4 rules a CA broke that §6 \
+                does not refuse (a CA's basic, policy or name constraints not marked critical, a missing key identifier); \
+                strict makes those failures (openssl verify -x509_strict, pyca/cryptography); webpki adds the CA/Browser Forum's rules.
+                Signatures: RSA (PKCS#1 v1.5, PSS), ECDSA, Ed25519, Ed448 and DSA (dsa-with-SHA1/SHA224/SHA256); SHA-1 signatures \
+                are refused unless --allow-sha1 is given.
+                Exit status: 0 valid; 1 not valid; 2 a certificate or root store that cannot be read (an unreadable CRL is reported and not used); 64 usage error.
                 """
         )
 
@@ -71,10 +80,13 @@ extension Keytool {
         @Option(help: "The most intermediate certificates a path may hold (default 8).")
         var maxDepth: Int?
 
-        @Option(help: "The rules: rfc5280 (default) or webpki (adds the CA/Browser Forum's).")
+        @Option(help: "The rules: rfc5280 (default), strict (RFC 5280's certificate profile too) or webpki (adds the CA/Browser Forum's).")
         var profile: VerificationProfileArgument = .rfc5280
 
-        @Flag(help: "Print one JSON object: valid, chain, failedPaths.")
+        @Flag(name: .customLong("allow-sha1"), help: "Accept signatures over SHA-1 (refused by default: its collisions are practical).")
+        var allowSHA1 = false
+
+        @Flag(help: "Print one JSON object: valid, chain, warnings, failedPaths.")
         var json = false
 
         func validate() throws {
@@ -123,7 +135,8 @@ extension Keytool {
             let time = at?.secondsSince1970 ?? SystemIO.secondsSinceEpoch()
             var options = VerificationOptions(
                 time: time, peer: try peer(), purpose: purpose?.purpose,
-                revocationLists: lists, revocationScope: crlCheck.scope, maximumIntermediates: maxDepth, profile: profile.profile)
+                revocationLists: lists, revocationScope: crlCheck.scope, maximumIntermediates: maxDepth, profile: profile.profile,
+                acceptsSHA1Signatures: allowSHA1)
             options.requiresRevocation = !crls.isEmpty
             let result = CertificateVerifier(roots: store.certificates).verify(leafCertificate, untrusted: intermediates, options: options)
             let report = VerificationReport(result: result, rootsSource: store.source, skippedRoots: store.skipped.count,

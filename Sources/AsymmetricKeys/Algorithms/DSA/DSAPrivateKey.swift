@@ -46,7 +46,7 @@ public struct DSAPrivateKey: Sendable {
     /// The error for what DSA keys cannot do (sign, be written).
     package static func readOnly(_ operation: String) -> KeyError {
         var error = KeyError(.unsupportedAlgorithm,
-                             "DSA keys are read-only: obsolete since OpenSSH 7.0 and no longer approved for signatures by FIPS 186-5, Coffer does not \(operation) with them; inspect, fingerprint, match and public-key conversions work")
+                             "DSA keys are read-only: obsolete since OpenSSH 7.0 and no longer approved for signatures by FIPS 186-5, Coffer does not \(operation) with them; inspect, fingerprint, match, public-key conversions and signature verification work")
         error.algorithm = "dsa"
         return error
     }

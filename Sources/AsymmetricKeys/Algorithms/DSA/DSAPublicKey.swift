@@ -6,7 +6,8 @@ import CryptoOpenSSL
 /// y = g^x mod p.
 ///
 /// Coffer reads DSA keys (OpenSSH `ssh-dss`, SubjectPublicKeyInfo, PKCS#8, OpenSSL's `DSA PRIVATE
-/// KEY`, PKCS#12, PuTTY) to inspect, fingerprint and match them and to write their public key;
+/// KEY`, PKCS#12, PuTTY) to inspect, fingerprint and match them, to write their public key and to
+/// verify DSA signatures (certificates, certification requests: ``SignatureScheme/dsa(digest:)``);
 /// it neither signs with them nor writes DSA private keys. OpenSSH disabled `ssh-dss` by default in
 /// 7.0 (2015) and FIPS 186-5 (2023) no longer approves DSA signatures.
 public struct DSAPublicKey: Sendable, Hashable {

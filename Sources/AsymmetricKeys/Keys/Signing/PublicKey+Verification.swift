@@ -6,7 +6,8 @@ extension PublicKey {
     ///
     /// - Returns: `true` when it verifies, `false` for any wrong signature or message.
     /// SHA-1 and SHA-224 are accepted (X.509 and PKCS#10 signatures may use them); an RSA signature
-    /// over MD5 is refused, as it was before there was one verify for every algorithm.
+    /// over MD5 is refused, as it was before there was one verify for every algorithm. DSA keys
+    /// verify (a DER `Dss-Sig-Value`) but do not sign.
     ///
     /// - Throws: ``KeyError`` `.invalidArgument` for a scheme of another algorithm or an RSA
     ///   signature over MD5;
@@ -31,6 +32,10 @@ extension PublicKey {
             let der = format == .der ? signature : try ECDSASignatureFormat.der(fromRaw: signature, curve: key.curve)
             return try KeyError.fromOpenSSL("ECDSA verification") {
                 try key.openSSLKey().verify(signature: der, message: message, digest: digest ?? key.curve.digest)
+            }
+        case (.dsa(let key), .dsa(let digest)):
+            return try KeyError.fromOpenSSL("DSA verification") {
+                try key.openSSLKey().verify(signature: signature, message: message, digest: digest)
             }
         case (.octet(let key), .eddsa) where key.algorithm.isSignature:
             return try KeyError.fromOpenSSL("\(key.algorithm.displayName) verification") {

@@ -11,6 +11,9 @@ public enum SignatureScheme: Sendable, Hashable {
     case ecdsa(digest: DigestAlgorithm?, format: ECDSASignatureFormat)
     /// Pure EdDSA (Ed25519, Ed448; RFC 8032): the message itself is signed, with no digest.
     case eddsa
+    /// DSA (FIPS 186-4) over `digest`, the signature a DER `Dss-Sig-Value` (RFC 3279 §2.2.2):
+    /// verification only (X.509 `dsa-with-SHA1`, `dsa-with-SHA224`, `dsa-with-SHA256`).
+    case dsa(digest: DigestAlgorithm)
 
     /// The scheme's name for messages.
     var name: String {
@@ -19,6 +22,7 @@ public enum SignatureScheme: Sendable, Hashable {
         case .rsa(.pss, let digest): "RSASSA-PSS with \(digest.shortName)"
         case .ecdsa: "ECDSA"
         case .eddsa: "EdDSA"
+        case .dsa(let digest): "DSA with \(digest.shortName)"
         }
     }
 
@@ -28,7 +32,7 @@ public enum SignatureScheme: Sendable, Hashable {
         guard algorithm != .x25519 && algorithm != .x448 else {
             return KeyError.unsupported(algorithm, "signing (RSA, EC, Ed25519, Ed448)")
         }
-        if algorithm == .dsa { return DSAPrivateKey.readOnly("sign or verify") }
+        if algorithm == .dsa { return DSAPrivateKey.readOnly("sign") }
         if algorithm == .skEd25519 || algorithm == .skECDSA { return SecurityKeyPrivateKey.needsAuthenticator("sign or verify") }
         var error = KeyError(.invalidArgument, "\(name) does not apply to an \(description) key")
         error.algorithm = algorithm.rawValue
