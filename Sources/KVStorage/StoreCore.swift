@@ -111,9 +111,13 @@ final class StoreCore {
             // it above and taking the lock: reopen it under the lock.
             try reload(remap: configuration.multiProcess)
         } catch {
-            // A refused open leaves no file behind that was not there before.
-            if createdData { try? Syscall.unlink(dataPath) }
-            if createdMeta { try? Syscall.unlink(metaPath) }
+            // A refused open leaves no file behind that was not there before. Shared, the files
+            // may have been created by another process at the same moment, and hold its
+            // acknowledged writes by now (or be open there): they are never removed.
+            if !multiProcess {
+                if createdData { try? Syscall.unlink(dataPath) }
+                if createdMeta { try? Syscall.unlink(metaPath) }
+            }
             throw error
         }
     }
@@ -209,6 +213,10 @@ final class StoreCore {
     func reload(remap: Bool) throws(KVStoreError) {
         if remap {
             data = try MappedFile(path: dataPath, writable: writable, minimumSize: 0)
+            // The meta file is read through the size it had when mapped: a store that another
+            // process created and wrote between this one's open and its lock would read as a
+            // data region with an all-zero meta (CRC 0), and be refused as damaged.
+            if !meta.isAbsent, try meta.refreshSize() { metaPointer = nil }
         }
         let info = readMeta()
         let loaded = try StoreLoader.load(

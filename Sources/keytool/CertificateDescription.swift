@@ -65,17 +65,21 @@ struct CertificateDescription {
         }
         let shown = extensions.shown
         if !shown.isEmpty {
-            object.set("extensions", JSONValue.array(shown.map { ext -> JSONValue in
-                var entry = JSONObject()
-                entry.set("oid", ext.oid.dotted)
-                entry.set("name", ext.name)
-                entry.set("critical", ext.isCritical)
-                entry.set("length", ext.length)
-                entry.set("decoded", ext.isDecoded)
-                entry.set("lines", ext.lines)
-                return entry.value
-            }))
+            object.set("extensions", JSONValue.array(shown.map(Self.json)))
         }
+    }
+
+    /// One shown extension (of a certificate or a CRL) as JSON: `oid`, `name`, `critical`,
+    /// `length`, `decoded`, `lines`.
+    static func json(_ ext: CertificateExtensions.Shown) -> JSONValue {
+        var entry = JSONObject()
+        entry.set("oid", ext.oid.dotted)
+        entry.set("name", ext.name)
+        entry.set("critical", ext.isCritical)
+        entry.set("length", ext.length)
+        entry.set("decoded", ext.isDecoded)
+        entry.set("lines", ext.lines)
+        return entry.value
     }
 
     // MARK: - Text

@@ -10,24 +10,11 @@ import Testing
 /// in a local zone (`ssh-keygen -L` under TZ), and a key type nobody knows.
 @Suite("What ssh-keygen displays: Bubble Babble, certificate problems, local times, unknown types")
 struct SSHDisplayTests {
-    struct Run: Decodable, Sendable, CustomTestStringConvertible {
-        var file: String
-        var tz: String?
-        var status: Int
-        var stdout: String
-        var stderr: String
-        var testDescription: String { file + (tz.map { " TZ=\($0)" } ?? "") }
-    }
+    typealias Run = SSHDisplayFacts.Run
 
-    struct Facts: Decodable, Sendable {
-        var bubblebabble: [Run]
-        var fingerprint: [Run]
-        var listing: [Run]
-    }
-
-    static let subject = "ssh-display"
-    static var facts: Facts {
-        get throws { try FixtureFacts.load(Facts.self, in: RealWorldFixtures.directory(subject)) { $0.bubblebabble.count } }
+    static let subject = SSHDisplayFacts.subject
+    static var facts: SSHDisplayFacts {
+        get throws { try SSHDisplayFacts.load() }
     }
     static func lines(_ file: String) throws -> [OpenSSHPublicKey.Line] {
         try OpenSSHPublicKey.decodeAll(try RealWorldFixtures.bytes(Self.subject, file))

@@ -9,37 +9,11 @@ import Testing
 /// `-Y verify` decided for each.
 @Suite("SSHSIG signatures by security keys")
 struct SSHSecurityKeySignatureTests {
-    struct Outcome: Decodable, Sendable {
-        var status: Int
-        var stdout: String
-        var stderr: String
-    }
+    typealias Case = SecurityKeySignatureFacts.Case
 
-    struct Case: Decodable, Sendable, CustomTestStringConvertible {
-        var name: String
-        var key: String
-        var signature: String
-        var namespace: String
-        var data: String
-        var checkNovalidate: Outcome
-        var verify: Outcome
-        var algorithm: String?
-        var flags: Int?
-        var counter: Int?
-        var testDescription: String { name }
-    }
-
-    struct Facts: Decodable, Sendable {
-        var namespace: String
-        var cases: [Case]
-    }
-
-    static let subject = "sshsig-sk"
-    static var facts: Facts {
-        get throws { try FixtureFacts.load(Facts.self, in: RealWorldFixtures.directory(subject)) { $0.cases.count } }
-    }
+    static let subject = SecurityKeySignatureFacts.subject
     static var securityKeyCases: [Case] {
-        get throws { try facts.cases.filter { $0.algorithm != nil } }
+        get throws { try SecurityKeySignatureFacts.securityKeyCases() }
     }
 
     static func bytes(_ file: String) throws -> [UInt8] { try RealWorldFixtures.bytes(subject, file) }
@@ -117,7 +91,7 @@ struct SSHSecurityKeySignatureTests {
     @Test("a signature by a key type Coffer does not know names the type")
     func unknownKeyType() throws {
         // ssh-keygen 9.2: "unknown or unsupported key type".
-        let fact = try #require(try Self.facts.cases.first { $0.name == "mldsa44-ed25519" })
+        let fact = try #require(try SecurityKeySignatureFacts.load().cases.first { $0.name == "mldsa44-ed25519" })
         #expect(fact.checkNovalidate.status != 0)
         do {
             _ = try SSHSignature.decode(try Self.bytes(fact.signature))

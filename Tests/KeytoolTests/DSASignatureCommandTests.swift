@@ -7,17 +7,10 @@ import Testing
 /// -verify` and `openssl verify -auth_level 0` said (`x509/facts.json`).
 @Suite("keytool and DSA signatures")
 struct DSASignatureCommandTests {
-    struct Fact: Decodable, Sendable, CustomTestStringConvertible {
-        var file: String
-        var kind: String
-        var signatureAlgorithm: String
-        var opensslVerifies: Bool
-
-        var testDescription: String { file }
-    }
+    typealias Fact = DSASignatureFact
 
     static var facts: [Fact] {
-        get throws { try FixtureFacts.load([Fact].self, in: RealWorldFixtures.directory("dsa").appendingPathComponent("x509")) }
+        get throws { try DSASignatureFact.load() }
     }
 
     static func path(_ file: String) -> String {

@@ -15,36 +15,10 @@ struct SSHSecurityKeyCommandTests {
 
     // MARK: Security-key signatures
 
-    struct Outcome: Decodable, Sendable {
-        var status: Int
-        var stdout: String
-        var stderr: String
-    }
+    typealias Case = SecurityKeySignatureFacts.Case
 
-    struct Case: Decodable, Sendable, CustomTestStringConvertible {
-        var name: String
-        var key: String
-        var signature: String
-        var namespace: String
-        var data: String
-        var checkNovalidate: Outcome
-        var verify: Outcome
-        var algorithm: String?
-        var flags: Int?
-        var counter: Int?
-        var testDescription: String { name }
-    }
-
-    struct SignatureFacts: Decodable, Sendable {
-        var namespace: String
-        var cases: [Case]
-    }
-
-    static var signatureFacts: SignatureFacts {
-        get throws { try FixtureFacts.load(SignatureFacts.self, in: RealWorldFixtures.directory("sshsig-sk")) { $0.cases.count } }
-    }
     static var securityKeyCases: [Case] {
-        get throws { try signatureFacts.cases.filter { $0.algorithm != nil } }
+        get throws { try SecurityKeySignatureFacts.securityKeyCases() }
     }
 
     static func sk(_ file: String) -> String { path("sshsig-sk", file) }
@@ -139,23 +113,10 @@ struct SSHSecurityKeyCommandTests {
 
     // MARK: ssh-keygen's displays
 
-    struct Run: Decodable, Sendable, CustomTestStringConvertible {
-        var file: String
-        var tz: String?
-        var status: Int
-        var stdout: String
-        var stderr: String
-        var testDescription: String { file + (tz.map { " TZ=\($0)" } ?? "") }
-    }
+    typealias Run = SSHDisplayFacts.Run
 
-    struct DisplayFacts: Decodable, Sendable {
-        var bubblebabble: [Run]
-        var fingerprint: [Run]
-        var listing: [Run]
-    }
-
-    static var displayFacts: DisplayFacts {
-        get throws { try FixtureFacts.load(DisplayFacts.self, in: RealWorldFixtures.directory("ssh-display")) { $0.bubblebabble.count } }
+    static var displayFacts: SSHDisplayFacts {
+        get throws { try SSHDisplayFacts.load() }
     }
     static func display(_ file: String) -> String { path("ssh-display", file) }
 

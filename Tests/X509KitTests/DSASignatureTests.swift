@@ -11,17 +11,10 @@ import X509Kit
 /// `openssl req -verify` and `openssl verify` said of it (`x509/facts.json`).
 @Suite("DSA signatures")
 struct DSASignatureTests {
-    struct Fact: Decodable, Sendable, CustomTestStringConvertible {
-        var file: String
-        var kind: String
-        var signatureAlgorithm: String
-        var opensslVerifies: Bool
-
-        var testDescription: String { file }
-    }
+    typealias Fact = DSASignatureFact
 
     static var facts: [Fact] {
-        get throws { try FixtureFacts.load([Fact].self, in: RealWorldFixtures.directory("dsa").appendingPathComponent("x509")) }
+        get throws { try DSASignatureFact.load() }
     }
 
     private static func der(_ file: String) throws -> ArraySlice<UInt8> {

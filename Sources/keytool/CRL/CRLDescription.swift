@@ -147,16 +147,7 @@ struct CRLDescription {
             idp.set("indirectCRL", point.indirectCRL)
             object.set("issuingDistributionPoint", idp)
         }
-        object.set("extensions", JSONValue.array(crl.shownExtensions.map { ext -> JSONValue in
-            var entry = JSONObject()
-            entry.set("oid", ext.oid.dotted)
-            entry.set("name", ext.name)
-            entry.set("critical", ext.isCritical)
-            entry.set("length", ext.length)
-            entry.set("decoded", ext.isDecoded)
-            entry.set("lines", ext.lines)
-            return entry.value
-        }))
+        object.set("extensions", JSONValue.array(crl.shownExtensions.map(CertificateDescription.json)))
         object.set("signatureAlgorithm", crl.signatureAlgorithm.name)
         if let signatureCheck { object.set("signatureValid", signatureCheck.verifies) }
         object.set("revokedCount", crl.revokedCertificates.count)
