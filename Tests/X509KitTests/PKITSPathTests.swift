@@ -226,28 +226,14 @@ struct PKITSPathTests {
         "4.1.5": "the DSA Parameters Inherited CA's key has no domain parameters (it takes its issuer's, RFC 3279 §2.3.2), which Coffer's certificate reader does not support: the certificate cannot be read",
     ]
 
-    private static let directory = ToolProcess.repositoryRoot.appendingPathComponent("Fixtures/pkits/certs")
-
     private static func load(_ name: String) throws -> Certificate {
-        let data = try Data(contentsOf: directory.appendingPathComponent(name + ".crt"))
-        return try Certificate(derEncoded: Array(data)[...])
+        try PKITSSuite.certificate(name)
     }
 
-    /// The trust anchor, and every other CA certificate of the suite that Coffer reads (the ones
-    /// it cannot read are named in ``unreadable``).
-    private static let suite: (anchor: Certificate, pool: [Certificate], unreadable: [String]) = {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
-            .filter { $0.hasSuffix(".crt") && !$0.hasSuffix("EE.crt") && $0 != "TrustAnchorRootCertificate.crt" }
-            .sorted()
-        var pool: [Certificate] = []
-        var unreadable: [String] = []
-        for name in names {
-            if let certificate = try? load(String(name.dropLast(4))) { pool.append(certificate) } else { unreadable.append(name) }
-        }
-        // A missing anchor fails every case through `try` below.
-        let anchor = (try? load("TrustAnchorRootCertificate")) ?? pool[0]
-        return (anchor, pool, unreadable)
-    }()
+    /// The trust anchor and every other CA certificate of the suite that Coffer reads.
+    private static var suite: PKITSSuite {
+        get throws { try PKITSSuite.shared.get() }
+    }
 
     /// 2012-01-01T00:00:00Z.
     static let time: Int64 = 1_325_376_000
@@ -273,7 +259,7 @@ struct PKITSPathTests {
         }
         _ = try load("TrustAnchorRootCertificate")
         let options = VerificationOptions(time: time, acceptsSHA1Signatures: true)
-        let result = CertificateVerifier(roots: [suite.anchor]).verify(leaf, untrusted: suite.pool, options: options)
+        let result = CertificateVerifier(roots: [try suite.anchor]).verify(leaf, untrusted: try suite.pool, options: options)
         let failures = (result.closestAttempt?.failures ?? []).map(\.description)
         return (result.isValid, result.isValid ? "valid" : "invalid: \(failures)")
     }
@@ -295,12 +281,12 @@ struct PKITSPathTests {
     @Test("4.6.4's CA with non-critical basic constraints: valid with a warning under rfc5280, refused under strict and webPKI")
     func nonCriticalBasicConstraints() throws {
         let leaf = try Self.load("ValidbasicConstraintsNotCriticalTest4EE")
-        let verifier = CertificateVerifier(roots: [Self.suite.anchor])
-        let rfc5280 = verifier.verify(leaf, untrusted: Self.suite.pool, options: VerificationOptions(time: Self.time))
+        let verifier = CertificateVerifier(roots: [try Self.suite.anchor])
+        let rfc5280 = verifier.verify(leaf, untrusted: try Self.suite.pool, options: VerificationOptions(time: Self.time))
         #expect(rfc5280.isValid)
         #expect(rfc5280.warnings.contains { $0.certificateIndex == 1 && $0.detail.contains("basic constraints extension is not critical") })
         for profile in [VerificationOptions.Profile.strict, .webPKI] {
-            let result = verifier.verify(leaf, untrusted: Self.suite.pool, options: VerificationOptions(time: Self.time, profile: profile))
+            let result = verifier.verify(leaf, untrusted: try Self.suite.pool, options: VerificationOptions(time: Self.time, profile: profile))
             #expect(!result.isValid)
             #expect(result.closestAttempt?.failures.contains { $0.certificateIndex == 1 && $0.detail.contains("basic constraints extension is not critical") } == true)
         }
@@ -316,10 +302,10 @@ struct PKITSPathTests {
 
     @Test("key rollover: old-with-new and new-with-old self-issued certificates are found in the pool")
     func keyRollover() throws {
-        let verifier = CertificateVerifier(roots: [Self.suite.anchor])
+        let verifier = CertificateVerifier(roots: [try Self.suite.anchor])
         for (file, middle) in [("ValidBasicSelfIssuedOldWithNewTest1EE", "BasicSelfIssuedNewKeyOldWithNewCACert"),
                                ("ValidBasicSelfIssuedNewWithOldTest3EE", "BasicSelfIssuedOldKeyNewWithOldCACert")] {
-            let result = verifier.verify(try Self.load(file), untrusted: Self.suite.pool, options: VerificationOptions(time: Self.time))
+            let result = verifier.verify(try Self.load(file), untrusted: try Self.suite.pool, options: VerificationOptions(time: Self.time))
             let chain = try #require(result.chain, "\(file)")
             #expect(chain.count == 4, "\(file)")
             #expect(chain[1].derEncoded == (try Self.load(middle)).derEncoded, "\(file)")
@@ -330,7 +316,7 @@ struct PKITSPathTests {
     @Test("a failed path names the closest attempt: the one that reached the anchor, with its expired CA")
     func closestAttempt() throws {
         let leaf = try Self.load("InvalidCAnotAfterDateTest5EE")
-        let result = CertificateVerifier(roots: [Self.suite.anchor]).verify(leaf, untrusted: Self.suite.pool, options: VerificationOptions(time: Self.time))
+        let result = CertificateVerifier(roots: [try Self.suite.anchor]).verify(leaf, untrusted: try Self.suite.pool, options: VerificationOptions(time: Self.time))
         let closest = try #require(result.closestAttempt)
         #expect(closest.reachedTrustAnchor)
         #expect(closest.failures.map(\.reason) == [.expired])
@@ -338,8 +324,8 @@ struct PKITSPathTests {
     }
 
     @Test("every CA certificate of the suite is read, but two named with their reasons")
-    func poolIsRead() {
-        #expect(Self.suite.pool.count > 150)
-        #expect(Set(Self.suite.unreadable) == Set(Self.unreadableFiles.keys.filter { !$0.hasSuffix("EE.crt") }))
+    func poolIsRead() throws {
+        #expect(try Self.suite.pool.count > 150)
+        #expect(Set(try Self.suite.unreadable.filter { $0.hasPrefix("certs/") }) == Set(Self.unreadableFiles.keys.filter { !$0.hasSuffix("EE.crt") }.map { "certs/" + $0 }))
     }
 }
