@@ -63,9 +63,9 @@ public enum KeyDecoder {
 
     /// Detects the container from the bytes alone and decodes every key in it (a PEM bundle gives
     /// one ``DecodedKey`` per block, an `authorized_keys` file one per line), all or nothing: built
-    /// on ``decodeEntries(_:source:passphrase:strict:)``, it throws the first entry's failure.
+    /// on ``decodeEntries(_:source:passphrase:strict:forDisplay:)``, it throws the first entry's failure.
     ///
-    /// - Throws: as ``decodeEntries(_:source:passphrase:strict:)``, and the first failed entry's
+    /// - Throws: as ``decodeEntries(_:source:passphrase:strict:forDisplay:)``, and the first failed entry's
     ///   error, prefixed with where the entry is.
     public static func decodeAll(_ bytes: [UInt8], source: String, passphrase: PassphraseProvider?) throws -> [DecodedKey] {
         let result = try decodeEntries(bytes, source: source, passphrase: passphrase)
