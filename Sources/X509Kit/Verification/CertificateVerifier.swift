@@ -101,7 +101,7 @@ struct PathBuilder {
 
     mutating func run(_ leaf: Certificate) -> VerificationResult {
         // A self-signed leaf that is itself a trust anchor.
-        if anchors.digests.contains(leaf.certificateSHA256) && PathValidator.isSelfIssued(leaf)
+        if anchors.digests.contains(leaf.certificateSHA256) && leaf.isSelfIssued
             && signatures.check(leaf, issuedBy: leaf) == .valid {
             if let chain = validate([leaf]) { return VerificationResult(chain: chain, failedPaths: attempts, warnings: warnings) }
         }
@@ -150,7 +150,7 @@ struct PathBuilder {
         let candidates = orderedCandidates(for: current)
         // A self-signed certificate that is not a trust anchor ends the path: its only issuer is
         // itself.
-        let selfSigned = PathValidator.isSelfIssued(current) && candidates.allSatisfy { $0.identity == identities.last }
+        let selfSigned = current.isSelfIssued && candidates.allSatisfy { $0.identity == identities.last }
             && signatures.check(current, issuedBy: current) == .valid
         if candidates.isEmpty || selfSigned {
             record(PathAttempt(path: path, failures: [

@@ -35,12 +35,7 @@ struct PathValidator {
     /// The intermediates of a path (neither the leaf nor the anchor), self-issued ones not
     /// counted (as RFC 5280 §6.1.4 (l) counts path length).
     static func countedIntermediates(_ path: [Certificate]) -> Int {
-        path.count < 3 ? 0 : path[1..<(path.count - 1)].filter { !isSelfIssued($0) }.count
-    }
-
-    /// Whether a certificate's issuer name is its own subject name.
-    static func isSelfIssued(_ certificate: Certificate) -> Bool {
-        NameComparison.matches(certificate.subject, certificate.issuer)
+        path.count < 3 ? 0 : path[1..<(path.count - 1)].filter { !$0.isSelfIssued }.count
     }
 
     /// What validating one path found.
@@ -59,7 +54,7 @@ struct PathValidator {
             failures.append(VerificationFailure(certificateIndex: index, reason: reason, detail: detail))
         }
         let anchor = path.count - 1
-        let selfIssued = path.map(Self.isSelfIssued)
+        let selfIssued = path.map(\.isSelfIssued)
 
         // Depth.
         let limit = options.maximumIntermediates ?? VerificationOptions.defaultMaximumIntermediates

@@ -24,7 +24,7 @@ struct RFC5280Rules {
         for (index, certificate) in path.enumerated() {
             let extensions = certificate.extensions
             let isCA = extensions.basicConstraints?.isCA == true
-            let selfIssued = PathValidator.isSelfIssued(certificate)
+            let selfIssued = certificate.isSelfIssued
             // A trust anchor's serial is not checked: the relying party chose to trust it.
             if index < path.count - 1, let problem = Self.serialProblem(certificate.serialNumber) { fail(index, problem + " (RFC 5280 §4.1.2.2)") }
             if certificate.version == 3 && !selfIssued && extensions.authorityKeyIdentifier?.keyIdentifier == nil {
