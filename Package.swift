@@ -40,12 +40,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        // NIOCore and NIOHTTP1 (ByteBuffer, HTTPMethod, TimeAmount), which AsyncHTTPClientTransport
-        // uses directly: declared rather than reached through async-http-client's own dependency.
+        // NetworkTransport is built on swift-nio: NIOPosix (sockets), NIOHTTP1, NIOHTTP2 (client
+        // and the tests' servers), NIOSSL (TLS with Coffer's trust roots, identity and pins).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
-        // NIOSSL, for AsyncHTTPClientTransport's TLS settings (trust roots, client identity);
-        // NIOHTTP2 for the tests' HTTP/2 server. Both already in the graph through async-http-client.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -89,15 +86,14 @@ let package = Package(
                 // X509Kit: the RFC 6125 host name check of every TLS connection (PeerIdentity);
                 // KeyCodec: trust stores and client identities read from files.
                 "X509Kit", "KeyCodec",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                // NIOPosix: the pinning forwarder's listener and its connections to the origin.
+                // NIOPosix: the connections, and DNS for socks5:// (resolved here).
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
-                // NIOHTTP2: where the host name check goes in an HTTP/2 stream's pipeline.
+                // NIOHTTP2: HTTP/2 connections and their streams.
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ],
             swiftSettings: strict

@@ -8,7 +8,7 @@ import Foundation
 /// and streams the body.
 ///
 /// The pipeline talks only to this protocol, so another transport (URLSession on Apple platforms,
-/// a fake in unit tests) can stand in for ``AsyncHTTPClientTransport``.
+/// a fake in unit tests) can stand in for ``NetworkTransport``.
 ///
 /// Cancellation is the task's: cancelling the task that called ``start(_:)`` or that iterates the
 /// body must abort the transfer promptly. Errors should be ``DownloadError`` values (`transport`,

@@ -24,7 +24,7 @@ import Foundation
 ///
 /// ```swift
 /// let cache = try DownloadCache(directory: "Caches/jwks")
-/// let downloader = Downloader(transport: AsyncHTTPClientTransport(), configuration: .init(cache: cache))
+/// let downloader = Downloader(transport: NetworkTransport(), configuration: .init(cache: cache))
 /// let issuerKeys = RemoteKeySet(url: URL(string: "https://issuer.example/.well-known/jwks.json")!, downloader: downloader)
 /// let key = try await issuerKeys.key(for: header)   // by kid, refetching once when it is new
 /// ```

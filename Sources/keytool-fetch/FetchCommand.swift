@@ -213,9 +213,9 @@ struct FetchCommand: AsyncParsableCommand {
 
     /// The transport settings from the timeout and transport options (trust roots and client
     /// identity read from their files).
-    var transportConfiguration: AsyncHTTPClientTransport.Configuration {
+    var transportConfiguration: NetworkTransport.Configuration {
         get throws(DownloadError) {
-            var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: .milliseconds(Int(connectTimeout * 1000)),
+            var configuration = NetworkTransport.Configuration(connectTimeout: .milliseconds(Int(connectTimeout * 1000)),
                                                                        idleReadTimeout: .milliseconds(Int(idleTimeout * 1000)),
                                                                        maximumConnectionsPerHost: max(16, parallel))
             try transportOptions.apply(to: &configuration, passphrase: passphrase)
@@ -229,14 +229,14 @@ struct FetchCommand: AsyncParsableCommand {
         return url
     }
 
-    /// Runs `body` with a downloader over AsyncHTTPClient (and the download cache in
+    /// Runs `body` with a downloader over ``NetworkTransport`` (and the download cache in
     /// `cacheDirectory`, when given); the transport and the cache are shut down afterwards.
     static func withDownloader<T>(
-        transport transportConfiguration: AsyncHTTPClientTransport.Configuration, cacheDirectory: String?,
+        transport transportConfiguration: NetworkTransport.Configuration, cacheDirectory: String?,
         cacheLimits: CacheLimits = .unlimited, configuration: (DownloadCache?) -> Downloader.Configuration,
         _ body: (Downloader) async throws(DownloadError) -> T
     ) async throws(DownloadError) -> T {
-        let transport = AsyncHTTPClientTransport(configuration: transportConfiguration)
+        let transport = NetworkTransport(configuration: transportConfiguration)
         var downloadCache: DownloadCache?
         do {
             if let cacheDirectory { downloadCache = try DownloadCache(directory: cacheDirectory, limits: cacheLimits) }

@@ -33,7 +33,7 @@ struct FetchRemoteKeySource: RemoteKeySource {
             throw CommandError("--jwks-cache \(directory): \(error.description)")
         }
         defer { cache.close() }
-        let transport = AsyncHTTPClientTransport()
+        let transport = NetworkTransport()
         let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: .seconds(60), cache: cache))
         let remote = RemoteKeySet(url: location, downloader: downloader, configuration: .init(offline: options.offline))
         do {

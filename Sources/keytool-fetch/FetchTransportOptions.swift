@@ -1,6 +1,7 @@
 import ArgumentParser
 import AsymmetricKeys
 import CommandLineSupport
+import CryptoOpenSSL
 import DownloadPipeline
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -35,16 +36,23 @@ struct FetchTransportOptions: ParsableArguments {
     @Option(name: .customLong("client-cert"), help: ArgumentHelp("The TLS client certificate chain, leaf first (with --client-key).", valueName: "file"))
     var clientCert: String?
 
-    @Option(help: ArgumentHelp("Go through this proxy: http://[USER:PASSWORD@]HOST[:PORT], socks5://HOST[:PORT] or socks5h://HOST[:PORT] (default: https_proxy, http_proxy, all_proxy).",
+    @Option(help: ArgumentHelp("Go through this proxy: http://[USER:PASSWORD@]HOST[:PORT], https://HOST[:PORT] (TLS to the proxy), socks5://HOST[:PORT] (names resolved here) or socks5h://HOST[:PORT] (names resolved by the proxy) (default: https_proxy, http_proxy, all_proxy).",
                                valueName: "url"))
     var proxy: String?
+
+    @Option(name: .customLong("proxy-user-file"),
+            help: ArgumentHelp("Read the proxy's USER:PASSWORD from the first line of this file (HTTP Basic, or SOCKS5 user name and password).", valueName: "file"))
+    var proxyUserFile: String?
+
+    @Option(name: .customLong("proxy-user-env"), help: ArgumentHelp("Read the proxy's USER:PASSWORD from this environment variable.", valueName: "var"))
+    var proxyUserEnvironment: String?
 
     @Option(name: .customLong("no-proxy"), help: ArgumentHelp("Hosts reached without a proxy: comma-separated names or domain suffixes, or '*' (default: no_proxy).",
                                                               valueName: "list"))
     var noProxy: String?
 
     @Option(name: .customLong("pinnedpubkey"),
-            help: ArgumentHelp("Accept the server only if its verified chain (leaf, intermediate or root) has one of these public keys: 'sha256//BASE64;sha256//BASE64' (the spkiSHA256 that keytool inspect prints), or a file with the public key (PEM, DER or any key container). Checked besides the usual verification, before the request is sent; HTTP/1.1, no redirects, no proxy.",
+            help: ArgumentHelp("Accept the server only if its verified chain (leaf, intermediate or root) has one of these public keys: 'sha256//BASE64;sha256//BASE64' (the spkiSHA256 that keytool inspect prints), or a file with the public key (PEM, DER or any key container). Checked besides the usual verification on every connection (redirects and proxies included), before a request is sent on it.",
                                valueName: "pins|file"))
     var pinnedPublicKey: String?
 
@@ -68,11 +76,12 @@ struct FetchTransportOptions: ParsableArguments {
         if let proxy {
             do { _ = try ProxySettings.Proxy(url: proxy) } catch { throw ValidationError("--proxy: \(error)") }
         }
+        if proxyUserFile != nil, proxyUserEnvironment != nil { throw ValidationError("give --proxy-user-file or --proxy-user-env, not both") }
     }
 
     /// `configuration` with these options: the files read (passphrases from `passphrase`), the
     /// proxy from `--proxy`/`--no-proxy` or the environment.
-    func apply(to configuration: inout AsyncHTTPClientTransport.Configuration, passphrase: PassphraseOptions,
+    func apply(to configuration: inout NetworkTransport.Configuration, passphrase: PassphraseOptions,
                environment: [String: String] = ProcessInfo.processInfo.environment) throws(DownloadError) {
         var security = TransportSecurity(httpVersion: http1 ? .http1 : .automatic)
         let provider = passphrase.provider
@@ -105,7 +114,36 @@ struct FetchTransportOptions: ParsableArguments {
             if let noProxy { settings.noProxy = ProxySettings.parseList(noProxy) }
             configuration.proxy = settings
         }
-        try Self.typed { try AsyncHTTPClientTransport.validate(configuration) }
+        if let credentials = try proxyCredentials() {
+            guard configuration.proxy.httpsProxy != nil || configuration.proxy.httpProxy != nil else {
+                throw DownloadError.transport(url: nil, "--proxy-user-file/--proxy-user-env: no proxy is in use (give --proxy, or set https_proxy, http_proxy or all_proxy)")
+            }
+            configuration.proxy.httpsProxy?.credentials = credentials
+            configuration.proxy.httpProxy?.credentials = credentials
+        }
+        try Self.typed { try NetworkTransport.validate(configuration) }
+    }
+
+    /// `USER:PASSWORD` from `--proxy-user-file` or `--proxy-user-env` (split at the first colon),
+    /// or `nil` when neither was given. Never echoed in errors.
+    func proxyCredentials() throws(DownloadError) -> (user: String, password: String)? {
+        let secret: SecureBytes?
+        let origin: String
+        if let proxyUserFile {
+            secret = SecretInput.file(proxyUserFile, .firstLine)
+            origin = "\(proxyUserFile) (--proxy-user-file)"
+        } else if let proxyUserEnvironment {
+            secret = SecretInput.environment(proxyUserEnvironment)
+            origin = "environment variable \(proxyUserEnvironment) (--proxy-user-env)"
+        } else {
+            return nil
+        }
+        guard let secret else { throw DownloadError.transport(url: nil, "\(origin): cannot be read") }
+        let text = secret.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else {
+            throw DownloadError.transport(url: nil, "\(origin): give USER:PASSWORD (a user name, a colon, the password)")
+        }
+        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
     }
 
     /// `--resolve`'s entries, host (lowercased) to address; an IPv6 address may be bracketed.

@@ -427,7 +427,7 @@ struct HTTPCacheTests {
         defer { cache.close() }
         let server = try await TestServer.start()
         server.add("doc", .init(bytes: body, etag: "\"d1\"", headers: ["Cache-Control": "max-age=60"]))
-        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead))
+        let transport = NetworkTransport(configuration: .init(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead))
         let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total, cache: cache))
         let url = server.url("/files/doc")
         let other = server.url("/files/other")

@@ -17,11 +17,11 @@ struct HostNameCheckTests {
 
     /// Fetches `url` once (no retries) with the wrong host mapped to 127.0.0.1.
     static func fetch(_ url: URL, security: TransportSecurity, proxy: ProxySettings = .direct) async throws -> DownloadResult {
-        var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead)
+        var configuration = NetworkTransport.Configuration(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead)
         configuration.security = security
         configuration.proxy = proxy
         configuration.addressOverrides = wrongHost
-        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        let transport = NetworkTransport(configuration: configuration)
         let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total, retryPolicy: RetryPolicy(retries: 0)))
         do {
             let result = try await downloader.result(for: DownloadRequest(url: url))
@@ -66,10 +66,10 @@ struct HostNameCheckTests {
     @Test("the names the certificate has still pass: localhost mapped like the wrong name, and 127.0.0.1 itself")
     func rightNamesPass() async throws {
         try await T.withServer { server in
-            var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead)
+            var configuration = NetworkTransport.Configuration(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead)
             configuration.security = .init(trustRoots: try T.privateRoots())
             configuration.addressOverrides = ["localhost": "127.0.0.1"]
-            let transport = AsyncHTTPClientTransport(configuration: configuration)
+            let transport = NetworkTransport(configuration: configuration)
             let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total, retryPolicy: RetryPolicy(retries: 0)))
             do {
                 for host in ["localhost", "LOCALHOST", "127.0.0.1"] {
@@ -130,7 +130,7 @@ struct HostNameCheckTests {
 
     @Test("a Host header of the caller's is refused on https (the certificate is checked against the URL's host)")
     func callerHostHeader() async throws {
-        let transport = AsyncHTTPClientTransport()
+        let transport = NetworkTransport()
         do {
             _ = try await transport.start(TransportRequest(url: URL(string: "https://wronghost.test:1/")!, headers: [("Host", "localhost")]))
             Issue.record("a Host header was accepted on https")

@@ -11,7 +11,7 @@ struct IntegrationFailureTests {
     @discardableResult
     static func withDownloader<T>(idleRead: Duration = .seconds(5), total: Duration = .seconds(20),
                                   _ body: (Downloader) async throws -> T) async throws -> T {
-        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: .seconds(2), idleReadTimeout: idleRead))
+        let transport = NetworkTransport(configuration: .init(connectTimeout: .seconds(2), idleReadTimeout: idleRead))
         let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: total))
         do {
             let result = try await body(downloader)

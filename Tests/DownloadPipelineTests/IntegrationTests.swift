@@ -80,7 +80,7 @@ enum OpenSSLPayloads {
 /// A started test server with a downloader over the real AsyncHTTPClient transport.
 struct IntegrationEnvironment {
     let server: TestServer
-    let transport: AsyncHTTPClientTransport
+    let transport: NetworkTransport
     let downloader: Downloader
 
     @discardableResult
@@ -90,7 +90,7 @@ struct IntegrationEnvironment {
         // The idle-read timeout is not what these tests check (IntegrationFailureTests does): it is
         // as long as the total, so a machine loaded by the rest of the suite (a 5 s one fired
         // there, with the test passing in 2.4 s alone) does not fail them.
-        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead))
+        let transport = NetworkTransport(configuration: .init(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead))
         let environment = IntegrationEnvironment(server: server, transport: transport,
                                                  downloader: Downloader(transport: transport, configuration: configuration))
         do {

@@ -45,7 +45,7 @@ struct PipelineNetworkTests {
                                                    headers: ["ETag: \"r1\"", "Content-Range: bytes \(half)-\(plain.count - 1)/\(plain.count)"]) + rest)]
         }
         defer { server.stop() }
-        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead))
+        let transport = NetworkTransport(configuration: .init(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead))
         let scratch = try TestScratch.directory("download")
         let output = scratch.appendingPathComponent("resumed.bin").path
         let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total, retryPolicy: RecordedSleeps().policy(retries: 2)))
@@ -61,7 +61,7 @@ struct PipelineNetworkTests {
         try await transport.shutdown()
         #expect(result.source == .resumed)
         #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: output))) == plain)
-        #expect(server.connections == 2)
+        #expect(server.connections == 2, "\(heads.withLock { $0 })")
         #expect(heads.withLock { $0.last?.contains("Range: bytes=\(half)-") } == true)
     }
 
@@ -118,7 +118,7 @@ struct PipelineNetworkTests {
             return [.send(TestServerRawSocket.head(length: payloads[index].count) + payloads[index])]
         }
         defer { server.stop() }
-        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead))
+        let transport = NetworkTransport(configuration: .init(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead))
         let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total))
         let failFast = DownloadBatch(downloader: downloader,
                                      requests: ["/stall0", "/missing", "/stall2"].map { DownloadRequest(url: server.url($0)) },
@@ -137,7 +137,7 @@ struct PipelineNetworkTests {
 
         let error = try #require(failFastError)
         #expect(error.index == 1)
-        #expect(error.error.status == 404)
+        #expect(error.error.status == 404, "\(error.error)")
         #expect(error.results.count == 3)
         #expect(error.results[0].failure?.code == .cancelled)
         #expect(error.results[2].failure?.code == .cancelled)
@@ -145,6 +145,7 @@ struct PipelineNetworkTests {
 
         let results = try #require(all)
         #expect(results.count == 3)
+        #expect(results[0].failure == nil && results[2].failure == nil, "\(String(describing: results[0].failure)); \(String(describing: results[2].failure))")
         #expect((try? results[0].get().data) == payloads[0])
         #expect(results[1].failure?.status == 404)
         #expect((try? results[2].get().data) == payloads[2])

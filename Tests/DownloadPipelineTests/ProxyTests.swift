@@ -3,10 +3,11 @@ import CofferTestSupport
 import Foundation
 import Testing
 
-/// Requests through real proxies started by the test: tinyproxy (HTTP CONNECT, for http too)
-/// and microsocks (SOCKS5), each binding its outgoing connections to another loopback address,
-/// so the origin server sees who connected.
-@Suite("Proxies: tinyproxy and microsocks in front of a real server", .serialized, .timeLimit(.minutes(2)), .needs("tinyproxy", "microsocks"))
+/// Requests through real proxies started by the test: tinyproxy (CONNECT for https, absolute-form
+/// requests for http, Basic authentication), microsocks (SOCKS5, with and without RFC 1929 user
+/// name and password) and socat as the TLS front of an HTTPS proxy, each binding its outgoing
+/// connections to another loopback address, so the origin server sees who connected.
+@Suite("Proxies: tinyproxy, microsocks and an HTTPS proxy in front of a real server", .serialized, .timeLimit(.minutes(2)), .needs("tinyproxy", "microsocks"))
 struct ProxyTests {
     typealias T = TransportSecurityTests
 
@@ -25,16 +26,45 @@ struct ProxyTests {
         }
     }
 
-    @Test("plain http through tinyproxy: AsyncHTTPClient tunnels it with CONNECT too")
+    @Test("plain http through tinyproxy that allows CONNECT to port 443 only: sent in absolute form, as curl sends it")
     func plainHTTP() async throws {
-        let proxy = try ProxyProcess.tinyproxy(bind: "127.0.0.3")
+        let proxy = try ProxyProcess.tinyproxy(bind: "127.0.0.3", connectPorts: [443])
         defer { proxy.stop() }
         try await IntegrationEnvironment.with { env in
             env.server.add("p.bin", .init(bytes: Array(repeating: 7, count: 10_000)))
-            let result = try await T.fetch(env.server.url("/files/p.bin"), security: .init(),
-                                           proxy: ProxySettings(proxy: try .init(url: "127.0.0.1:\(proxy.port)")))
-            #expect(result.data.count == 10_000)
-            #expect(proxy.log.contains("CONNECT 127.0.0.1:\(env.server.port) HTTP/1.1"), "\(proxy.log)")
+            let settings = ProxySettings(proxy: try .init(url: "127.0.0.1:\(proxy.port)"))
+            for _ in 0..<2 {
+                let result = try await T.fetch(env.server.url("/files/p.bin"), security: .init(), proxy: settings)
+                #expect(result.data.count == 10_000)
+            }
+            #expect(proxy.log.contains("GET http://127.0.0.1:\(env.server.port)/files/p.bin HTTP/1.1"), "\(proxy.log)")
+            #expect(!proxy.log.contains("CONNECT 127.0.0.1"), "\(proxy.log)")
+        }
+    }
+
+    @Test("tinyproxy with Basic authentication: credentials in the URL or set apart pass, none or wrong ones are refused in words")
+    func httpProxyCredentials() async throws {
+        let proxy = try ProxyProcess.tinyproxy(bind: "127.0.0.3", basicAuth: ("coffer", "pr0xy-s3cret"))
+        defer { proxy.stop() }
+        try await T.withServer { server in
+            let security = TransportSecurity(trustRoots: try T.privateRoots())
+            let inURL = ProxySettings(proxy: try .init(url: "http://coffer:pr0xy-s3cret@127.0.0.1:\(proxy.port)"))
+            #expect(try await T.fetch(server.url(), security: security, proxy: inURL).data == server.body)
+            var apart = try ProxySettings.Proxy(url: "http://127.0.0.1:\(proxy.port)")
+            apart.credentials = ("coffer", "pr0xy-s3cret")
+            #expect(try await T.fetch(server.url(), security: security, proxy: ProxySettings(proxy: apart)).data == server.body)
+            let none = await #expect(throws: DownloadError.self) {
+                _ = try await T.fetch(server.url(), security: security, proxy: ProxySettings(proxy: try .init(url: "http://127.0.0.1:\(proxy.port)")))
+            }
+            #expect(none?.reason.contains("requires authentication") == true, "\(String(describing: none))")
+            #expect(none?.reason.contains("407") == true, "\(String(describing: none))")
+            apart.credentials = ("coffer", "wrong")
+            let wrong = await #expect(throws: DownloadError.self) {
+                _ = try await T.fetch(server.url(), security: security, proxy: ProxySettings(proxy: apart))
+            }
+            #expect(wrong?.reason.contains("refused the user name and password") == true, "\(String(describing: wrong))")
+            #expect(wrong?.description.contains("wrong") == false, "no secret in the message")
+            #expect(server.requests.count == 2)
         }
     }
 
@@ -49,7 +79,58 @@ struct ProxyTests {
                 #expect(result.data == server.body)
             }
             #expect(server.requests.map(\.peer) == ["127.0.0.4", "127.0.0.4"])
+            // socks5 resolves the name here and sends the address; socks5h sends the name, as curl.
+            let log = proxy.log
+            #expect(log.contains("connected to 127.0.0.1:\(server.port)") || log.contains("connected to ::1:\(server.port)"), "\(log)")
+            #expect(log.contains("connected to localhost:\(server.port)"), "\(log)")
         }
+    }
+
+    @Test("microsocks with -u/-P: RFC 1929 user name and password pass; none or wrong ones are refused in words")
+    func socks5Credentials() async throws {
+        let proxy = try ProxyProcess.microsocks(bind: "127.0.0.4", user: "coffer", password: "s0cks-s3cret")
+        defer { proxy.stop() }
+        try await T.withServer { server in
+            let security = TransportSecurity(trustRoots: try T.privateRoots())
+            let good = ProxySettings(proxy: try .init(url: "socks5h://coffer:s0cks-s3cret@127.0.0.1:\(proxy.port)"))
+            #expect(try await T.fetch(server.url(), security: security, proxy: good).data == server.body)
+            let none = await #expect(throws: DownloadError.self) {
+                _ = try await T.fetch(server.url(), security: security, proxy: ProxySettings(proxy: try .init(url: "socks5h://127.0.0.1:\(proxy.port)")))
+            }
+            #expect(none?.reason.contains("requires authentication") == true, "\(String(describing: none))")
+            let wrong = await #expect(throws: DownloadError.self) {
+                _ = try await T.fetch(server.url(), security: security, proxy: ProxySettings(proxy: try .init(url: "socks5h://coffer:nope@127.0.0.1:\(proxy.port)")))
+            }
+            #expect(wrong?.reason.contains("refused the user name and password") == true, "\(String(describing: wrong))")
+            #expect(wrong?.description.contains("nope") == false, "no secret in the message")
+            #expect(server.requests.map(\.peer) == ["127.0.0.4"])
+        }
+    }
+
+    @Test("an https:// proxy (socat's TLS in front of tinyproxy): https tunnelled TLS in TLS, http in absolute form", .needs("socat"))
+    func httpsProxy() async throws {
+        let proxy = try ProxyProcess.tinyproxy(bind: "127.0.0.3")
+        defer { proxy.stop() }
+        let front = try ProxyProcess.tlsFront(to: proxy.port, chain: T.fixture("server-chain.pem"), key: T.fixture("server.key.pem"))
+        defer { front.stop() }
+        let settings = ProxySettings(proxy: try .init(url: "https://127.0.0.1:\(front.port)"))
+        try await T.withServer { server in
+            let result = try await T.fetch(server.url(), security: .init(trustRoots: try T.privateRoots()), proxy: settings)
+            #expect(result.data == server.body)
+            #expect(server.requests.map(\.peer) == ["127.0.0.3"])
+            #expect(server.requests.first?.http2 == true)
+        }
+        try await IntegrationEnvironment.with { env in
+            env.server.add("q.bin", .init(bytes: Array(repeating: 9, count: 5_000)))
+            let result = try await T.fetch(env.server.url("/files/q.bin"), security: .init(trustRoots: try T.privateRoots()), proxy: settings)
+            #expect(result.data == Array(repeating: 9, count: 5_000))
+            #expect(proxy.log.contains("GET http://127.0.0.1:\(env.server.port)/files/q.bin"), "\(proxy.log)")
+        }
+        // The proxy's certificate is verified like a server's: not trusted, refused.
+        let untrusted = await #expect(throws: DownloadError.self) {
+            _ = try await T.fetch(URL(string: "https://127.0.0.1:1/x")!, security: .init(), proxy: settings)
+        }
+        #expect(untrusted?.reason.contains("trusted root") == true, "\(String(describing: untrusted))")
     }
 
     @Test("no_proxy bypasses the proxy for matching hosts: the origin sees the client itself")
@@ -81,7 +162,10 @@ struct ProxySettingsTests {
         let refused = #expect(throws: DownloadError.self) { _ = try ProxySettings.Proxy(url: "ftp://user:s3cret@proxy.example") }
         #expect(refused?.description.contains("s3cret") == false)
         #expect(refused?.description.contains("ftp") == true)
-        #expect(throws: DownloadError.self) { _ = try ProxySettings.Proxy(url: "https://proxy.example") }
+        let https = try ProxySettings.Proxy(url: "https://proxy.example")
+        #expect(https.kind == .https && https.port == 443)
+        #expect(try ProxySettings.Proxy(url: "socks5://h").kind == .socks5)
+        #expect(try ProxySettings.Proxy(url: "socks5h://h").kind == .socks5h)
         #expect(throws: DownloadError.self) { _ = try ProxySettings.Proxy(url: "http://proxy.example/path") }
     }
 

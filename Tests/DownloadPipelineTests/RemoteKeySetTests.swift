@@ -127,7 +127,7 @@ struct RemoteKeySetTests {
         defer { cache.close() }
         let server = try await TestServer.start()
         server.add("jwks", .init(bytes: try Self.jwks(["k1"]), etag: "\"j1\"", headers: ["Cache-Control": "max-age=60"]))
-        let transport = AsyncHTTPClientTransport(configuration: .init(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead))
+        let transport = NetworkTransport(configuration: .init(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead))
         let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total, cache: cache))
         let remote = RemoteKeySet(url: server.url("/files/jwks"), downloader: downloader, now: clock.now)
 

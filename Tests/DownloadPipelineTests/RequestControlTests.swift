@@ -41,7 +41,7 @@ struct RequestControlTests {
     func relativeOnTheWire() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
-        let transport = AsyncHTTPClientTransport()
+        let transport = NetworkTransport()
         let downloader = Downloader(transport: transport, configuration: Self.configuration(base: server.url("/echo/api"),
                                                                                             cdn: server.url("/echo/cdn/")))
         let plain = try EchoReport(try await downloader.result(for: DownloadRequest(url: URL(string: "users/7")!)))

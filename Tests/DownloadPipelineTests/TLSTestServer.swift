@@ -24,7 +24,7 @@ struct ChannelRequestContext: RequestContext {
 /// its intermediate: HTTP/2 with HTTP/1.1 fallback (ALPN) or HTTP/1.1 only, optionally requiring a
 /// client certificate issued by Fixtures/tls/client-ca.pem. `GET /data` answers ``body`` (a
 /// `Range: bytes=N-` request gets 206 and the rest); `GET /redirect` is a 302 to `/data`,
-/// `GET /to-wronghost` a 302 to `https://wronghost.test:PORT/data`, `GET /loop` a 302 to itself. Every request is recorded with its HTTP
+/// `GET /to-wronghost` a 302 to `https://wronghost.test:PORT/data`, `GET /loop` a 302 to itself, `GET /to?port=N` a 302 to `https://127.0.0.1:N/data`. Every request is recorded with its HTTP
 /// version and the peer's address.
 final class TLSTestServer: Sendable {
     struct Seen: Sendable {
@@ -83,6 +83,12 @@ final class TLSTestServer: Sendable {
         router.get("/loop") { _, _ -> Response in
             var headers = HTTPFields()
             headers[.location] = "/loop"
+            return Response(status: .found, headers: headers)
+        }
+        // A redirect to another server on 127.0.0.1: `/to?port=N` → https://127.0.0.1:N/data.
+        router.get("/to") { request, _ -> Response in
+            var headers = HTTPFields()
+            headers[.location] = "https://127.0.0.1:\(request.uri.queryParameters.get("port") ?? "0")/data"
             return Response(status: .found, headers: headers)
         }
         // A redirect to another host name on this server (the transport maps it to 127.0.0.1).

@@ -5,7 +5,7 @@ import CryptoOpenSSL
 import Foundation
 import Testing
 
-/// AsyncHTTPClientTransport against a real TLS server on 127.0.0.1 (``TLSTestServer``) with the
+/// NetworkTransport against a real TLS server on 127.0.0.1 (``TLSTestServer``) with the
 /// private CA, server and client identities of Fixtures/tls (made by `tools/make-fixtures tls`).
 @Suite("Transport security: private CAs, client identities and HTTP/2 against a real TLS server", .serialized, .timeLimit(.minutes(2)))
 struct TransportSecurityTests {
@@ -19,10 +19,10 @@ struct TransportSecurityTests {
     /// Fetches `url` once with `security` (and `proxy`), no retries.
     static func fetch(_ url: URL, security: TransportSecurity, proxy: ProxySettings = .direct,
                       resumeFile: String? = nil) async throws -> DownloadResult {
-        var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead)
+        var configuration = NetworkTransport.Configuration(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead)
         configuration.security = security
         configuration.proxy = proxy
-        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        let transport = NetworkTransport(configuration: configuration)
         let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total, retryPolicy: RetryPolicy(retries: 0)))
         do {
             let result = try await downloader.result(for: DownloadRequest(url: url, resumeFile: resumeFile))
@@ -37,9 +37,9 @@ struct TransportSecurityTests {
     /// Downloads `urls` at once through one transport and downloader (no retries), in completion
     /// order; the transport is shut down either way.
     static func fetchConcurrently(_ urls: [URL], security: TransportSecurity) async throws -> [[UInt8]] {
-        var configuration = AsyncHTTPClientTransport.Configuration(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead)
+        var configuration = NetworkTransport.Configuration(connectTimeout: LoopbackTimeouts.connect, idleReadTimeout: LoopbackTimeouts.idleRead)
         configuration.security = security
-        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        let transport = NetworkTransport(configuration: configuration)
         let downloader = Downloader(transport: transport, configuration: .init(totalTimeout: LoopbackTimeouts.total, retryPolicy: RetryPolicy(retries: 0)))
         do {
             let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
@@ -207,10 +207,10 @@ struct TransportSecurityTests {
 
     @Test("a trust root the TLS library refuses fails every request with the reason, not a crash")
     func refusedTrustRoot() async throws {
-        var configuration = AsyncHTTPClientTransport.Configuration()
+        var configuration = NetworkTransport.Configuration()
         configuration.security.trustRoots = .init(certificates: [[0x30, 0x03, 0x02, 0x01, 0x01]], includesSystemRoots: false)
-        #expect(throws: DownloadError.self) { try AsyncHTTPClientTransport.validate(configuration) }
-        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        #expect(throws: DownloadError.self) { try NetworkTransport.validate(configuration) }
+        let transport = NetworkTransport(configuration: configuration)
         let error = await #expect(throws: DownloadError.self) {
             _ = try await transport.start(TransportRequest(url: URL(string: "https://127.0.0.1:1/")!, method: "GET", headers: []))
         }

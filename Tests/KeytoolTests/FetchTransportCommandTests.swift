@@ -140,6 +140,103 @@ struct FetchTransportCommandTests {
         }
     }
 
+    @Test("--pinnedpubkey killed with SIGKILL mid-connection leaves nothing behind: no child process, no file in TMPDIR")
+    func pinnedKilled() throws {
+        let temporary = try TestScratch.directory("fetch-kill-tmp")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        // A server that accepts and never answers: the fetch is mid-connection when it is killed.
+        let listener = try LoopbackListener()
+        listener.start { listener, _, _ in
+            while !listener.isStopping { usleep(10_000) }
+        }
+        defer { listener.stop() }
+        let process = Process()
+        process.executableURL = CLIRunner.productsDirectory.appendingPathComponent("keytool")
+        process.arguments = ["fetch", "https://127.0.0.1:\(listener.port)/payload.bin", "--pinnedpubkey", try Self.pin("server"),
+                             "--cacert", Self.tls("root-ca.pem"), "-o", temporary.path + "/out.bin"] + Self.base
+        process.environment = ["TMPDIR": temporary.path, "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+        for _ in 0..<500 where listener.connections == 0 { usleep(10_000) }
+        #expect(listener.connections == 1, "the fetch connected")
+        // The pinned transfer runs in the process itself: it has no child (a forwarder or helper).
+        let children = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { candidate in
+            guard let stat = try? String(contentsOfFile: "/proc/\(candidate)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return false }
+            // Fields after the command name: state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == pid
+        }
+        #expect(children.isEmpty, "\(children)")
+        kill(pid, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        // Nothing written by the pinned transfer: no socket, no directory, no partial output.
+        let left = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    @Test("--proxy-user-file and --proxy-user-env give tinyproxy's Basic credentials; none is refused naming the 407, no secret printed",
+          .needs("tinyproxy"))
+    func proxyCredentials() throws {
+        let directory = try TestScratch.directory("fetch-proxy-user")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("tinyproxy.conf")
+        let port = try LoopbackPort.free()
+        try Data("""
+            Port \(port)
+            Listen 127.0.0.1
+            Timeout 30
+            Allow 127.0.0.1
+            BasicAuth coffer pr0xy-s3cret
+            LogLevel Critical
+
+            """.utf8).write(to: config)
+        let proxy = Process()
+        proxy.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        proxy.arguments = ["tinyproxy", "-d", "-c", config.path]
+        proxy.standardOutput = FileHandle.nullDevice
+        proxy.standardError = FileHandle.nullDevice
+        try proxy.run()
+        defer {
+            kill(proxy.processIdentifier, SIGKILL)
+            proxy.waitUntilExit()
+        }
+        for _ in 0..<500 where !LoopbackPort.accepts(port) { usleep(10_000) }
+        let userFile = directory.appendingPathComponent("proxy-user").path
+        try Data("coffer:pr0xy-s3cret\r\n".utf8).write(to: URL(fileURLWithPath: userFile))
+        try Self.withServer(requireClientCertificate: false) { server, payload, _ in
+            let common = ["fetch", server.url("payload.bin"), "--cacert", Self.tls("root-ca.pem"), "--proxy", "http://127.0.0.1:\(port)",
+                          "--scheme", "none", "--retry", "0"]
+            let fromFile = try CLIRunner.run(common + ["--proxy-user-file", userFile])
+            #expect(fromFile.status == 0, "\(fromFile.stderr)")
+            #expect(fromFile.stdoutBytes == payload)
+            let fromEnvironment = try CLIRunner.run(common + ["--proxy-user-env", "COFFER_PROXY_USER"], environment: ["COFFER_PROXY_USER": "coffer:pr0xy-s3cret"])
+            #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
+            let none = try CLIRunner.run(common)
+            #expect(none.status == 1)
+            #expect(none.stderr.contains("requires authentication") && none.stderr.contains("407"), "\(none.stderr)")
+            let wrong = try CLIRunner.run(common + ["--proxy-user-env", "COFFER_PROXY_USER"], environment: ["COFFER_PROXY_USER": "coffer:not-it"])
+            #expect(wrong.status == 1)
+            #expect(!wrong.stderr.contains("not-it") && !fromFile.stderr.contains("pr0xy-s3cret"), "\(wrong.stderr)")
+        }
+    }
+
+    @Test("a TLS failure is a sentence; the TLS library's own codes appear only with --verbose")
+    func verboseDetails() throws {
+        try Self.withServer(requireClientCertificate: false) { server, _, _ in
+            let plain = try CLIRunner.run(["fetch", server.url("payload.bin")] + Self.base)
+            #expect(plain.status == 1)
+            #expect(plain.stderr.contains("trusted root"), "\(plain.stderr)")
+            #expect(!plain.stderr.contains("CERTIFICATE_VERIFY_FAILED") && !plain.stderr.contains("/checkouts/"), "\(plain.stderr)")
+            let verbose = try CLIRunner.run(["fetch", server.url("payload.bin"), "--verbose"] + Self.base)
+            #expect(verbose.status == 1)
+            #expect(verbose.stderr.contains("CERTIFICATE_VERIFY_FAILED"), "\(verbose.stderr)")
+        }
+    }
+
     @Test("a certificate for localhost and 127.0.0.1 is refused for another name mapped to 127.0.0.1 (--resolve), as curl refuses it: plain, --http1.1, --pinnedpubkey")
     func wrongHostName() throws {
         try Self.withServer(requireClientCertificate: false) { server, payload, _ in

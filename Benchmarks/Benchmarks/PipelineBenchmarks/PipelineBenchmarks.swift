@@ -34,7 +34,7 @@ let benchmarks: @Sendable () -> Void = {
 
     /// One download to /dev/null through a fresh downloader; checks the result length.
     @Sendable func download(_ name: String, decryptor: (any Decryptor)?, expectedLength: Int) async throws {
-        let transport = AsyncHTTPClientTransport()
+        let transport = NetworkTransport()
         let downloader = Downloader(transport: transport)
         let request = DownloadRequest(url: server.url(name), decryptor: decryptor, destination: .file("/dev/null"))
         let result = try await downloader.result(for: request)
@@ -49,7 +49,7 @@ let benchmarks: @Sendable () -> Void = {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let cache = try DownloadCache(directory: directory)
         defer { cache.close() }
-        let transport = AsyncHTTPClientTransport()
+        let transport = NetworkTransport()
         let downloader = Downloader(transport: transport, configuration: .init(cache: cache))
         let request = DownloadRequest(url: server.url(name), decryptor: CMSDecryptor(key: key), destination: .file("/dev/null"),
                                       cachePolicy: .enabled(storeDecrypted: false, revalidate: false))
@@ -96,7 +96,7 @@ let benchmarks: @Sendable () -> Void = {
     let rsaPlaintext = payloads.rsaPlaintext
     Benchmark("Pipeline RSA-2048 OAEP 1 MB: all cores, through the pipeline (loopback)", configuration: rsa) { benchmark in
         for _ in benchmark.scaledIterations {
-            let transport = AsyncHTTPClientTransport()
+            let transport = NetworkTransport()
             let downloader = Downloader(transport: transport)
             let result = try await downloader.result(for: DownloadRequest(url: server.url("rsa-oaep-1mb.bin"), decryptor: RSAChunkedDecryptor(key: key)))
             try await transport.shutdown()

@@ -24,6 +24,7 @@ enum DownloadEventLog {
         case .retry(let attempt, let delay, let error):
             level = .notice
             metadata["delay_ms"] = "\(milliseconds(delay))"
+            addCause(of: error, to: &metadata)
             message = "download attempt \(attempt) failed (\(error.reason)); retrying"
         case .resume(let offset):
             level = .debug
@@ -40,6 +41,7 @@ enum DownloadEventLog {
             metadata["attempts"] = "\(attempts)"
             if let error {
                 level = .notice
+                addCause(of: error, to: &metadata)
                 message = "download failed: \(error.reason)"
             } else {
                 level = .debug
@@ -50,6 +52,13 @@ enum DownloadEventLog {
             message = "the result was not cached: \(reason)"
         }
         logger.log(level: level, "\(message)", metadata: metadata)
+    }
+
+    /// The library's own account of a failure (a TLS library's error codes, a socket error),
+    /// which the error's message leaves out: `cause` in the log, for `--verbose`.
+    private static func addCause(of error: DownloadError, to metadata: inout Logger.Metadata) {
+        guard let cause = error.rootCause else { return }
+        metadata["cause"] = "\(String(describing: cause).prefix(2000))"
     }
 
     /// The URL without user information (`user:password@`), which may be a secret.

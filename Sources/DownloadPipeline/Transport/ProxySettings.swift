@@ -7,20 +7,32 @@ import Foundation
 /// Which proxy a request goes through: one given proxy, or curl's environment variables, with
 /// `no_proxy` exceptions.
 ///
-/// Proxy URLs are `http://HOST[:PORT]` (an HTTP proxy: `CONNECT` for `https://`, absolute-form
-/// requests for `http://`; port 1080 when left out, as curl), `socks5://` and `socks5h://`
-/// (SOCKS5 without authentication, port 1080). Both SOCKS forms send the host name to the proxy,
-/// which resolves it (curl's `socks5h`). `http://USER:PASSWORD@HOST` credentials are sent as
-/// proxy Basic authentication and never appear in messages.
+/// Proxy URLs, as curl reads them (the port is 1080 when left out, 443 for `https://`):
+/// - `http://HOST[:PORT]` (or no scheme): an HTTP proxy. An `https://` URL goes through a
+///   `CONNECT` tunnel (TLS end to end); an `http://` URL is sent to the proxy in absolute form
+///   (`GET http://host/path`), as curl does, so proxies that allow `CONNECT` to port 443 only
+///   still carry it.
+/// - `https://HOST[:PORT]`: the same over TLS to the proxy, whose certificate is verified against
+///   the transport's trust roots and checked for the proxy's host name.
+/// - `socks5://`: SOCKS5 (RFC 1928) with the host name resolved here and the address sent;
+///   `socks5h://`: the host name sent, resolved by the proxy.
+///
+/// Credentials (`http://USER:PASSWORD@HOST`, or ``Proxy/credentials`` set from a file or an
+/// environment variable) are sent as proxy Basic authentication to an HTTP proxy and as RFC 1929
+/// user name and password to a SOCKS5 proxy; they never appear in messages.
 public struct ProxySettings: Sendable, Hashable {
     /// One proxy.
     public struct Proxy: Sendable, Hashable, CustomStringConvertible {
         /// The proxy protocol.
         public enum Kind: String, Sendable, Hashable {
-            /// An HTTP proxy (`CONNECT` tunnels for https).
+            /// An HTTP proxy (`CONNECT` tunnels for https, absolute-form requests for http).
             case http
-            /// A SOCKS5 proxy.
+            /// An HTTP proxy reached over TLS.
+            case https
+            /// A SOCKS5 proxy; the host name is resolved here and its address sent.
             case socks5
+            /// A SOCKS5 proxy that is sent the host name and resolves it.
+            case socks5h
         }
 
         public var kind: Kind
@@ -34,8 +46,8 @@ public struct ProxySettings: Sendable, Hashable {
         private var user: String?
         private var password: String?
 
-        /// Parses `http://`, `socks5://` or `socks5h://` proxy URLs; a URL without a scheme is
-        /// an HTTP proxy, as for curl.
+        /// Parses `http://`, `https://`, `socks5://` or `socks5h://` proxy URLs; a URL without a
+        /// scheme is an HTTP proxy, as for curl.
         ///
         /// - Throws: ``DownloadError`` `.invalidURL` (the text without credentials) for another
         ///   scheme, no host, a path, or a bad port.
@@ -43,13 +55,14 @@ public struct ProxySettings: Sendable, Hashable {
             let withScheme = text.contains("://") ? text : "http://" + text
             guard let components = URLComponents(string: withScheme), let scheme = components.scheme?.lowercased(),
                   let host = components.host, !host.isEmpty else {
-                throw DownloadError.invalidURL(Self.redacted(text), "not a proxy URL (http://HOST:PORT, socks5://HOST:PORT)")
+                throw DownloadError.invalidURL(Self.redacted(text), "not a proxy URL (http://HOST:PORT, https://HOST:PORT, socks5://HOST:PORT, socks5h://HOST:PORT)")
             }
             switch scheme {
             case "http": kind = .http
-            case "socks5", "socks5h": kind = .socks5
-            case "https": throw DownloadError.invalidURL(Self.redacted(text), "HTTPS proxies are not supported; use http:// (the tunnel to an https URL is still TLS end to end)")
-            default: throw DownloadError.invalidURL(Self.redacted(text), "proxy scheme \(scheme) is not supported (http, socks5, socks5h)")
+            case "https": kind = .https
+            case "socks5": kind = .socks5
+            case "socks5h": kind = .socks5h
+            default: throw DownloadError.invalidURL(Self.redacted(text), "proxy scheme \(scheme) is not supported (http, https, socks5, socks5h)")
             }
             guard components.path.isEmpty || components.path == "/", components.query == nil else {
                 throw DownloadError.invalidURL(Self.redacted(text), "a proxy URL has no path or query")
@@ -58,7 +71,7 @@ public struct ProxySettings: Sendable, Hashable {
                 guard (1...65535).contains(port) else { throw DownloadError.invalidURL(Self.redacted(text), "bad proxy port") }
                 self.port = port
             } else {
-                port = 1080
+                port = kind == .https ? 443 : 1080
             }
             self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
             user = components.percentEncodedUser.map(Self.percentDecoded)
@@ -73,7 +86,7 @@ public struct ProxySettings: Sendable, Hashable {
         }
 
         /// `kind://host:port`, never the credentials.
-        public var description: String { "\(kind == .http ? "http" : "socks5")://\(host):\(port)" }
+        public var description: String { "\(kind.rawValue)://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
 
         /// `text` with `%XX` escapes decoded (left as they are where they are not two hex digits).
         static func percentDecoded(_ text: String) -> String {

@@ -8,9 +8,8 @@ import X509Kit
 /// socket is connected to, even when a host name was asked for: a certificate for
 /// `DNS:localhost, IP:127.0.0.1` then passes for `https://wronghost.test/` when that name resolves
 /// to 127.0.0.1. Coffer turns NIOSSL's check off (`.noHostnameVerification`, the chain is still
-/// verified) and makes this one on every connection instead: ``HostIdentityGate`` for
-/// AsyncHTTPClient's connections (plain, HTTP/2, through a proxy, after a redirect) and
-/// ``PinCheckHandler`` for pinned ones, before any byte of a request is sent.
+/// verified) and makes this one on every TLS connection instead (``ConnectionSetup``: direct,
+/// through a proxy, after a redirect, pinned or not), before any byte of a request is sent.
 enum ServerIdentity {
     /// The host of an authority (`host`, `host:port`, `[v6]`, `[v6]:port`), without the port
     /// and the brackets.

@@ -49,7 +49,7 @@ enum TLSDiagnosis {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.certificateVerification = .none
         guard let context = try? NIOSSLContext(configuration: configuration) else { return nil }
-        let serverName = PinningForwarder.isIPAddress(host) ? nil : host
+        let serverName = ConnectionSetup.isIPAddress(host) ? nil : host
         return await DiagnosticProbe.answer(host: address, port: port, timeout: timeout) { promise, pipeline in
             try pipeline.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverName))
             try pipeline.addHandler(LeafCapture(promise: promise))

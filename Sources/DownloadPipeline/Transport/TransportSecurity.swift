@@ -1,7 +1,7 @@
 import AsymmetricKeys
 import CryptoOpenSSL
 
-/// How ``AsyncHTTPClientTransport`` secures its connections: the HTTP version it offers, the
+/// How ``NetworkTransport`` secures its connections: the HTTP version it offers, the
 /// certificates it trusts and the identity it presents, all from keys and certificates Coffer
 /// reads itself (``KeyCodec/KeyDecoder``).
 ///

@@ -5,7 +5,7 @@ import Foundation
 #endif
 import NIOSSL
 
-extension AsyncHTTPClientTransport {
+extension NetworkTransport {
     /// A TLS failure in words: what went wrong in the handshake (untrusted chain, a client
     /// certificate required or refused, no common protocol); `nil` for errors that are not TLS
     /// errors. The TLS library's own text (an internal error code and a source path) stays in the
@@ -84,7 +84,7 @@ extension AsyncHTTPClientTransport {
     }
 }
 
-extension AsyncHTTPClientTransport {
+extension NetworkTransport {
     /// A connection to an `https` URL closed before any response, by a client without an
     /// identity: with TLS 1.3 the client's handshake ends before the server checks the client
     /// certificate, so a server that requires one just closes the connection. The message says so.

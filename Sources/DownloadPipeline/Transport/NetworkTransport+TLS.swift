@@ -1,49 +1,25 @@
-import AsyncHTTPClient
 import CryptoOpenSSL
 import NIOCore
 import NIOSSL
 
-extension AsyncHTTPClientTransport {
-    /// The `HTTPClient` settings for `configuration`, direct: timeouts, redirects, the pool, the
-    /// HTTP version, TLS trust and identity.
-    static func clientConfiguration(_ configuration: Configuration) throws -> HTTPClient.Configuration {
-        var clientConfiguration = HTTPClient.Configuration(
-            tlsConfiguration: try tlsConfiguration(configuration.security),
-            redirectConfiguration: configuration.followsRedirects
-                ? .follow(max: configuration.maximumRedirects, allowCycles: false) : .disallow,
-            timeout: HTTPClient.Configuration.Timeout(connect: timeAmount(configuration.connectTimeout),
-                                                      read: timeAmount(configuration.idleReadTimeout)),
-            connectionPool: HTTPClient.Configuration.ConnectionPool(
-                idleTimeout: .seconds(60),
-                concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maximumConnectionsPerHost)
-        )
-        switch configuration.security.httpVersion {
-        case .automatic: clientConfiguration.httpVersion = .automatic
-        case .http1: clientConfiguration.httpVersion = .http1Only
+extension NetworkTransport {
+    /// What every connection is made with: timeouts, address overrides, the TLS contexts for
+    /// origins and `https://` proxies, the pins.
+    static func connectionSettings(_ configuration: Configuration) throws -> ConnectionSetup.Settings {
+        var origin = try tlsConfiguration(configuration.security)
+        origin.applicationProtocols = configuration.security.httpVersion == .automatic ? ["h2", "http/1.1"] : ["http/1.1"]
+        var proxy = try tlsConfiguration(TransportSecurity(trustRoots: configuration.security.trustRoots))
+        proxy.applicationProtocols = ["http/1.1"]
+        do {
+            return ConnectionSetup.Settings(
+                connectTimeout: timeAmount(configuration.connectTimeout), idleReadTimeout: timeAmount(configuration.idleReadTimeout),
+                retriesConnectionAttempts: configuration.retriesConnectionAttempts,
+                addressOverrides: Dictionary(configuration.addressOverrides.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first }),
+                originTLS: try NIOSSLContext(configuration: origin), proxyTLS: try NIOSSLContext(configuration: proxy),
+                pins: Set(configuration.security.pinnedPublicKeys))
+        } catch {
+            throw DownloadError.transport(url: nil, "TLS settings refused: \(error)")
         }
-        clientConfiguration.connectionPool.retryConnectionEstablishment = configuration.retriesConnectionAttempts
-        clientConfiguration.dnsOverride = configuration.addressOverrides
-        // The host name check (NIOSSL's is off, see tlsConfiguration): on every TLS connection and
-        // HTTP/2 stream, before a request is written.
-        clientConfiguration.http1_1ConnectionDebugInitializer = HostIdentityGate.install(on:)
-        clientConfiguration.http2StreamChannelDebugInitializer = HostIdentityGate.install(on:)
-        return clientConfiguration
-    }
-
-    /// `settings` through `proxy`: AsyncHTTPClient's HTTP proxy (`CONNECT` for https) with Basic
-    /// authentication when the proxy URL had credentials, or its SOCKS5 proxy.
-    static func applying(_ proxy: ProxySettings.Proxy?, to settings: HTTPClient.Configuration) -> HTTPClient.Configuration {
-        var settings = settings
-        switch proxy?.kind {
-        case .http?:
-            settings.proxy = .server(host: proxy!.host, port: proxy!.port,
-                                     authorization: proxy!.credentials.map { .basic(username: $0.user, password: $0.password) })
-        case .socks5?:
-            settings.proxy = .socksServer(host: proxy!.host, port: proxy!.port)
-        case nil:
-            settings.proxy = nil
-        }
-        return settings
     }
 
     /// NIOSSL's client settings: the chain verified against the chosen roots, and the client
