@@ -2,7 +2,7 @@ import NIOCore
 import Synchronization
 
 /// The bounded hand-off between the task that receives a response body and the task that
-/// consumes it (``ReadAheadBody``'s reading task, or the transport's connection task).
+/// consumes it: the task that reads a connection (``HTTPExchange``) pushes, the pipeline takes.
 ///
 /// At most ``capacity`` bytes wait for the consumer, so memory stays flat whatever the body's
 /// size; while the consumer is busy, buffers that arrive are appended to the last waiting chunk

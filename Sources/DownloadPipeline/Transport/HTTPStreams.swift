@@ -6,11 +6,11 @@ enum HTTPStreams {
     /// HTTP/2 flow-control window of a stream (the connection's is four times as large).
     static let windowSize = 1 << 20
 
-    /// Wraps `channel`, whose pipeline already speaks HTTP/1 parts, for async use. At most 16
+    /// Wraps `channel`, whose pipeline already speaks HTTP/1 parts, for async use. At most 4
     /// parts wait unread; reading stops until the consumer takes them.
     static func wrap(_ channel: any Channel) throws -> ExchangeChannel {
         try ExchangeChannel(wrappingChannelSynchronously: channel,
-                            configuration: .init(backPressureStrategy: .init(lowWatermark: 4, highWatermark: 16),
+                            configuration: .init(backPressureStrategy: .init(lowWatermark: 2, highWatermark: 4),
                                                  isOutboundHalfClosureEnabled: false))
     }
 }
