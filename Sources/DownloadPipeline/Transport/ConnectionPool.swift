@@ -45,6 +45,12 @@ final class ConnectionPool: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The most idle HTTP/1.1 connections kept per key; more are closed as they come back.
+    private let maximumIdlePerKey: Int
+
+    init(maximumIdlePerKey: Int) {
+        self.maximumIdlePerKey = max(1, maximumIdlePerKey)
+    }
 
     private enum Found {
         case lease(Lease)
@@ -127,7 +133,7 @@ final class ConnectionPool: Sendable {
     /// Takes back an HTTP/1.1 connection whose response is complete.
     private func release(_ connection: HTTP1Connection, key: ConnectionKey) {
         let keep = state.withLock { state in
-            guard !state.closed, connection.channel.isActive else { return false }
+            guard !state.closed, connection.channel.isActive, state.idle[key, default: []].count < maximumIdlePerKey else { return false }
             state.idle[key, default: []].append(connection)
             return true
         }

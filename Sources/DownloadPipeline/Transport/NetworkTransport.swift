@@ -69,7 +69,7 @@ public final class NetworkTransport: HTTPTransport {
     /// Why the TLS settings were refused (a trust root or identity NIOSSL does not accept):
     /// every request fails with it.
     private let setupError: DownloadError?
-    private let pool = ConnectionPool()
+    private let pool: ConnectionPool
 
     /// Creates the transport (its connections run on the shared NIO event loop group).
     ///
@@ -77,6 +77,7 @@ public final class NetworkTransport: HTTPTransport {
     /// request fail with that error.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        pool = ConnectionPool(maximumIdlePerKey: configuration.maximumConnectionsPerHost)
         do {
             settings = try Self.connectionSettings(configuration)
             setupError = nil
