@@ -6,7 +6,7 @@
 //   .build-examples/debug/UsingCoffer ../..      # the argument is the repository root (for Fixtures/)
 //
 // It uses ASN1Kit, CofferJSON, CryptoOpenSSL, AsymmetricKeys, JOSE and KVStorage; DownloadPipeline (which brings in
-// AsyncHTTPClient) is left out to keep the build small.
+// SwiftNIO) is left out to keep the build small.
 import PackageDescription
 
 let package = Package(

@@ -77,7 +77,7 @@ enum OpenSSLPayloads {
     }
 }
 
-/// A started test server with a downloader over the real AsyncHTTPClient transport.
+/// A started test server with a downloader over the real transport (``NetworkTransport``).
 struct IntegrationEnvironment {
     let server: TestServer
     let transport: NetworkTransport
