@@ -24,6 +24,7 @@ let fuzzTargets: [(name: String, products: [String])] = [
     ("FuzzStoreSalvage", ["KVStorage"]),
     ("FuzzCMS", ["DownloadPipeline", "AsymmetricKeys", "KeyCodec"]),
     ("FuzzHTTPFields", ["DownloadPipeline"]),
+    ("FuzzProxyReply", ["DownloadPipeline"]),
     ("FuzzHTTPCache", ["DownloadPipeline"]),
     ("FuzzJWK", ["AsymmetricKeys", "CofferJSON"]),
     ("FuzzPKCS12", ["AsymmetricKeys", "CryptoOpenSSL", "KeyCodec"]),

@@ -41,7 +41,7 @@ enum ProxyHandshake {
     }
 
     /// The length of the head in `buffer` (through its empty line), or `nil` while incomplete.
-    private static func headLength(_ buffer: ByteBuffer) -> Int? {
+    static func headLength(_ buffer: ByteBuffer) -> Int? {
         let view = buffer.readableBytesView
         var index = view.startIndex
         while let lf = view[index...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -54,7 +54,7 @@ enum ProxyHandshake {
     }
 
     /// `403 Forbidden` from `HTTP/1.1 403 Forbidden`: printable ASCII, at most 200 characters.
-    private static func statusLine(_ head: ByteBuffer) -> String {
+    static func statusLine(_ head: ByteBuffer) -> String {
         let bytes = head.readableBytesView
         let end = bytes.firstIndex(where: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }) ?? bytes.endIndex
         let line = String(decoding: bytes[bytes.startIndex..<min(end, bytes.startIndex + 200)], as: UTF8.self)
@@ -126,7 +126,7 @@ enum ProxyHandshake {
     }
 
     /// The length of a SOCKS5 reply, once its address type is known.
-    @Sendable private static func replyLength(_ buffer: ByteBuffer) throws -> Int? {
+    @Sendable static func replyLength(_ buffer: ByteBuffer) throws -> Int? {
         guard buffer.readableBytes >= 5 else { return nil }
         let bytes = buffer.readableBytesView
         guard bytes[bytes.startIndex] == 5 else { throw SetupFailure("the SOCKS5 proxy's reply is not SOCKS5") }
