@@ -31,6 +31,10 @@ public struct ASN1ObjectIdentifier: Hashable, Sendable, CustomStringConvertible,
 
     /// Parses the dotted form (`1.2.840.113549.1.1.1`); `nil` when it is not a valid OID.
     public init?(dotted: String) {
+        if let encoded = Self.encodedSmallArcs(dotted) {
+            self.encoded = encoded
+            return
+        }
         let parts = dotted.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count >= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { return nil }
         guard parts.allSatisfy({ $0.count == 1 || $0.first != "0" }) else { return nil }
@@ -44,6 +48,62 @@ public struct ASN1ObjectIdentifier: Hashable, Sendable, CustomStringConvertible,
         var bytes = second.base128()
         for digits in decimals.dropFirst(2) { bytes += DecimalArc(digits).base128() }
         self.encoded = bytes
+    }
+
+    /// The content octets of `dotted` when every arc has at most 18 digits (every OID in use but
+    /// the UUID arcs): one pass over the bytes in 64-bit arithmetic, as string literals of OIDs
+    /// are parsed on every use. `nil` when the text is not a valid OID or has a longer arc (the
+    /// general parser decides).
+    private static func encodedSmallArcs(_ dotted: String) -> [UInt8]? {
+        dotted.utf8.withContiguousStorageIfAvailable { bytes -> [UInt8]? in
+            var encoded: [UInt8] = []
+            encoded.reserveCapacity(bytes.count)
+            var arcIndex = 0
+            var first: UInt64 = 0
+            var value: UInt64 = 0
+            var digits = 0
+            var leadingZero = false
+            func finishArc() -> Bool {
+                guard digits > 0, !(leadingZero && digits > 1) else { return false }
+                switch arcIndex {
+                case 0:
+                    guard value <= 2 else { return false }
+                    first = value
+                case 1:
+                    guard first == 2 || value < 40 else { return false }
+                    appendBase128(first * 40 + value)
+                default:
+                    appendBase128(value)
+                }
+                arcIndex += 1
+                value = 0
+                digits = 0
+                leadingZero = false
+                return true
+            }
+            func appendBase128(_ arc: UInt64) {
+                var groups = 1
+                while groups < 10, arc >> (7 * UInt64(groups)) != 0 { groups += 1 }
+                for group in stride(from: groups - 1, through: 0, by: -1) {
+                    let bits = UInt8(truncatingIfNeeded: arc >> (7 * UInt64(group))) & 0x7F
+                    encoded.append(group == 0 ? bits : bits | 0x80)
+                }
+            }
+            for byte in bytes {
+                if byte == UInt8(ascii: ".") {
+                    guard finishArc() else { return nil }
+                } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                    guard digits < 18 else { return nil }
+                    if digits == 0 { leadingZero = byte == UInt8(ascii: "0") }
+                    value = value * 10 + UInt64(byte - UInt8(ascii: "0"))
+                    digits += 1
+                } else {
+                    return nil
+                }
+            }
+            guard finishArc(), arcIndex >= 2 else { return nil }
+            return encoded
+        } ?? nil
     }
 
     /// Creates an OID from a string literal in dotted form; traps on an invalid literal.

@@ -1,6 +1,6 @@
 // Verifying a 3-certificate chain (root, intermediate, leaf) for a TLS server name against a
-// 140-root store (the Debian bundle's 139 roots plus the chain's own root), RSA-2048 and ECDSA
-// P-256, in the same run:
+// 140-root store (the Debian bundle's 139 roots plus the chain's own root), RSA-2048, ECDSA
+// P-256 and Ed25519, in the same run:
 //   Coffer        X509Kit's CertificateVerifier (RFC 5280 profile, server-auth purpose, DNS name)
 //   OpenSSL       X509_verify_cert (X509_STORE built once; per iteration an X509_STORE_CTX with
 //                 the leaf and the untrusted intermediate, time, host and SSL-server purpose)

@@ -35,7 +35,7 @@ struct CertificateFixtures {
             }
             return [UInt8](data)
         }
-        let chains = [("RSA-2048", "rsa2048"), ("ECDSA P-256", "p256")].map { name, file in
+        let chains = [("RSA-2048", "rsa2048"), ("ECDSA P-256", "p256"), ("Ed25519", "ed25519")].map { name, file in
             Chain(name: name,
                   leaf: read(resources.appendingPathComponent("\(file)-leaf.der").path),
                   intermediate: read(resources.appendingPathComponent("\(file)-intermediate.der").path),

@@ -34,9 +34,11 @@ struct CertificateIndex: Sendable {
     /// Indexes `roots`; `excluded` digests are left out (a call's untrusted certificates are
     /// indexed the same way, without those that are anchors).
     init(_ given: [Certificate], excluding excluded: Set<String> = []) {
-        var seen = excluded
+        // The excluded set (a verifier's anchors) is only read: inserting into a copy of it
+        // would copy all of its digests on every call.
+        var seen: Set<String> = []
         var certificates: [Certificate] = []
-        for certificate in given where seen.insert(certificate.certificateSHA256).inserted {
+        for certificate in given where !excluded.contains(certificate.certificateSHA256) && seen.insert(certificate.certificateSHA256).inserted {
             certificates.append(certificate)
         }
         let digests = Set(certificates.map(\.certificateSHA256))

@@ -18,7 +18,10 @@ enum NameComparison {
     /// `\u{1}` are escaped as `\u{1}\u{2}`. Used to index trust anchors.
     static func key(of name: DistinguishedName) -> String {
         name.relativeNames.map { rdn in
-            rdn.map { key($0).replacing("\u{1}", with: "\u{1}\u{2}") }.sorted().joined(separator: "\u{1}+")
+            rdn.map { attribute in
+                let key = key(attribute)
+                return key.utf8.contains(1) ? key.replacing("\u{1}", with: "\u{1}\u{2}") : key
+            }.sorted().joined(separator: "\u{1}+")
         }.joined(separator: "\u{1},")
     }
 
@@ -76,6 +79,13 @@ enum NameComparison {
 
     /// Insignificant space handling and case folding.
     static func normalize(_ text: String) -> String {
+        // Most names are ASCII without a space to drop or fold: only the case to fold.
+        let utf8 = text.utf8
+        if let first = utf8.first, let last = utf8.last, first != 0x20, last != 0x20,
+           !utf8.contains(where: { $0 >= 0x80 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }),
+           !utf8.indices.dropLast().contains(where: { utf8[$0] == 0x20 && utf8[utf8.index(after: $0)] == 0x20 }) {
+            return text.lowercased()
+        }
         var words: [Substring] = []
         for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) {
             words.append(word)
