@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 
 /// The optional interop peers: Debian packages a fresh machine of the project's kind lacks
-/// (`puttygen` from putty-tools, `tinyproxy`, `microsocks`) and Python modules from PyPI (`jwcrypto`,
+/// (`puttygen` from putty-tools, `tinyproxy`, `microsocks`, `socat`) and Python modules from PyPI (`jwcrypto`,
 /// `jwt` from PyJWT), which `.ci/run` installs.
 ///
 /// A test or suite that needs one carries the trait `.needs("puttygen")`: on a developer's
