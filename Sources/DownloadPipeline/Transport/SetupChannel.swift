@@ -58,8 +58,14 @@ struct SetupChannel: Sendable {
     func finish() async throws {
         let reader = reader
         let channel = channel
-        try await channel.eventLoop.flatSubmit {
-            channel.pipeline.syncOperations.removeHandler(reader.value)
+        try await channel.eventLoop.flatSubmit { () -> EventLoopFuture<Void> in
+            // A peer that failed the connection as it was set up (a TLS 1.3 server that wants a
+            // client certificate sends its alert right after the handshake) is the reason, not the
+            // reader's removal from a pipeline that is gone.
+            if let failure = reader.value.failure { return channel.eventLoop.makeFailedFuture(failure) }
+            return channel.pipeline.syncOperations.removeHandler(reader.value).flatMapErrorThrowing { error in
+                throw reader.value.failure ?? (channel.isActive ? error : ChannelError.eof)
+            }
         }.get()
     }
 }

@@ -17,7 +17,8 @@ final class SetupReader: ChannelInboundHandler, RemovableChannelHandler {
     private var reading: (length: (ByteBuffer) throws -> Int?, promise: EventLoopPromise<ByteBuffer>)?
     /// The waiting TLS handshake.
     private var handshaking: EventLoopPromise<String?>?
-    private var failure: (any Error)?
+    /// The first error or end the connection met, if any.
+    private(set) var failure: (any Error)?
 
     /// Bytes the peer sent after the setup (an HTTP/2 server's SETTINGS come right after the TLS
     /// handshake) go on to the handlers that follow.
