@@ -7,7 +7,7 @@
 //   harness expect KIND                     the key set's final state as dump prints it
 //   harness write DIR ID KIND [--crypt-key K] [--aes256]
 //   harness dump DIR ID [--crypt-key K] [--aes256]
-//   harness bench COUNT [--only int64-get|string-get|int64-set|string-set]
+//   harness bench COUNT [--only int64-get|string-get|int64-set|string-set] [--multi-process]
 //
 // KIND: plain, aes128, aes256 or expire (the same keys; expire adds one key that lives 10 years and
 // one that lives 1 second). TYPE is a `kvstore set --type` name; TEXT is the value in kvstore's
@@ -21,6 +21,9 @@
 //
 // bench prints one JSON object with kvstore bench --json's field names. --only runs the fill its
 // phase needs, then the phase, untimed, inside measured_phase (for valgrind --toggle-collect).
+// --multi-process opens the store with MMKV_MULTI_PROCESS (a flock on the .crc file and a change
+// check per operation), the counterpart of kvstore's default shared mode; without it,
+// MMKV_SINGLE_PROCESS, the counterpart of kvstore --single-process.
 #include "MMKV.h"
 
 #include <algorithm>
@@ -191,18 +194,21 @@ void print_line(const std::string &key, const std::string &raw, size_t size) {
 struct Options {
     std::string crypt_key;
     bool aes256 = false;
+    bool multi_process = false;
 };
 
-MMKV *open_store(std::string dir, const std::string &id, Options &options) {
-    std::string *key = options.crypt_key.empty() ? nullptr : &options.crypt_key;
+MMKV *open_store(std::string dir, const std::string &id, const Options &options) {
+    std::string crypt_key = options.crypt_key;  // mmkvWithID takes a non-const pointer
+    std::string *key = crypt_key.empty() ? nullptr : &crypt_key;
+    MMKVMode mode = options.multi_process ? MMKV_MULTI_PROCESS : MMKV_SINGLE_PROCESS;
 #ifdef HAVE_AES256
-    MMKV *kv = MMKV::mmkvWithID(id, MMKV_SINGLE_PROCESS, key, &dir, 0, options.aes256);
+    MMKV *kv = MMKV::mmkvWithID(id, mode, key, &dir, 0, options.aes256);
 #else
     if (options.aes256) {
         std::fprintf(stderr, "harness: this MMKV has no AES-256\n");
         std::exit(3);
     }
-    MMKV *kv = MMKV::mmkvWithID(id, MMKV_SINGLE_PROCESS, key, &dir);
+    MMKV *kv = MMKV::mmkvWithID(id, mode, key, &dir);
 #endif
     if (!kv) {
         std::fprintf(stderr, "harness: mmkvWithID failed\n");
@@ -347,11 +353,10 @@ __attribute__((noinline)) void measured_phase(MMKV *kv, const std::string &phase
     run_steps(kv, phase, keys);
 }
 
-int bench(size_t count, const std::string &only) {
+int bench(size_t count, const std::string &only, const Options &options) {
     char dir_template[] = "/tmp/mmkv-harness-bench-XXXXXX";
     std::string dir = mkdtemp(dir_template);
     MMKV::initializeMMKV(dir, MMKVLogNone);
-    Options options;
     MMKV *kv = open_store(dir, "bench", options);
     std::vector<std::string> int_keys, string_keys;
     for (size_t i = 0; i < count; i++) {
@@ -406,7 +411,7 @@ int bench(size_t count, const std::string &only) {
 
 int usage() {
     std::fprintf(stderr, "usage: harness spec|expect KIND | write DIR ID KIND [--crypt-key K] [--aes256] |\n"
-                         "       dump DIR ID [--crypt-key K] [--aes256] | bench COUNT [--only PHASE]\n");
+                         "       dump DIR ID [--crypt-key K] [--aes256] | bench COUNT [--only PHASE] [--multi-process]\n");
     return 64;
 }
 
@@ -418,6 +423,7 @@ int main(int argc, char **argv) {
     std::string only;
     for (size_t i = 0; i < args.size();) {
         if (args[i] == "--aes256") options.aes256 = true;
+        else if (args[i] == "--multi-process") options.multi_process = true;
         else if (args[i] == "--crypt-key" && i + 1 < args.size()) options.crypt_key = args[i + 1], args.erase(args.begin() + i);
         else if (args[i] == "--only" && i + 1 < args.size()) only = args[i + 1], args.erase(args.begin() + i);
         else { i++; continue; }
@@ -441,6 +447,6 @@ int main(int argc, char **argv) {
     if (args.size() == 3 && args[0] == "dump") return dump(open_store(args[1], args[2], options));
     if (args.size() == 2 && args[0] == "bench" && std::atol(args[1].c_str()) > 0 &&
         (only.empty() || std::find(phases.begin(), phases.end(), only) != phases.end()))
-        return bench(size_t(std::atol(args[1].c_str())), only);
+        return bench(size_t(std::atol(args[1].c_str())), only, options);
     return usage();
 }
