@@ -32,7 +32,7 @@ struct StoreIndex {
         var capacity = 16
         while capacity * 4 < expectedCount * 5 { capacity *= 2 }
         table = SlotTable(capacity: capacity)
-        probe = Probe(slots: table.slots, mask: capacity - 1, count: 0, seed: StoreIndex.processSeed, strings: nil)
+        probe = Probe(slots: table.slots, mask: capacity - 1, count: 0, seed: StoreIndex.processSeed)
     }
 
     /// The number of live keys.
@@ -57,7 +57,6 @@ struct StoreIndex {
         guard !isKnownUniquelyReferenced(&table) else { return }
         table = table.copy()
         slots = table.slots
-        probe.strings = nil
     }
 
     /// The encoded size of an entry with these key and value lengths.
@@ -147,9 +146,7 @@ struct StoreIndex {
     }
 
     /// Records an entry appended to the log at `entryOffset`; a zero `valueLength` is a tombstone.
-    /// Returns the key's slot, or `nil` when the key is no longer live.
-    @discardableResult
-    mutating func record(key: UnsafeRawBufferPointer, entryOffset: Int, valueLength: Int, base: UnsafeRawPointer, limit: Int) -> Int? {
+    mutating func record(key: UnsafeRawBufferPointer, entryOffset: Int, valueLength: Int, base: UnsafeRawPointer, limit: Int) {
         logEntries += 1
         let size = StoreIndex.entrySize(keyLength: key.count, valueLength: valueLength)
         let tag = hash(key)
@@ -159,30 +156,27 @@ struct StoreIndex {
             if let parts = StoreIndex.parse(base, entryOffset: old, limit: limit) {
                 deadBytes += Int(parts.value.offset) + Int(parts.value.length) - old
             }
-            probe.strings?.clear(at: position)
             if valueLength == 0 {
                 deadBytes += size
                 remove(at: position)
-                return nil
+            } else {
+                slots[position] = UInt64(tag) << 32 | UInt64(UInt32(entryOffset))
             }
-            slots[position] = UInt64(tag) << 32 | UInt64(UInt32(entryOffset))
-            return position
+            return
         }
         if valueLength == 0 {
             deadBytes += size
-            return nil
+            return
         }
         if (count + 1) * 5 > capacity * 4 { grow() }
+        insert(UInt64(tag) << 32 | UInt64(UInt32(entryOffset)))
         count += 1
-        return insert(UInt64(tag) << 32 | UInt64(UInt32(entryOffset)))
     }
 
-    @discardableResult
-    private mutating func insert(_ slot: UInt64) -> Int {
+    private mutating func insert(_ slot: UInt64) {
         var position = Int(UInt32(truncatingIfNeeded: slot >> 32)) & mask
         while slots[position] != 0 { position = (position + 1) & mask }
         slots[position] = slot
-        return position
     }
 
     private mutating func grow() {
@@ -191,24 +185,7 @@ struct StoreIndex {
         table = SlotTable(capacity: oldCapacity * 2)
         slots = table.slots
         mask = oldCapacity * 2 - 1
-        let oldStrings = old.strings
-        if oldStrings != nil { table.strings = CachedStrings(capacity: oldCapacity * 2) }
-        probe.strings = table.strings
-        for position in 0..<oldCapacity where old.slots[position] != 0 {
-            let moved = insert(old.slots[position])
-            if let oldStrings { table.strings?.move(from: position, of: oldStrings, to: moved) }
-        }
-    }
-
-    /// Keeps `text`, decoded from or stored as the value at `valueOffset`, beside the slot at
-    /// `position` (see ``CachedStrings``). Nothing is kept while the table is shared with a copy.
-    mutating func keep(_ text: String, at position: Int, valueOffset: UInt32) {
-        guard isKnownUniquelyReferenced(&table) else { return }
-        if table.strings == nil {
-            table.strings = CachedStrings(capacity: capacity)
-            probe.strings = table.strings
-        }
-        table.strings?.store(text, at: position, valueOffset: valueOffset)
+        for position in 0..<oldCapacity where old.slots[position] != 0 { insert(old.slots[position]) }
     }
 
     /// Backward-shift deletion: keeps every probe chain unbroken without tombstone markers.
@@ -222,13 +199,11 @@ struct StoreIndex {
             let distanceToHole = (next - hole) & mask
             if distanceToHome >= distanceToHole {
                 slots[hole] = slots[next]
-                probe.strings?.move(from: next, of: probe.strings!, to: hole)
                 hole = next
             }
             next = (next + 1) & mask
         }
         slots[hole] = 0
-        probe.strings?.clear(at: hole)
         count -= 1
     }
 
@@ -256,8 +231,6 @@ extension StoreIndex {
         var mask: Int
         var count: Int
         let seed: UInt64
-        /// The table's kept strings, once it has any.
-        var strings: CachedStrings?
 
         /// A 32-bit hash of the key bytes (never 0: 0 marks an empty slot).
         @inline(__always)
@@ -314,23 +287,12 @@ extension StoreIndex {
         /// The value location of `key`, or `nil`.
         @inline(__always)
         func lookup(_ key: String, base: UnsafeRawPointer?, limit: Int) -> IndexEntry? {
-            locate(key, base: base, limit: limit)?.value
-        }
-
-        /// The slot holding `key` and the location of its value, or `nil`.
-        @inline(__always)
-        func locate(_ key: String, base: UnsafeRawPointer?, limit: Int) -> (position: Int, value: IndexEntry)? {
             guard let base, count > 0 else { return nil }
-            let found = key.utf8.withContiguousStorageIfAvailable { bytes in
-                let raw = UnsafeRawBufferPointer(bytes)
-                return find(raw, tag: hash(raw), base: base, limit: limit)
+            if let found = key.utf8.withContiguousStorageIfAvailable({ lookup(UnsafeRawBufferPointer($0), base: base, limit: limit) }) {
+                return found
             }
-            if let found { return found }
             var copy = key
-            return copy.withUTF8 { bytes in
-                let raw = UnsafeRawBufferPointer(bytes)
-                return find(raw, tag: hash(raw), base: base, limit: limit)
-            }
+            return copy.withUTF8 { lookup(UnsafeRawBufferPointer($0), base: base, limit: limit) }
         }
     }
 }
@@ -344,8 +306,6 @@ extension StoreIndex {
 final class SlotTable {
     let slots: UnsafeMutablePointer<UInt64>
     let capacity: Int
-    /// The strings kept beside the slots, made on the first one.
-    var strings: CachedStrings?
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -355,12 +315,9 @@ final class SlotTable {
         slots = memory.bindMemory(to: UInt64.self, capacity: capacity)
     }
 
-    deinit {
-        free(slots)
-        strings?.deallocate()
-    }
+    deinit { free(slots) }
 
-    /// A table with the same slots (and no kept strings).
+    /// A table with the same slots.
     func copy() -> SlotTable {
         let copy = SlotTable(capacity: capacity)
         copy.slots.update(from: slots, count: capacity)

@@ -45,7 +45,12 @@ extension KVStore {
 
     /// Stores a string (inner UTF-8 length, then the bytes).
     public func set(_ value: String, forKey key: String, expireAfter: UInt32? = nil) throws(KVStoreError) {
-        try write { core throws(KVStoreError) in try core.setString(value, forKey: key, expireAfter: expireAfter) }
+        var text = value
+        let length = text.utf8.count
+        try setFixed(count: Varint.size(UInt64(length)) + length, forKey: key, expireAfter: expireAfter) { target in
+            let prefix = Varint.write(UInt64(length), to: target)
+            if length > 0 { text.withUTF8 { (target + prefix).copyMemory(from: $0.baseAddress!, byteCount: length) } }
+        }
     }
 
     /// Stores bytes (inner length, then the bytes).
@@ -70,7 +75,7 @@ extension KVStore {
     private func setFixed(
         count: Int, forKey key: String, expireAfter: UInt32?, _ writePayload: (UnsafeMutableRawPointer) -> Void
     ) throws(KVStoreError) {
-        try write { core throws(KVStoreError) in _ = try core.setValue(forKey: key, count: count, expireAfter: expireAfter, writePayload) }
+        try write { core throws(KVStoreError) in try core.setValue(forKey: key, count: count, expireAfter: expireAfter, writePayload) }
     }
 
     // MARK: Getters
@@ -111,12 +116,8 @@ extension KVStore {
     }
 
     /// The string stored under `key`.
-    ///
-    /// A string of 16 to 256 UTF-8 bytes that this instance set or read before, and that has not
-    /// changed since, is returned as the same `String` (no copy): the store keeps it, beside its
-    /// index, while the value is live.
     public func string(forKey key: String) throws(KVStoreError) -> String? {
-        try read { core throws(KVStoreError) in try core.string(forKey: key) }
+        try decode(key, "string") { KVStoreValueCodec.decodeString($0) }
     }
 
     /// The bytes stored under `key`.

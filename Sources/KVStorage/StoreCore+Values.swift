@@ -5,41 +5,12 @@ import CofferErrors
 extension StoreCore {
     /// Appends `key` with a payload of `count` bytes that `writePayload` fills in, expiring after
     /// `expireAfter` seconds (0 = never, `nil` = the configuration's default).
-    @inline(__always) @discardableResult
+    @inline(__always)
     func setValue(
         forKey key: String, count: Int, expireAfter: UInt32?, _ writePayload: (UnsafeMutableRawPointer) -> Void
-    ) throws(KVStoreError) -> (slot: Int, valueOffset: Int)? {
+    ) throws(KVStoreError) {
         let expireAt = expiration || expireAfter != nil ? try self.expireAt(after: expireAfter, key: key) : 0
-        return try append(key: key, payloadCount: count, expireAt: expireAt, writePayload: writePayload)
-    }
-
-    /// Stores a string (inner UTF-8 length, then the bytes) and keeps it beside the key's slot, so
-    /// that reading it back returns this `String` (see ``CachedStrings``).
-    @inline(__always)
-    func setString(_ value: String, forKey key: String, expireAfter: UInt32?) throws(KVStoreError) {
-        var text = value
-        let length = text.utf8.count
-        let location = try setValue(forKey: key, count: Varint.size(UInt64(length)) + length, expireAfter: expireAfter) { target in
-            let prefix = Varint.write(UInt64(length), to: target)
-            if length > 0 { text.withUTF8 { (target + prefix).copyMemory(from: $0.baseAddress!, byteCount: length) } }
-        }
-        if let location, CachedStrings.lengths.contains(length) {
-            index.keep(value, at: location.slot, valueOffset: UInt32(location.valueOffset))
-        }
-    }
-
-    /// The live string of `key`, `nil` when absent or expired, `typeMismatch` when the payload is not
-    /// a string. A string set or read before through the same slot and value is returned as it is,
-    /// without a copy (see ``CachedStrings``).
-    @inline(__always)
-    func string(forKey key: String) throws(KVStoreError) -> String? {
-        guard let base = valueBase, let found = index.probe.locate(key, base: base, limit: valueLimit),
-            let payload = livePayload(found.value, base: base)
-        else { return nil }
-        if let kept = index.probe.strings?.text(at: found.position, valueOffset: found.value.offset) { return kept }
-        guard let text = KVStoreValueCodec.decodeString(payload) else { throw typeMismatch(payload.count, "string", key: key) }
-        if CachedStrings.lengths.contains(text.utf8.count) { index.keep(text, at: found.position, valueOffset: found.value.offset) }
-        return text
+        try append(key: key, payloadCount: count, expireAt: expireAt, writePayload: writePayload)
     }
 
     /// Appends `key` with a raw payload (as ``KVStoreValueCodec`` produces it).
@@ -57,15 +28,11 @@ extension StoreCore {
     @inline(__always)
     func value<T>(forKey key: String, as type: StaticString, _ decoder: (UnsafeRawBufferPointer) -> T?) throws(KVStoreError) -> T? {
         try withPayload(key) { payload throws(KVStoreError) -> T in
-            guard let value = decoder(payload) else { throw typeMismatch(payload.count, type, key: key) }
+            guard let value = decoder(payload) else {
+                throw KVStoreError(.typeMismatch, "the \(payload.count)-byte value is not a valid \(type)", key: key, operation: "get")
+            }
             return value
         }
-    }
-
-    /// The error of a getter whose payload of `count` bytes is not a `type`.
-    @inline(never)
-    func typeMismatch(_ count: Int, _ type: StaticString, key: String) -> KVStoreError {
-        KVStoreError(.typeMismatch, "the \(count)-byte value is not a valid \(type)", key: key, operation: "get")
     }
 
     /// Appends a tombstone for `key`; nothing when the key is absent.

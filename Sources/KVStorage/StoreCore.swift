@@ -419,15 +419,7 @@ final class StoreCore {
     @inline(__always)
     func withPayload<R>(_ key: String, _ body: (UnsafeRawBufferPointer) throws(KVStoreError) -> R) throws(KVStoreError) -> R? {
         // Through the probe: plain words, so the index (and its table) is neither copied nor retained.
-        guard let base = valueBase, let entry = index.probe.lookup(key, base: base, limit: valueLimit),
-            let payload = livePayload(entry, base: base)
-        else { return nil }
-        return try body(payload)
-    }
-
-    /// The payload of the value at `entry` without its expire trailer, or `nil` when it expired.
-    @inline(__always)
-    func livePayload(_ entry: IndexEntry, base: UnsafeRawPointer) -> UnsafeRawBufferPointer? {
+        guard let base = valueBase, let entry = index.probe.lookup(key, base: base, limit: valueLimit) else { return nil }
         var length = Int(entry.length)
         let start = base + Int(entry.offset)
         if expiration {
@@ -435,7 +427,7 @@ final class StoreCore {
             let expireAt = UInt32(littleEndian: start.loadUnaligned(fromByteOffset: length, as: UInt32.self))
             if expireAt != 0 && expireAt <= now { return nil }
         }
-        return UnsafeRawBufferPointer(start: start, count: length)
+        return try body(UnsafeRawBufferPointer(start: start, count: length))
     }
 
     /// The expire-at time of `key` (0 = never), `nil` when absent or expiration is off.
@@ -508,12 +500,10 @@ final class StoreCore {
     /// Commit order (each store separated by a fence, see `StoreLoader` for the recovery rule):
     /// entry bytes → 4-byte header = new size → meta CRC → meta size. A kill before the header
     /// leaves the old state; between header and meta size, the header identifies the new one.
-    ///
-    /// Returns the key's index slot and the value's offset (`nil` for a tombstone).
-    @inline(__always) @discardableResult
+    @inline(__always)
     func append(
         key: String, payloadCount: Int, expireAt: UInt32, writePayload: (UnsafeMutableRawPointer) -> Void
-    ) throws(KVStoreError) -> (slot: Int, valueOffset: Int)? {
+    ) throws(KVStoreError) {
         var key = key
         let keyLength = key.utf8.count
         guard keyLength > 0, keyLength <= EntryDecoder.maximumKeyLength else {
@@ -534,7 +524,6 @@ final class StoreCore {
         key.withUTF8 { position.copyMemory(from: $0.baseAddress!, byteCount: keyLength) }
         position += keyLength
         position += Varint.write(UInt64(valueLength), to: position)
-        let valueOffset = position - target
         if payloadCount > 0 {
             writePayload(position)
             if expiration {
@@ -556,13 +545,12 @@ final class StoreCore {
         knownCRC = crc
         knownSize = actualSize
         let limit = valueLimit
-        let slot = key.withUTF8 { bytes in
+        key.withUTF8 { bytes in
             index.record(key: UnsafeRawBufferPointer(bytes), entryOffset: start, valueLength: valueLength, base: target, limit: limit)
         }
         if recordChanges {
             pendingChanges.append(KVStoreChange(key: key, kind: payloadCount == 0 ? .removed : .set, byOtherProcess: false))
         }
-        return slot.map { ($0, valueOffset) }
     }
 
     /// Files below this size grow instead of compacting: a crash-safe write-back costs three
