@@ -34,7 +34,7 @@ struct FileLock {
 
     /// Acquires the lock; returns `true` when the lock was upgraded through an unlocked window
     /// (other processes may have written in between).
-    @discardableResult
+    @discardableResult @inline(__always)
     mutating func lock(_ kind: Kind) throws(KVStoreError) -> Bool {
         guard enabled else { return false }
         switch kind {
@@ -64,6 +64,7 @@ struct FileLock {
     }
 
     /// Releases one level of `kind`.
+    @inline(__always)
     mutating func unlock(_ kind: Kind) {
         guard enabled else { return }
         switch kind {

@@ -109,6 +109,19 @@ struct StoreIndex {
     /// not fit below `limit` (the memory changed under us).
     @inline(__always)
     static func parse(_ base: UnsafeRawPointer, entryOffset: Int, limit: Int) -> (key: UnsafeRawBufferPointer, value: IndexEntry)? {
+        // Keys and values shorter than 128 bytes, the common case, have one-byte lengths.
+        if entryOffset < limit {
+            let keyLength = Int(base.load(fromByteOffset: entryOffset, as: UInt8.self))
+            let lengthAt = entryOffset &+ 1 &+ keyLength
+            if keyLength < 0x80 && lengthAt < limit {
+                let valueLength = Int(base.load(fromByteOffset: lengthAt, as: UInt8.self))
+                if valueLength < 0x80 {
+                    guard valueLength <= limit &- lengthAt &- 1 else { return nil }
+                    return (UnsafeRawBufferPointer(start: base + entryOffset + 1, count: keyLength),
+                            IndexEntry(offset: UInt32(lengthAt &+ 1), length: UInt32(valueLength)))
+                }
+            }
+        }
         var offset = entryOffset
         guard let keyLength = try? Varint.read(base, offset: &offset, end: limit), keyLength <= UInt64(limit - offset) else {
             return nil

@@ -132,7 +132,7 @@ extension KVStore {
 
     @inline(__always)
     private func decode<T: Sendable>(
-        _ key: String, _ type: String, _ decoder: (UnsafeRawBufferPointer) -> T?
+        _ key: String, _ type: StaticString, _ decoder: (UnsafeRawBufferPointer) -> T?
     ) throws(KVStoreError) -> T? {
         try read { core throws(KVStoreError) in try core.value(forKey: key, as: type, decoder) }
     }

@@ -17,7 +17,7 @@ import Darwin
 /// actor hop. Only one instance per (directory, id) may be open in a process at a time. With
 /// ``KVStoreConfiguration/multiProcess`` several processes can share the files: reads take a
 /// shared `flock` on the `.crc` file, writes an exclusive one, and each operation first picks up
-/// other processes' changes.
+/// other processes' changes (four loads from the meta mapping when there are none).
 ///
 /// Writes append to the mapped data file without `msync` (as MMKV does; a process crash loses
 /// nothing, ``sync()`` makes them durable against power loss). Compaction, growth and re-keying
@@ -26,7 +26,12 @@ import Darwin
 public final class KVStore: Sendable {
     /// The configuration the store was opened with.
     public let configuration: KVStoreConfiguration
-    private let state: Mutex<StoreCore?>
+    /// Whether the store is open. Its lock is the one every operation runs under.
+    private let state: Mutex<Bool>
+    /// The open store's state, touched only inside `state.withLock` after checking that the store
+    /// is open, so never by two threads at once (hence `nonisolated(unsafe)`). Kept beside the
+    /// mutex rather than in it so that an operation borrows it, without a retain and a release.
+    private nonisolated(unsafe) let core: StoreCore
     private let registryKey: String
     /// The streams of ``changes(forKey:pollInterval:)``.
     let observers = ChangeObservers()
@@ -49,17 +54,18 @@ public final class KVStore: Sendable {
         }
         registryKey = key
         do {
-            state = Mutex(try StoreCore(configuration: configuration))
+            core = try StoreCore(configuration: configuration)
         } catch {
             _ = KVStore.openStores.withLock { $0.remove(key) }
             throw error
         }
+        state = Mutex(true)
     }
 
     deinit {
         // Only an instance that is still open owns its registration (after close() another
         // instance may have registered the same path).
-        if state.withLock({ $0 != nil }) {
+        if state.withLock({ $0 }) {
             let key = registryKey
             _ = KVStore.openStores.withLock { $0.remove(key) }
         }
@@ -67,10 +73,11 @@ public final class KVStore: Sendable {
 
     /// Closes the store: unmaps and closes its files. Later calls throw `closed`. Idempotent.
     public func close() {
-        let wasOpen = state.withLock { core -> Bool in
-            let open = core != nil
-            core = nil
-            return open
+        let wasOpen = state.withLock { open -> Bool in
+            guard open else { return false }
+            open = false
+            core.close()
+            return true
         }
         guard wasOpen else { return }
         let key = registryKey
@@ -79,14 +86,21 @@ public final class KVStore: Sendable {
     }
 
     /// Whether the store is still open.
-    var isOpen: Bool { state.withLock { $0 != nil } }
+    var isOpen: Bool { state.withLock { $0 } }
 
     /// Turns the recording of changes for observers on or off.
     func setRecordingChanges(_ on: Bool) {
-        state.withLock { core in
-            core?.recordChanges = on
-            if !on { core?.pendingChanges = [] }
+        state.withLock { open in
+            guard open else { return }
+            core.recordChanges = on
+            if !on { core.pendingChanges = [] }
         }
+    }
+
+    /// The error of an operation on a closed store.
+    @inline(never)
+    private func closedError() -> KVStoreError {
+        KVStoreError(.closed, "the store is closed", path: configuration.dataPath)
     }
 
     private static func canonicalPath(_ path: String) -> String {
@@ -106,20 +120,23 @@ public final class KVStore: Sendable {
     func read<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
         // Single process: nothing changes under a read, so there is nothing to deliver (the hot path).
         guard configuration.multiProcess else {
-            return try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
-                guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
+            return try state.withLock { (open: inout Bool) throws(KVStoreError) -> R in
+                guard open else { throw closedError() }
                 return try body(core)
             }
         }
         return try readSharingFiles(body)
     }
 
-    /// ``read(_:)`` in multi-process mode.
+    /// ``read(_:)`` in multi-process mode: a shared `flock` and a lock release, and between them
+    /// four loads from the meta mapping when no other process wrote (no other system call).
+    @inline(__always)
     private func readSharingFiles<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
-        var changes: [KVStoreChange] = []
-        defer { if !changes.isEmpty { observers.deliver(changes) } }
-        return try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
-            guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
+        // Optional, so that a read with no observer touches no array.
+        var changes: [KVStoreChange]?
+        defer { if let changes, !changes.isEmpty { observers.deliver(changes) } }
+        return try state.withLock { (open: inout Bool) throws(KVStoreError) -> R in
+            guard open else { throw closedError() }
             try core.lock.lock(.shared)
             defer { core.lock.unlock(.shared) }
             defer { if core.recordChanges { changes = core.takeChanges() } }
@@ -135,8 +152,8 @@ public final class KVStore: Sendable {
     func write<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
         guard !configuration.multiProcess && configuration.durability == .process else { return try writeDurably(body) }
         // The hot path: one process, no flush.
-        let (result, changes) = try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> (R, [KVStoreChange]) in
-            guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
+        let (result, changes) = try state.withLock { (open: inout Bool) throws(KVStoreError) -> (R, [KVStoreChange]) in
+            guard open else { throw closedError() }
             guard core.writable else { throw core.readOnlyError("write") }
             try core.prepareForWrite()
             do throws(KVStoreError) {
@@ -153,11 +170,11 @@ public final class KVStore: Sendable {
 
     /// ``write(_:)`` in multi-process mode or with `.system` durability.
     private func writeDurably<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
-        var changes: [KVStoreChange] = []
-        defer { if !changes.isEmpty { observers.deliver(changes) } }
+        var changes: [KVStoreChange]?
+        defer { if let changes, !changes.isEmpty { observers.deliver(changes) } }
         var ticket: UInt64 = 0
-        let result = try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> R in
-            guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
+        let result = try state.withLock { (open: inout Bool) throws(KVStoreError) -> R in
+            guard open else { throw closedError() }
             guard core.writable else { throw core.readOnlyError("write") }
             defer { if core.recordChanges { changes = core.takeChanges() } }
             guard core.multiProcess else {
@@ -176,7 +193,7 @@ public final class KVStore: Sendable {
         }
         if ticket > 0 {
             try flusher.waitUntilFlushed(ticket) { () throws(KVStoreError) in
-                let target = try state.withLock { (core: inout StoreCore?) throws(KVStoreError) in try core?.syncTarget() }
+                let target = try state.withLock { (open: inout Bool) throws(KVStoreError) in open ? try core.syncTarget() : nil }
                 try target?.flush()
             }
         }
@@ -456,8 +473,8 @@ public final class KVStore: Sendable {
     /// How many times this instance loaded its files and how many CRC passes over the data region
     /// it made (for tests: one open is one load and one CRC pass).
     func loadCounters() throws(KVStoreError) -> (loads: Int, crcPasses: Int) {
-        try state.withLock { (core: inout StoreCore?) throws(KVStoreError) -> (loads: Int, crcPasses: Int) in
-            guard let core else { throw KVStoreError(.closed, "the store is closed", path: configuration.dataPath) }
+        try state.withLock { (open: inout Bool) throws(KVStoreError) -> (loads: Int, crcPasses: Int) in
+            guard open else { throw closedError() }
             return (core.loads, core.crcPasses)
         }
     }

@@ -79,8 +79,15 @@ public enum KVStoreValueCodec {
         return Double(bitPattern: UInt64(littleEndian: payload.loadUnaligned(as: UInt64.self)))
     }
     /// The payload as a length-prefixed byte string: the bytes after the inner length.
+    @inline(__always)
     public static func decodeBytesSlice(_ payload: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-        guard let base = payload.baseAddress else { return nil }
+        guard let base = payload.baseAddress, !payload.isEmpty else { return nil }
+        // A length below 128, the common case, is its own one-byte varint.
+        let first = base.load(as: UInt8.self)
+        if first < 0x80 {
+            guard Int(first) == payload.count &- 1 else { return nil }
+            return UnsafeRawBufferPointer(start: base + 1, count: Int(first))
+        }
         var offset = 0
         guard let length = try? Varint.read(base, offset: &offset, end: payload.count),
             length == UInt64(payload.count - offset)
@@ -99,6 +106,7 @@ public enum KVStoreValueCodec {
         return slice
     }
     /// The payload as a UTF-8 string.
+    @inline(__always)
     public static func decodeString(_ payload: UnsafeRawBufferPointer) -> String? {
         guard let slice = decodeBytesSlice(payload) else { return nil }
         return validatedString(slice)
@@ -131,15 +139,20 @@ public enum KVStoreValueCodec {
         return (try? UTF8Span(validating: bytes.assumingMemoryBound(to: UInt8.self).span)) != nil
     }
 
-    /// Whether every byte is below 0x80: eight bytes at a time, the last 1 to 7 in one or two
-    /// overlapping loads.
+    /// Whether every byte is below 0x80: sixteen, then eight bytes at a time, the last 1 to 7 in one
+    /// or two overlapping loads.
     @inline(__always)
     static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let count = bytes.count
         var high: UInt64 = 0
         var index = 0
-        while index &+ 8 <= count {
+        // Sixteen bytes a turn: half the loop's overhead on short values.
+        while index &+ 16 <= count {
+            high |= base.loadUnaligned(fromByteOffset: index, as: UInt64.self) | base.loadUnaligned(fromByteOffset: index &+ 8, as: UInt64.self)
+            index &+= 16
+        }
+        if index &+ 8 <= count {
             high |= base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             index &+= 8
         }

@@ -26,7 +26,7 @@ extension StoreCore {
     /// The live value of `key` decoded by `decoder`; `nil` when absent or expired, `typeMismatch`
     /// (naming `type`) when the payload is not such a value.
     @inline(__always)
-    func value<T>(forKey key: String, as type: String, _ decoder: (UnsafeRawBufferPointer) -> T?) throws(KVStoreError) -> T? {
+    func value<T>(forKey key: String, as type: StaticString, _ decoder: (UnsafeRawBufferPointer) -> T?) throws(KVStoreError) -> T? {
         try withPayload(key) { payload throws(KVStoreError) -> T in
             guard let value = decoder(payload) else {
                 throw KVStoreError(.typeMismatch, "the \(payload.count)-byte value is not a valid \(type)", key: key, operation: "get")

@@ -205,13 +205,15 @@ enum Syscall {
         try fsync(fd, path: path)
     }
 
-    /// `flock(2)`. With `LOCK_NB`, returns `false` when the lock is held elsewhere.
+    /// `flock(2)`. With `LOCK_NB`, returns `false` when the lock is held elsewhere. The path is
+    /// only read for an error: a shared store takes and drops this lock around every operation,
+    /// and passing the string itself would retain and release it each time.
     @discardableResult
-    static func lock(_ fd: Int32, _ operation: Int32, path: String) throws(KVStoreError) -> Bool {
+    static func lock(_ fd: Int32, _ operation: Int32, path: @autoclosure () -> String) throws(KVStoreError) -> Bool {
         while flock(fd, operation) != 0 {
             if errno == EINTR { continue }
             if errno == EWOULDBLOCK && operation & LOCK_NB != 0 { return false }
-            throw failure("flock", path: path)
+            throw failure("flock", path: path())
         }
         return true
     }

@@ -21,8 +21,9 @@
 //
 // bench prints one JSON object with kvstore bench --json's field names. --only runs the fill its
 // phase needs, then the phase, untimed, inside measured_phase (for valgrind --toggle-collect).
-// --multi-process opens the store with MMKV_MULTI_PROCESS (its file lock and change check on every
-// operation), the mode kvstore's shared stores are compared with.
+// --multi-process opens the store with MMKV_MULTI_PROCESS (a flock on the .crc file and a change
+// check per operation), the counterpart of kvstore's default shared mode; without it,
+// MMKV_SINGLE_PROCESS, the counterpart of kvstore --single-process.
 #include "MMKV.h"
 
 #include <algorithm>
@@ -196,16 +197,18 @@ struct Options {
     bool multi_process = false;
 };
 
-MMKV *open_store(std::string dir, const std::string &id, Options &options) {
-    std::string *key = options.crypt_key.empty() ? nullptr : &options.crypt_key;
+MMKV *open_store(std::string dir, const std::string &id, const Options &options) {
+    std::string crypt_key = options.crypt_key;  // mmkvWithID takes a non-const pointer
+    std::string *key = crypt_key.empty() ? nullptr : &crypt_key;
+    MMKVMode mode = options.multi_process ? MMKV_MULTI_PROCESS : MMKV_SINGLE_PROCESS;
 #ifdef HAVE_AES256
-    MMKV *kv = MMKV::mmkvWithID(id, options.multi_process ? MMKV_MULTI_PROCESS : MMKV_SINGLE_PROCESS, key, &dir, 0, options.aes256);
+    MMKV *kv = MMKV::mmkvWithID(id, mode, key, &dir, 0, options.aes256);
 #else
     if (options.aes256) {
         std::fprintf(stderr, "harness: this MMKV has no AES-256\n");
         std::exit(3);
     }
-    MMKV *kv = MMKV::mmkvWithID(id, options.multi_process ? MMKV_MULTI_PROCESS : MMKV_SINGLE_PROCESS, key, &dir);
+    MMKV *kv = MMKV::mmkvWithID(id, mode, key, &dir);
 #endif
     if (!kv) {
         std::fprintf(stderr, "harness: mmkvWithID failed\n");
@@ -350,7 +353,7 @@ __attribute__((noinline)) void measured_phase(MMKV *kv, const std::string &phase
     run_steps(kv, phase, keys);
 }
 
-int bench(size_t count, const std::string &only, Options options) {
+int bench(size_t count, const std::string &only, const Options &options) {
     char dir_template[] = "/tmp/mmkv-harness-bench-XXXXXX";
     std::string dir = mkdtemp(dir_template);
     MMKV::initializeMMKV(dir, MMKVLogNone);
