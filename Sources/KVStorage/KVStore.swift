@@ -17,7 +17,7 @@ import Darwin
 /// actor hop. Only one instance per (directory, id) may be open in a process at a time. With
 /// ``KVStoreConfiguration/multiProcess`` several processes can share the files: reads take a
 /// shared `flock` on the `.crc` file, writes an exclusive one, and each operation first picks up
-/// other processes' changes (four loads from the meta mapping when there are none).
+/// other processes' changes.
 ///
 /// Writes append to the mapped data file without `msync` (as MMKV does; a process crash loses
 /// nothing, ``sync()`` makes them durable against power loss). Compaction, growth and re-keying
