@@ -28,7 +28,7 @@ final class StoreCore {
     @exclusivity(unchecked) var meta: MappedFile
     /// The meta mapping for writes (read-write mode only). The meta file never changes size.
     var metaPointer: UnsafeMutableRawPointer?
-    @exclusivity(unchecked) var lock: FileLock
+    var lock: FileLock
 
     var crypt: CryptSpec?
     /// The CFB stream positioned at the end of the data region (encrypted stores).
@@ -44,13 +44,13 @@ final class StoreCore {
     @exclusivity(unchecked) var index = StoreIndex()
 
     /// The meta values last seen in (or written to) the file, for detecting other processes' writes.
-    @exclusivity(unchecked) var knownSequence: UInt32 = 0
-    @exclusivity(unchecked) var knownCRC: UInt32 = 0
-    @exclusivity(unchecked) var knownSize = 0
+    var knownSequence: UInt32 = 0
+    var knownCRC: UInt32 = 0
+    var knownSize = 0
     /// A repair adopted under a shared lock that still has to be written to the meta file.
-    @exclusivity(unchecked) var pendingRepair = false
+    var pendingRepair = false
     /// Whether the meta struct's bytes hold data (not a hole) and may be read through the mapping.
-    @exclusivity(unchecked) var metaReadable = false
+    var metaReadable = false
 
     /// How many times the files were loaded, and how many CRC passes over the data region that
     /// took (including the one of ``statistics(recomputingCRC:)``): what tests check to keep an
@@ -269,41 +269,14 @@ final class StoreCore {
         }
     }
 
-    /// Before every operation in multi-process mode, under the inter-process lock: notices other
-    /// processes' writes through the meta's sequence, CRC and size (MMKV's `checkLoadData`) and
-    /// reloads what changed.
+    /// Before every operation in multi-process mode: notices other processes' writes through the
+    /// meta's sequence, CRC and size (MMKV's `checkLoadData`) and reloads what changed.
     ///
-    /// An unchanged store costs four loads and compares from the meta mapping, no system call
-    /// (``metaUnchanged``). Every writer that follows the protocol (Coffer's, and MMKV's, whose
-    /// `trim` and `clearAll` shorten the data file in place) changes the meta under the exclusive
-    /// lock before this lock could be taken, so what it did is found here. A file cut short by a
-    /// program that goes around the store leaves the meta as it was and is found by the next
-    /// change, by ``checkDataInPlace()`` (``KVStore/checkedChanges(forKey:pollInterval:)``) or by
-    /// the next open.
-    @inline(__always)
+    /// A file shorter than its mapping (truncated by another program) is found here, before any of
+    /// its bytes is touched (touching them would raise `SIGBUS`): the store reloads from what is
+    /// left, which the damage policy judges.
     func refreshFromOtherProcesses() throws(KVStoreError) {
-        guard configuration.multiProcess, !metaUnchanged else { return }
-        try refreshChangedStore()
-    }
-
-    /// Whether the meta file still holds the sequence, CRC and size this instance last loaded or
-    /// wrote, with no write-back pending and no repair waiting: nothing to pick up.
-    @inline(__always)
-    var metaUnchanged: Bool {
-        guard metaReadable, !pendingRepair, meta.size >= MetaInfo.size, let base = meta.base else { return false }
-        let words = UnsafeRawPointer(base)
-        return MetaInfo.load(at: MetaInfo.Offset.sequence, from: words) == knownSequence
-            && MetaInfo.load(at: MetaInfo.Offset.crc, from: words) == knownCRC
-            && Int(MetaInfo.load(at: MetaInfo.Offset.actualSize, from: words)) == knownSize
-            && MetaInfo.load(at: MetaInfo.Offset.pendingMagic, from: words) != MetaInfo.pendingMagic
-    }
-
-    /// ``refreshFromOtherProcesses()`` once the meta changed (or could not be read): first checks
-    /// with `fstat` that neither file shrank under its mapping, before any of its bytes is touched
-    /// (touching them would raise `SIGBUS`); a shorter file reloads from what is left, which the
-    /// damage policy judges.
-    @inline(never)
-    private func refreshChangedStore() throws(KVStoreError) {
+        guard configuration.multiProcess else { return }
         let dataShrank = try data.currentFileSize() < data.size
         var metaShrank = false
         if !meta.isAbsent { metaShrank = try meta.currentFileSize() < meta.size }
@@ -593,21 +566,6 @@ final class StoreCore {
     @inline(__always)
     func prepareForWrite() throws(KVStoreError) {
         if pendingRepair { try reload(remap: true) }
-    }
-
-    /// Closes the store: unmaps and closes both files (which drops every lock this process held on
-    /// them) and lets go of the index, the plaintext and the crypt key. The owning ``KVStore``
-    /// touches nothing of a closed core.
-    func close() {
-        data = MappedFile(absentPath: dataPath)
-        meta = MappedFile(absentPath: metaPath)
-        metaPointer = nil
-        metaReadable = false
-        crypt = nil
-        cipher = nil
-        plaintext = nil
-        index = StoreIndex()
-        pendingChanges = []
     }
 
     /// `msync` of both files.
