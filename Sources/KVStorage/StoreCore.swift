@@ -568,6 +568,21 @@ final class StoreCore {
         if pendingRepair { try reload(remap: true) }
     }
 
+    /// Closes the store: unmaps and closes both files (which drops every lock this process held on
+    /// them) and lets go of the index, the plaintext and the crypt key. The owning ``KVStore``
+    /// touches nothing of a closed core.
+    func close() {
+        data = MappedFile(absentPath: dataPath)
+        meta = MappedFile(absentPath: metaPath)
+        metaPointer = nil
+        metaReadable = false
+        crypt = nil
+        cipher = nil
+        plaintext = nil
+        index = StoreIndex()
+        pendingChanges = []
+    }
+
     /// `msync` of both files.
     func sync() throws(KVStoreError) {
         try data.sync()
