@@ -1,7 +1,7 @@
 import NIOCore
 import NIOPosix
 
-/// One short connection made only to explain a failure (``TLSDiagnosis``, ``ProxyDiagnosis``):
+/// One short connection made only to explain a failure (``TLSDiagnosis``):
 /// connect, optionally send a few bytes, let a ``Handler`` pick the answer, close. Nothing of a
 /// request is ever sent on it, and it never takes longer than its timeout.
 enum DiagnosticProbe {
