@@ -131,12 +131,14 @@ public final class LoopbackListener: Sendable {
 
     // MARK: - HTTP helpers
 
-    /// Reads a request head (up to the blank line) for at most five seconds: what arrived, or `nil`
-    /// when the peer closed first.
+    /// Reads a request head (up to the blank line) for at most 30 seconds: what arrived, or `nil`
+    /// when the peer closed first. The wait is long because a client starved of CPU by a loaded
+    /// machine may take seconds to send its request; answering before it came would make the
+    /// client's late request meet a closed socket, whose reset discards the answer.
     public static func readRequestHead(_ fd: Int32) -> String? {
         var head: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while !containsHeadEnd(head), ContinuousClock.now < deadline {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 50) > 0 else { continue }
@@ -145,6 +147,22 @@ public final class LoopbackListener: Sendable {
             head += buffer[0..<count]
         }
         return String(decoding: head, as: UTF8.self)
+    }
+
+    /// Ends the sending side (FIN), then reads and discards what the peer still sends until it
+    /// closes too (at most `limit`). Closing a socket with unread input sends a reset, and a reset
+    /// makes the peer's kernel discard the answer it has not read yet: a lingering close as HTTP
+    /// servers do it keeps a response that ends the connection from being lost.
+    public static func closeLingering(_ fd: Int32, limit: Duration = .seconds(10)) {
+        Glibc.shutdown(fd, Int32(SHUT_WR))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 50) > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            if count <= 0 { return }
+        }
     }
 
     /// Sends all of `bytes`, or as much as the peer takes before the connection fails.

@@ -34,7 +34,7 @@ struct LoopbackListenerTests {
             #expect(Self.connectAndSend(listener.port) == 0)
             // The connection above is served by a thread of its own; wait for it.
             let deadline = ContinuousClock.now + .seconds(10)
-            while served.load(ordering: .relaxed) < 1, ContinuousClock.now < deadline { usleep(1_000) }
+            while served.load(ordering: .relaxed) < 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
             listener.stop()
             #expect(Self.connectAndSend(listener.port) == ECONNREFUSED)
             await listener.waitUntilClosed()

@@ -18,7 +18,7 @@ final class TestServerRawSocket: Sendable {
         case pause(Duration)
         /// Close with RST (SO_LINGER 0).
         case reset
-        /// Close cleanly (FIN).
+        /// Close cleanly (FIN), then read until the client closes (a lingering close).
         case close
         /// Hold the connection open, sending nothing, until the server stops (at most 30 s).
         case stall
@@ -66,7 +66,7 @@ final class TestServerRawSocket: Sendable {
                 setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
                 return
             case .close:
-                shutdown(fd, Int32(SHUT_WR))
+                LoopbackListener.closeLingering(fd)
                 return
             case .stall:
                 let until = ContinuousClock.now + .seconds(30)

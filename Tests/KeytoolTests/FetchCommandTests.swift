@@ -437,7 +437,7 @@ extension FetchCommandTests {
                 }
                 if shouldCut {
                     write(fd, Array(body.prefix(cut)))
-                    shutdown(fd, Int32(SHUT_WR))
+                    LoopbackListener.closeLingering(fd)
                     return
                 }
             }
