@@ -38,6 +38,31 @@ struct IntegrationFailureTests {
         }
     }
 
+    @Test("a server that answers 413 and closes before the request body is sent: the 413 is read, as curl reads it")
+    func answerBeforeBody() async throws {
+        let server = try TestServerRawSocket { _, _ in
+            [.send(TestServerRawSocket.head(status: "413 Payload Too Large", length: 0)), .close]
+        }
+        defer { server.stop() }
+        // The body's one chunk comes only after the answer and the close: its write fails.
+        let slow = AsyncStream<[UInt8]> { continuation in
+            Task {
+                try? await Task.sleep(for: .milliseconds(300))
+                continuation.yield([UInt8](repeating: 1, count: 1000))
+                continuation.finish()
+            }
+        }
+        var request = DownloadRequest(url: server.url("/upload"))
+        request.method = "POST"
+        request.body = .stream(length: nil, TransportBody(slow))
+        try await Self.withDownloader { downloader in
+            await #expect { try await downloader.result(for: request) } throws: {
+                let error = $0 as? DownloadError
+                return error?.code == .badStatus && error?.status == 413
+            }
+        }
+    }
+
     @Test("a connection reset mid-body is a transport error that says how far it got")
     func resetMidBody() async throws {
         let server = try TestServerRawSocket { _, _ in

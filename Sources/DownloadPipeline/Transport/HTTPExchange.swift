@@ -117,14 +117,27 @@ final class HTTPExchange: Sendable {
         if left { throw Abandoned() }
         var headDelivered = false
         do {
-            try await outbound.write(.head(head))
-            if let requestBody {
-                for try await chunk in requestBody {
-                    try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: chunk))))
+            // A server may answer and close before the request is all written (a slow client's
+            // last write then meets a closed channel): its answer is read all the same, as curl
+            // reads it, and only when none came does the write's failure stand.
+            var writeFailure: (any Error)?
+            do {
+                try await outbound.write(.head(head))
+                if let requestBody {
+                    for try await chunk in requestBody {
+                        try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: chunk))))
+                    }
                 }
+                try await outbound.write(.end(nil))
+            } catch where !(error is CancellationError) {
+                writeFailure = error
             }
-            try await outbound.write(.end(nil))
-            let response = try await Self.responseHead(&inbound)
+            let response: HTTPResponseHead
+            do {
+                response = try await Self.responseHead(&inbound)
+            } catch {
+                throw writeFailure ?? error
+            }
             headDelivered = true
             deliver(.success(response))
             while let part = try await inbound.next() {
@@ -138,7 +151,7 @@ final class HTTPExchange: Sendable {
                         return !state.left
                     }
                     handOff.finish(nil)
-                    return reusable && response.isKeepAlive && head.isKeepAlive
+                    return reusable && writeFailure == nil && response.isKeepAlive && head.isKeepAlive
                 case .head:
                     throw Malformed(description: "the server sent a second response head in one response")
                 }
