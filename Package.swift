@@ -78,7 +78,9 @@ let package = Package(
         .target(name: "KeyCodec", dependencies: ["CofferErrors", "ASN1Kit", "CofferJSON", "CryptoOpenSSL", "AsymmetricKeys", "X509Kit"], swiftSettings: strict),
         // JWS, JWE, JWT and JWK Sets over the keys; CZlib for JWE's `zip: DEF`.
         .target(name: "JOSE", dependencies: ["CofferErrors", "ASN1Kit", "CofferJSON", "CryptoOpenSSL", "AsymmetricKeys", "KeyCodec", "CZlib"], swiftSettings: strict),
-        .target(name: "KVStorage", dependencies: ["CofferErrors", "CryptoOpenSSL", "CZlib"], swiftSettings: strict),
+        // A SIGBUS guard for shared mappings (a signal handler must be C).
+        .target(name: "CMappingGuard"),
+        .target(name: "KVStorage", dependencies: ["CofferErrors", "CryptoOpenSSL", "CZlib", "CMappingGuard"], swiftSettings: strict),
         .target(
             name: "DownloadPipeline",
             dependencies: [
@@ -176,7 +178,7 @@ let package = Package(
         .testTarget(name: "AsymmetricKeysTests", dependencies: ["AsymmetricKeys", "KeyCodec", "X509Kit", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "X509KitTests", dependencies: ["X509Kit", "KeyCodec", "AsymmetricKeys", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
         .testTarget(name: "JOSETests", dependencies: ["JOSE", "KeyCodec", "X509Kit", "AsymmetricKeys", "ASN1Kit", "CofferErrors", "CofferJSON", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
-        .testTarget(name: "KVStorageTests", dependencies: ["KVStorage", "CofferErrors", "CryptoOpenSSL", "CofferTestSupport"], swiftSettings: strict),
+        .testTarget(name: "KVStorageTests", dependencies: ["KVStorage", "CofferErrors", "CryptoOpenSSL", "CofferTestSupport", "CMappingGuard"], swiftSettings: strict),
         .testTarget(
             name: "DownloadPipelineTests",
             dependencies: [

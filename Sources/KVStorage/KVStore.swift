@@ -129,7 +129,9 @@ public final class KVStore: Sendable {
     }
 
     /// ``read(_:)`` in multi-process mode: a shared `flock` and a lock release, and between them
-    /// four loads from the meta mapping when no other process wrote (no other system call).
+    /// four loads from the meta mapping when no other process wrote (no other system call). A file
+    /// truncated by another program is found by the fault guard
+    /// (``StoreCore/guardingFaults(retry:_:)``), not by an `fstat` per read.
     @inline(__always)
     private func readSharingFiles<R: Sendable>(_ body: (StoreCore) throws(KVStoreError) -> R) throws(KVStoreError) -> R {
         // Optional, so that a read with no observer touches no array.
@@ -140,8 +142,10 @@ public final class KVStore: Sendable {
             try core.lock.lock(.shared)
             defer { core.lock.unlock(.shared) }
             defer { if core.recordChanges { changes = core.takeChanges() } }
-            try core.refreshFromOtherProcesses()
-            return try body(core)
+            return try core.guardingFaults(retry: true) { () throws(KVStoreError) -> R in
+                try core.refreshFromOtherProcesses()
+                return try body(core)
+            }
         }
     }
 
@@ -185,9 +189,11 @@ public final class KVStore: Sendable {
             }
             try core.lock.lock(.exclusive)
             defer { core.lock.unlock(.exclusive) }
-            try core.refreshFromOtherProcesses()
-            try core.prepareForWrite()
-            let result = try body(core)
+            let result = try core.guardingFaults(retry: false) { () throws(KVStoreError) -> R in
+                try core.refreshFromOtherProcesses()
+                try core.prepareForWrite()
+                return try body(core)
+            }
             if configuration.durability == .system { ticket = flusher.recordWrite() }
             return result
         }

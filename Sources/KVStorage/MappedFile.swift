@@ -1,3 +1,5 @@
+import CMappingGuard
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -24,11 +26,17 @@ struct MappedFile: ~Copyable {
     private(set) var size: Int
     /// The prefix of the file whose blocks are known to be reserved (0 until ``reserve(upTo:)``).
     private(set) var allocatedSize = 0
+    /// Whether the mapping is registered with the fault guard (shared stores, whose files other
+    /// programs may truncate): a page past the file's end then reads as zeros and marks the
+    /// mapping (``takeFault()``) instead of raising `SIGBUS`.
+    private let guarded: Bool
+    /// The guard's slot for the current mapping, or -1.
+    private var guardSlot: Int32 = -1
 
     /// Opens (and, when writable, creates with mode 0600) `path` and maps it. A writable file with a
     /// positive `minimumSize` is first grown to at least that size rounded up to a page; with
     /// `minimumSize` 0 it is mapped exactly as it is (so that it can be checked before it changes).
-    init(path: String, writable: Bool, minimumSize: Int) throws(KVStoreError) {
+    init(path: String, writable: Bool, minimumSize: Int, guarded: Bool = false) throws(KVStoreError) {
         let flags = writable ? (O_RDWR | O_CREAT) : O_RDONLY
         let fd = try Syscall.open(path, flags: flags, mode: 0o600)
         var size = 0
@@ -52,6 +60,8 @@ struct MappedFile: ~Copyable {
         self.writable = writable
         self.base = base
         self.size = size
+        self.guarded = guarded
+        register()
     }
 
     /// A stand-in for a file that does not exist (a read-only store without a meta file): no
@@ -62,12 +72,14 @@ struct MappedFile: ~Copyable {
         self.writable = false
         self.base = nil
         self.size = 0
+        self.guarded = false
     }
 
     /// Whether this stands for a missing file.
     var isAbsent: Bool { descriptor < 0 }
 
     deinit {
+        coffer_mapping_guard_unregister(guardSlot)
         if let base { Syscall.unmap(base, size: size) }
         if descriptor >= 0 { Syscall.close(descriptor) }
     }
@@ -141,7 +153,15 @@ struct MappedFile: ~Copyable {
         return true
     }
 
+    /// Maps the file afresh at its current size, whether or not that changed (a page the fault
+    /// guard replaced with zeros is gone then).
+    mutating func remapAtCurrentSize() throws(KVStoreError) {
+        try remap(to: try Syscall.fileSize(descriptor, path: path))
+    }
+
     private mutating func remap(to newSize: Int) throws(KVStoreError) {
+        coffer_mapping_guard_unregister(guardSlot)
+        guardSlot = -1
         if let base { Syscall.unmap(base, size: size) }
         base = nil
         size = 0
@@ -149,6 +169,24 @@ struct MappedFile: ~Copyable {
         guard newSize > 0 else { return }
         base = try Syscall.map(descriptor, size: newSize, writable: writable, path: path)
         size = newSize
+        register()
+    }
+
+    /// Registers the mapping with the fault guard (when ``guarded``).
+    private mutating func register() {
+        guard guarded, let base else { return }
+        guardSlot = coffer_mapping_guard_register(base, size)
+    }
+
+    /// Whether the mapping is covered: guarded and registered, or mapping nothing. An uncovered
+    /// mapping of a shared store has its file's size checked before each operation instead.
+    var isCovered: Bool { base == nil || guardSlot >= 0 }
+
+    /// Whether the guard answered a fault in this mapping since the last call (and clears the
+    /// mark): a page of it now reads as zeros, so the mapping must be replaced before its bytes
+    /// are trusted again.
+    func takeFault() -> Bool {
+        guardSlot >= 0 && coffer_mapping_guard_take_fault(guardSlot) != 0
     }
 
     /// `msync(MS_SYNC)` over the whole mapping.

@@ -1,3 +1,4 @@
+import CMappingGuard
 import CofferErrors
 import CryptoOpenSSL
 import Synchronization
@@ -49,6 +50,9 @@ final class StoreCore {
     var knownSize = 0
     /// A repair adopted under a shared lock that still has to be written to the meta file.
     var pendingRepair = false
+    /// The last (re)load failed part-way (the files were damaged or cut short under the store):
+    /// the mappings and the index may disagree, so the next operation loads again.
+    var loadFailed = false
     /// Whether the meta struct's bytes hold data (not a hole) and may be read through the mapping.
     var metaReadable = false
 
@@ -87,13 +91,13 @@ final class StoreCore {
         // `reload`), so a store refused as damaged is left exactly as it was, without a second load.
         let createdData = writable && !Syscall.exists(dataPath)
         let createdMeta = writable && !Syscall.exists(metaPath)
-        data = try MappedFile(path: dataPath, writable: writable, minimumSize: 0)
+        data = try MappedFile(path: dataPath, writable: writable, minimumSize: 0, guarded: multiProcess)
         var metaFile: MappedFile
         if writable {
-            metaFile = try MappedFile(path: metaPath, writable: true, minimumSize: 0)
+            metaFile = try MappedFile(path: metaPath, writable: true, minimumSize: 0, guarded: multiProcess)
         } else {
             do throws(KVStoreError) {
-                metaFile = try MappedFile(path: metaPath, writable: false, minimumSize: 0)
+                metaFile = try MappedFile(path: metaPath, writable: false, minimumSize: 0, guarded: multiProcess)
             } catch where error.code == .notFound {
                 metaFile = MappedFile(absentPath: configuration.metaPath)
             }
@@ -156,12 +160,27 @@ final class StoreCore {
             metaPointer = meta.base
         }
         if end > data.allocatedSize {
+            // Reserving extends a file that is shorter than the range: a data file cut short by
+            // another program would be silently filled with zeros (a shared store's only other
+            // check, the fault guard, sees no fault then). Rare: reservations go in large steps.
+            if multiProcess { try checkDataNotCutShort() }
             if end > data.size {
                 try data.grow(to: end)
                 plaintext?.reserve(data.size)
             }
             try data.reserve(upTo: end)
         }
+    }
+
+    /// Fails with `damaged` when the data file is shorter than its mapping: another program cut
+    /// it (this store's processes and MMKV's only shrink a file after a new sequence, which
+    /// ``refreshFromOtherProcesses()`` has already reloaded). The next operation reloads.
+    private func checkDataNotCutShort() throws(KVStoreError) {
+        let current = try data.currentFileSize()
+        guard current < data.size else { return }
+        loadFailed = true
+        let damage = KVStoreDamage.truncatedDataFile(fileSize: current)
+        throw KVStoreError(.damaged, "the data file was cut short by another program while in use: \(damage)", path: dataPath).withDamage(damage)
     }
 
     // MARK: Meta access
@@ -211,8 +230,9 @@ final class StoreCore {
     /// Loads (or reloads) the store from its files; with `remap`, reopens the data file by path
     /// first (another process may have replaced it by a write-back).
     func reload(remap: Bool) throws(KVStoreError) {
+        loadFailed = true
         if remap {
-            data = try MappedFile(path: dataPath, writable: writable, minimumSize: 0)
+            data = try MappedFile(path: dataPath, writable: writable, minimumSize: 0, guarded: multiProcess)
             // The meta file is read through the size it had when mapped: a store that another
             // process created and wrote between this one's open and its lock would read as a
             // data region with an all-zero meta (CRC 0), and be refused as damaged.
@@ -231,6 +251,7 @@ final class StoreCore {
         knownCRC = info.crc
         knownSize = Int(info.actualSize)
         pendingRepair = false
+        loadFailed = false
         switch repair {
         case .none:
             if info.hasPendingCommit && writable && lock.holdsExclusiveOrDisabled {
@@ -272,19 +293,26 @@ final class StoreCore {
     /// Before every operation in multi-process mode: notices other processes' writes through the
     /// meta's sequence, CRC and size (MMKV's `checkLoadData`) and reloads what changed.
     ///
-    /// A file shorter than its mapping (truncated by another program) is found here, before any of
-    /// its bytes is touched (touching them would raise `SIGBUS`): the store reloads from what is
-    /// left, which the damage policy judges.
+    /// A file cut short under its mapping by another program is found by the fault guard: touching
+    /// a page past the file's end reads zeros instead of raising `SIGBUS`, and
+    /// ``guardingFaults(retry:_:)`` then reloads from what is left, which the damage policy judges.
+    /// A mapping the guard could not cover has its file's size checked here instead (two `fstat`s,
+    /// which would double the cost of a get).
     func refreshFromOtherProcesses() throws(KVStoreError) {
         guard configuration.multiProcess else { return }
-        let dataShrank = try data.currentFileSize() < data.size
-        var metaShrank = false
-        if !meta.isAbsent { metaShrank = try meta.currentFileSize() < meta.size }
-        if dataShrank || metaShrank {
-            _ = try meta.refreshSize()
-            metaPointer = nil    // remapped: a successful reload grows the meta file back and sets it
-            try reload(remap: true)
+        if loadFailed {
+            try reloadWithNewMappings()
+            if recordChanges { pendingChanges.append(KVStoreChange(key: nil, kind: .reloaded, byOtherProcess: true)) }
             return
+        }
+        if !(data.isCovered && meta.isCovered) {
+            let dataShrank = try data.currentFileSize() < data.size
+            var metaShrank = false
+            if !meta.isAbsent { metaShrank = try meta.currentFileSize() < meta.size }
+            if dataShrank || metaShrank {
+                try reloadWithNewMappings()
+                return
+            }
         }
         // A meta file that was a hole when loaded is read only once it holds data.
         if !metaReadable { _ = readMeta() }
@@ -325,6 +353,57 @@ final class StoreCore {
         }
         try reload(remap: true)
         if recordChanges { pendingChanges.append(KVStoreChange(key: nil, kind: .reloaded, byOtherProcess: true)) }
+    }
+
+    /// Maps both files afresh at their current sizes and reloads from them.
+    private func reloadWithNewMappings() throws(KVStoreError) {
+        if !meta.isAbsent { try meta.remapAtCurrentSize() }
+        metaPointer = nil    // remapped: a successful reload grows the meta file back and sets it
+        try reload(remap: true)
+    }
+
+    /// Runs `operation`, a shared store's read (`retry`) or write, and checks that the fault guard
+    /// answered no fault in this store's mappings meanwhile. When it did (a file was cut short
+    /// under the store by another program), what the operation read is not trusted: the files are
+    /// mapped afresh and the store reloads from what they hold, as the damage policy allows. A read
+    /// then runs once more; a write was not stored, and fails with `damaged`.
+    @inline(__always)
+    func guardingFaults<R>(retry: Bool, _ operation: () throws(KVStoreError) -> R) throws(KVStoreError) -> R {
+        let faultsBefore = coffer_mapping_guard_faults()
+        let outcome: Result<R, KVStoreError>
+        do throws(KVStoreError) { outcome = .success(try operation()) } catch { outcome = .failure(error) }
+        guard coffer_mapping_guard_faults() != faultsBefore, takeFaults() else { return try outcome.get() }
+        try recoverFromFault()
+        if retry {
+            let retryFaults = coffer_mapping_guard_faults()
+            let again: Result<R, KVStoreError>
+            do throws(KVStoreError) { again = .success(try operation()) } catch { again = .failure(error) }
+            guard coffer_mapping_guard_faults() != retryFaults, takeFaults() else { return try again.get() }
+            try recoverFromFault()
+        }
+        let fileSize = (try? data.currentFileSize()) ?? 0
+        let damage = KVStoreDamage.truncatedDataFile(fileSize: fileSize)
+        let what = retry ? "the read touched bytes past a file's end twice" : "the write touched bytes past a file's end and was not stored"
+        throw KVStoreError(.damaged, "a file of the store was cut short by another program while in use: \(what)", path: dataPath).withDamage(damage)
+    }
+
+    /// Whether the guard answered a fault in either mapping (clearing the marks).
+    private func takeFaults() -> Bool {
+        let inData = data.takeFault()
+        let inMeta = meta.takeFault()
+        return inData || inMeta
+    }
+
+    /// After a fault: a page of a mapping reads as zeros, so both are replaced and the store
+    /// reloads. A fault during the reload itself (the file cut again) fails the operation.
+    private func recoverFromFault() throws(KVStoreError) {
+        let faultsBefore = coffer_mapping_guard_faults()
+        try reloadWithNewMappings()
+        if coffer_mapping_guard_faults() != faultsBefore, takeFaults() {
+            try reloadWithNewMappings()
+            let damage = KVStoreDamage.truncatedDataFile(fileSize: (try? data.currentFileSize()) ?? 0)
+            throw KVStoreError(.damaged, "a file of the store was cut short by another program while it was being reloaded", path: dataPath).withDamage(damage)
+        }
     }
 
     /// Records the entries another process appended in `[from, 4 + actualSize)` as changes.
