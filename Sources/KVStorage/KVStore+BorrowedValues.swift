@@ -87,14 +87,21 @@ extension KVStore {
     func withBorrowedPayload(
         forKey key: String, asString: Bool, _ body: (UnsafeRawBufferPointer) throws(KVStoreError) -> Void
     ) throws(KVStoreError) {
-        try read { core throws(KVStoreError) in
-            _ = try core.withPayload(key) { payload throws(KVStoreError) in
-                guard asString else { return try body(payload) }
-                guard let text = KVStoreValueCodec.decodeStringSlice(payload) else {
-                    throw KVStoreError(.typeMismatch, "the \(payload.count)-byte value is not a valid string", key: key, operation: "get")
+        // The inner closure reports a mismatch by its size instead of throwing it: the error names
+        // the key, and a closure that captured the key would retain it on every read.
+        let mismatch = try read { core throws(KVStoreError) -> Int? in
+            try core.withPayload(key) { payload throws(KVStoreError) -> Int? in
+                guard asString else {
+                    try body(payload)
+                    return nil
                 }
+                guard let text = KVStoreValueCodec.decodeStringSlice(payload) else { return payload.count }
                 try body(text)
-            }
+                return nil
+            } ?? nil
+        }
+        if let mismatch {
+            throw KVStoreError(.typeMismatch, "the \(mismatch)-byte value is not a valid string", key: key, operation: "get")
         }
     }
 }

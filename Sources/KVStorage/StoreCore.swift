@@ -29,7 +29,9 @@ final class StoreCore {
     @exclusivity(unchecked) var meta: MappedFile
     /// The meta mapping for writes (read-write mode only). The meta file never changes size.
     var metaPointer: UnsafeMutableRawPointer?
-    var lock: FileLock
+    // The shared path's state (lock, change check) skips the check too: without it a shared get
+    // paid five dynamic access checks, a quarter of its instructions.
+    @exclusivity(unchecked) var lock: FileLock
 
     var crypt: CryptSpec?
     /// The CFB stream positioned at the end of the data region (encrypted stores).
@@ -45,16 +47,16 @@ final class StoreCore {
     @exclusivity(unchecked) var index = StoreIndex()
 
     /// The meta values last seen in (or written to) the file, for detecting other processes' writes.
-    var knownSequence: UInt32 = 0
-    var knownCRC: UInt32 = 0
-    var knownSize = 0
+    @exclusivity(unchecked) var knownSequence: UInt32 = 0
+    @exclusivity(unchecked) var knownCRC: UInt32 = 0
+    @exclusivity(unchecked) var knownSize = 0
     /// A repair adopted under a shared lock that still has to be written to the meta file.
-    var pendingRepair = false
+    @exclusivity(unchecked) var pendingRepair = false
     /// The last (re)load failed part-way (the files were damaged or cut short under the store):
     /// the mappings and the index may disagree, so the next operation loads again.
-    var loadFailed = false
+    @exclusivity(unchecked) var loadFailed = false
     /// Whether the meta struct's bytes hold data (not a hole) and may be read through the mapping.
-    var metaReadable = false
+    @exclusivity(unchecked) var metaReadable = false
 
     /// How many times the files were loaded, and how many CRC passes over the data region that
     /// took (including the one of ``statistics(recomputingCRC:)``): what tests check to keep an
@@ -66,7 +68,7 @@ final class StoreCore {
     var checkedDataChangeTime: Duration?
 
     /// Whether changes are recorded for observers (``KVStore/changes(forKey:pollInterval:)``).
-    var recordChanges = false
+    @exclusivity(unchecked) var recordChanges = false
     /// Changes made or noticed since the owner last took them (only while `recordChanges`).
     var pendingChanges: [KVStoreChange] = []
 
@@ -369,16 +371,24 @@ final class StoreCore {
     /// then runs once more; a write was not stored, and fails with `damaged`.
     @inline(__always)
     func guardingFaults<R>(retry: Bool, _ operation: () throws(KVStoreError) -> R) throws(KVStoreError) -> R {
+        // No Result on the way: a KVStoreError is large, and copying one in and out of a Result
+        // on every operation cost more than the check.
         let faultsBefore = coffer_mapping_guard_faults()
-        let outcome: Result<R, KVStoreError>
-        do throws(KVStoreError) { outcome = .success(try operation()) } catch { outcome = .failure(error) }
-        guard coffer_mapping_guard_faults() != faultsBefore, takeFaults() else { return try outcome.get() }
+        do throws(KVStoreError) {
+            let value = try operation()
+            guard coffer_mapping_guard_faults() != faultsBefore, takeFaults() else { return value }
+        } catch {
+            guard coffer_mapping_guard_faults() != faultsBefore, takeFaults() else { throw error }
+        }
         try recoverFromFault()
         if retry {
             let retryFaults = coffer_mapping_guard_faults()
-            let again: Result<R, KVStoreError>
-            do throws(KVStoreError) { again = .success(try operation()) } catch { again = .failure(error) }
-            guard coffer_mapping_guard_faults() != retryFaults, takeFaults() else { return try again.get() }
+            do throws(KVStoreError) {
+                let value = try operation()
+                guard coffer_mapping_guard_faults() != retryFaults, takeFaults() else { return value }
+            } catch {
+                guard coffer_mapping_guard_faults() != retryFaults, takeFaults() else { throw error }
+            }
             try recoverFromFault()
         }
         let fileSize = (try? data.currentFileSize()) ?? 0

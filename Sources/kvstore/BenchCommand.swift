@@ -32,7 +32,8 @@ extension Kvstore {
                 --crypt-key-*/--aes256 and --single-process apply to the scratch stores (shared, the \
                 default, costs a flock and a change check per operation).
 
-                --only STEP (int64-set, int64-get, string-set or string-get) runs that step alone, for \
+                --only STEP (int64-set, int64-get, string-set, string-get, or string-view-get: string \
+                gets through withString, which makes no String) runs that step alone, for \
                 instruction counts: the sets a get step needs, then --count operations of the step, \
                 untimed, inside the function StoreWorkload.measuredPhase, and prints nothing. Count \
                 them with valgrind --tool=callgrind --toggle-collect='*measuredPhase*' (tools/mmkv-bench).

@@ -71,4 +71,16 @@ struct UsageAndBenchTests {
         #expect(rss == -1 || rss > 0)
         #endif
     }
+
+    @Test("bench --only STEP runs each step alone, silently, and checks what it read", arguments: StoreWorkloadSteps.all)
+    func benchOnly(step: String) throws {
+        let result = try KvstoreRunner.run(["bench", "--only", step, "--count", "500"])
+        #expect(result.status == 0, "\(step): \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+}
+
+/// The steps `kvstore bench --only` takes (tools/mmkv-bench counts their instructions).
+enum StoreWorkloadSteps {
+    static let all = ["int64-set", "int64-get", "string-set", "string-get", "string-view-get"]
 }
