@@ -85,4 +85,56 @@ struct MultiProcessTests {
         #expect(try store.string(forKey: "last_9") == "worker 9 at 199")
         #expect(try store.int64(forKey: "seen") == 0)
     }
+
+    /// A writer that shortens the data file in place under the exclusive `flock`, as MMKV's `trim`
+    /// and `clearAll` do: its new sequence is seen before anything of the cut-off part is touched.
+    /// (Issue 37: the per-operation `fstat` is gone; the meta's sequence must be enough.)
+    @Test("a writer that shortens the data file in place under the lock, as MMKV's trim, is seen before the next read")
+    func inPlaceTruncationByAnotherWriter() throws {
+        let directory = try TestScratch.directory("multiprocess").path
+        defer { TestSupport.removeDirectory(directory) }
+        let configuration = Self.configuration(directory)
+        let store = try KVStore(configuration)
+        defer { store.close() }
+        let long = String(repeating: "v", count: 200)
+        for number in 0..<1_000 { try store.set(long, forKey: "key-\(number)") }
+        #expect(try store.string(forKey: "key-999") == long)
+        let dataPath = configuration.dataPath
+        let oldSize = try #require(FileManager.default.attributesOfItem(atPath: dataPath)[.size] as? Int)
+        #expect(oldSize > 64 * 1024)
+
+        // The image MMKV's write-back leaves: the placeholder varint, then one entry.
+        var region: [UInt8] = [0xFF, 0xFF, 0xFF, 0x07]
+        let key = Array("key-0".utf8)
+        let payload = KVStoreValueCodec.encode("trimmed")
+        region += [UInt8(key.count)] + key + [UInt8(payload.count)] + payload
+        let crc = region.withUnsafeBytes { CRC32.checksum($0) }
+        var image = withUnsafeBytes(of: UInt32(region.count).littleEndian) { Array($0) } + region
+        image += [UInt8](repeating: 0, count: 4096 - image.count)
+        var meta = try WriteTests.meta(directory, "shared")
+        meta.sequence &+= 1
+        meta.crc = crc
+        meta.actualSize = UInt32(region.count)
+        meta.lastConfirmedSize = UInt32(region.count)
+        meta.lastConfirmedCRC = crc
+
+        let metaFD = open(configuration.metaPath, O_RDWR)
+        let dataFD = open(dataPath, O_RDWR)
+        #expect(metaFD >= 0 && dataFD >= 0)
+        #expect(flock(metaFD, LOCK_EX) == 0)
+        #expect(ftruncate(dataFD, 4096) == 0)
+        #expect(image.withUnsafeBytes { pwrite(dataFD, $0.baseAddress, $0.count, 0) } == 4096)
+        #expect(meta.bytes.withUnsafeBytes { pwrite(metaFD, $0.baseAddress, $0.count, 0) } == MetaInfo.size)
+        #expect(flock(metaFD, LOCK_UN) == 0)
+        close(dataFD)
+        close(metaFD)
+
+        // key-999 lay in the cut-off part: reading it through the old mapping would be SIGBUS.
+        #expect(try store.string(forKey: "key-999") == nil)
+        #expect(try store.string(forKey: "key-0") == "trimmed")
+        #expect(try store.count() == 1)
+        try store.set("after the trim", forKey: "new")
+        #expect(try store.string(forKey: "new") == "after the trim")
+        #expect(try store.statistics().crcValid)
+    }
 }
