@@ -88,7 +88,7 @@ struct MultiProcessTests {
 
     /// A writer that shortens the data file in place under the exclusive `flock`, as MMKV's `trim`
     /// and `clearAll` do: its new sequence is seen before anything of the cut-off part is touched.
-    /// (Issue 37: the per-operation `fstat` is gone; the meta's sequence must be enough.)
+    /// (No `fstat` per operation: the meta's sequence announces it, and the fault guard stands behind.)
     @Test("a writer that shortens the data file in place under the lock, as MMKV's trim, is seen before the next read")
     func inPlaceTruncationByAnotherWriter() throws {
         let directory = try TestScratch.directory("multiprocess").path
