@@ -57,8 +57,10 @@ enum ProxyHandshake {
     static func statusLine(_ head: ByteBuffer) -> String {
         let bytes = head.readableBytesView
         let end = bytes.firstIndex(where: { $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") }) ?? bytes.endIndex
-        let line = String(decoding: bytes[bytes.startIndex..<min(end, bytes.startIndex + 200)], as: UTF8.self)
-            .filter { $0.isASCII && ($0 == " " || (!$0.isWhitespace && !$0.isNewline)) }
+        // Printable ASCII only: a hostile proxy's control bytes (an escape sequence) never reach a
+        // terminal through a message.
+        let line = String(decoding: bytes[bytes.startIndex..<min(end, bytes.startIndex + 200)].filter { (0x20..<0x7F).contains($0) },
+                          as: UTF8.self)
         let words = line.split(separator: " ", maxSplits: 1)
         return words.count == 2 && words[0].hasPrefix("HTTP/") ? String(words[1]) : line
     }
