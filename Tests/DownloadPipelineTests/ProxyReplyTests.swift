@@ -31,4 +31,14 @@ struct ProxyReplyTests {
         #expect(ProxyReplyOracles.connectHeadLength(Array("HTTP/1.1 200 OK\n\nrest".utf8)) == 17)
         #expect(ProxyReplyOracles.connectHeadLength(Array("HTTP/1.1 200 OK\r\n".utf8)) == nil)
     }
+
+    /// FuzzProxyReply crash-338a7cb2: a head whose last line ends in a bare LF and whose empty line
+    /// is CRLF. RFC 9112 §2.2 lets a recipient take a bare LF as a line's end, so the head ends
+    /// there, as the transport read it; the target's oracle had allowed only LF LF and CRLF CRLF.
+    @Test("fuzz regression (FuzzProxyReply crash-338a7cb2): LF then CRLF ends a head")
+    func mixedLineEnds() {
+        let head = "HTTP/1.0 403 Access violation\r\nContent-Type: text/html\n\r\n"
+        #expect(ProxyReplyOracles.connectHeadLength(Array((head + "hello").utf8)) == head.utf8.count)
+        #expect(ProxyReplyOracles.connectStatus(Array(head.utf8)) == "403 Access violation")
+    }
 }

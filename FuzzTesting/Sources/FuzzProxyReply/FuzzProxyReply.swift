@@ -3,9 +3,9 @@
 // length of a SOCKS5 reply.
 //
 // Oracles: no crash; a head length lies within the bytes and ends at an empty line (LF LF or
-// CRLF CRLF) with no earlier one; the status shown is at most 200 characters of printable ASCII;
-// a SOCKS5 reply length is known from 5 bytes on and is 2 (a failure without an address), 10
-// (IPv4), 22 (IPv6) or 7 plus the name's length.
+// LF CR LF, which CRLF CRLF ends with) with no earlier one; the status shown is at most 200
+// characters of printable ASCII; a SOCKS5 reply length is known from 5 bytes on and is 2 (a
+// failure without an address), 10 (IPv4), 22 (IPv6) or 7 plus the name's length.
 @_spi(Oracles) import DownloadPipeline
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -15,7 +15,9 @@ public func fuzzProxyReply(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt
     if let length = ProxyReplyOracles.connectHeadLength(bytes) {
         guard length <= bytes.count, length >= 2 else { fatalError("head length \(length) of \(bytes.count) bytes") }
         let head = bytes[..<length]
-        guard head.hasSuffix([10, 10]) || head.hasSuffix([13, 10, 13, 10]) else { fatalError("the head does not end at an empty line") }
+        // A line ends in LF, with or without CR before it (RFC 9112 §2.2), so the empty line that
+        // ends the head is LF LF or LF CR LF (CRLF CRLF ends so too).
+        guard head.hasSuffix([10, 10]) || head.hasSuffix([10, 13, 10]) else { fatalError("the head does not end at an empty line") }
         let earlier = ProxyReplyOracles.connectHeadLength(Array(head.dropLast()))
         guard earlier == nil else { fatalError("an earlier empty line at \(earlier!)") }
     }
