@@ -371,8 +371,20 @@ final class StoreCore {
     /// then runs once more; a write was not stored, and fails with `damaged`.
     @inline(__always)
     func guardingFaults<R>(retry: Bool, _ operation: () throws(KVStoreError) -> R) throws(KVStoreError) -> R {
-        // No Result on the way: a KVStoreError is large, and copying one in and out of a Result
-        // on every operation cost more than the check.
+        if let value = try attemptWatchingFaults(operation) { return value }
+        if retry, let value = try attemptWatchingFaults(operation) { return value }
+        let fileSize = (try? data.currentFileSize()) ?? 0
+        let damage = KVStoreDamage.truncatedDataFile(fileSize: fileSize)
+        let what = retry ? "the read touched bytes past a file's end twice" : "the write touched bytes past a file's end and was not stored"
+        throw KVStoreError(.damaged, "a file of the store was cut short by another program while in use: \(what)", path: dataPath).withDamage(damage)
+    }
+
+    /// One attempt of ``guardingFaults(retry:_:)``: the operation's value or error, or `nil` after a
+    /// fault in this store's mappings, once the store has reloaded. No Result on the way: a
+    /// KVStoreError is large, and copying one in and out of a Result on every operation cost more
+    /// than the check.
+    @inline(__always)
+    private func attemptWatchingFaults<R>(_ operation: () throws(KVStoreError) -> R) throws(KVStoreError) -> R? {
         let faultsBefore = coffer_mapping_guard_faults()
         do throws(KVStoreError) {
             let value = try operation()
@@ -381,20 +393,7 @@ final class StoreCore {
             guard coffer_mapping_guard_faults() != faultsBefore, takeFaults() else { throw error }
         }
         try recoverFromFault()
-        if retry {
-            let retryFaults = coffer_mapping_guard_faults()
-            do throws(KVStoreError) {
-                let value = try operation()
-                guard coffer_mapping_guard_faults() != retryFaults, takeFaults() else { return value }
-            } catch {
-                guard coffer_mapping_guard_faults() != retryFaults, takeFaults() else { throw error }
-            }
-            try recoverFromFault()
-        }
-        let fileSize = (try? data.currentFileSize()) ?? 0
-        let damage = KVStoreDamage.truncatedDataFile(fileSize: fileSize)
-        let what = retry ? "the read touched bytes past a file's end twice" : "the write touched bytes past a file's end and was not stored"
-        throw KVStoreError(.damaged, "a file of the store was cut short by another program while in use: \(what)", path: dataPath).withDamage(damage)
+        return nil
     }
 
     /// Whether the guard answered a fault in either mapping (clearing the marks).
