@@ -1,5 +1,6 @@
 import CofferTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -178,6 +179,50 @@ struct FetchTransportCommandTests {
         #expect(left.isEmpty, "\(left)")
     }
 
+    /// A fetch stopped (SIGSTOP, as Ctrl-Z stops it) while the answer arrives, and continued after
+    /// its idle timeout: on resumption the timer and the waiting bytes are ready at once, and the
+    /// bytes win. The timeout is the server's silence, not the client's own pause.
+    @Test("a fetch stopped past its idle timeout while the answer arrives, then continued, reads the answer")
+    func stoppedThenContinued() throws {
+        let directory = try TestScratch.directory("fetch-stopped")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let body = [UInt8]((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let steps = StopSteps()
+        let listener = try LoopbackListener()
+        listener.start { listener, fd, _ in
+            guard LoopbackListener.readRequestHead(fd) != nil else { return }
+            steps.requestSeen.store(true, ordering: .releasing)
+            // Answer only once the client is stopped.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !steps.stopped.load(ordering: .acquiring), !listener.isStopping, ContinuousClock.now < deadline { usleep(5_000) }
+            LoopbackListener.send(fd, LoopbackListener.responseHead(length: body.count) + body)
+            LoopbackListener.closeLingering(fd)
+        }
+        defer { listener.stop() }
+        let out = directory.appendingPathComponent("out.bin").path
+        let process = Process()
+        process.executableURL = CLIRunner.productsDirectory.appendingPathComponent("keytool")
+        process.arguments = ["fetch", listener.url("/payload.bin"), "--idle-timeout", "1", "-o", out] + Self.base
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let pid = process.processIdentifier
+        defer { if process.isRunning { kill(pid, SIGKILL) } }
+        for _ in 0..<2_000 where !steps.requestSeen.load(ordering: .acquiring) { usleep(5_000) }
+        let requestSeen = steps.requestSeen.load(ordering: .acquiring)
+        #expect(requestSeen, "the request arrived")
+        kill(pid, SIGSTOP)
+        steps.stopped.store(true, ordering: .releasing)
+        // Stopped for more than twice the idle timeout, the answer waiting in its socket.
+        usleep(2_500_000)
+        kill(pid, SIGCONT)
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data(body))
+    }
+
     @Test("--proxy-user-file and --proxy-user-env give tinyproxy's Basic credentials; none is refused naming the 407, no secret printed",
           .needs("tinyproxy"))
     func proxyCredentials() throws {
@@ -272,4 +317,10 @@ struct FetchTransportCommandTests {
         #expect(result.stderr.contains(message), "\(result.stderr)")
         #expect(!result.stderr.contains("s3cret"))
     }
+}
+
+/// The handshake between ``FetchTransportCommandTests/stoppedThenContinued()`` and its server.
+private final class StopSteps: Sendable {
+    let requestSeen = Atomic<Bool>(false)
+    let stopped = Atomic<Bool>(false)
 }

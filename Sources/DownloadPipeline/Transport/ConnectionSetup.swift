@@ -43,45 +43,79 @@ enum ConnectionSetup {
             target = (settings.addressOverrides[key.host] ?? key.host, key.port)
         }
         let channel = try await tcp(host: target.host, port: target.port, settings: settings)
-        let expired = Expiry()
-        let deadline = channel.eventLoop.scheduleTask(in: settings.connectTimeout) {
-            expired.fired.store(true, ordering: .relaxed)
-            channel.close(promise: nil)
-        }
+        let expiry = Expiry()
+        expiry.arm(channel, after: settings.connectTimeout)
         do {
             let setup = try await SetupChannel.install(on: channel)
             if let proxy = key.proxy, proxy.kind == .https {
-                try await proxyTLS(setup, proxy: proxy, settings: settings)
+                try await expiry.waitingForPeer { try await proxyTLS(setup, proxy: proxy, settings: settings) }
             }
             if case .tunnel(let proxy) = key.route {
                 let address = settings.addressOverrides[key.host] ?? key.host
-                switch proxy.kind {
-                case .http, .https:
-                    let authority = address.contains(":") ? "[\(address)]:\(key.port)" : "\(address):\(key.port)"
-                    try await ProxyHandshake.connect(setup, proxy: proxy, target: authority)
-                case .socks5, .socks5h:
-                    try await ProxyHandshake.socks5(setup, proxy: proxy, host: address, port: key.port)
+                try await expiry.waitingForPeer {
+                    switch proxy.kind {
+                    case .http, .https:
+                        let authority = address.contains(":") ? "[\(address)]:\(key.port)" : "\(address):\(key.port)"
+                        try await ProxyHandshake.connect(setup, proxy: proxy, target: authority)
+                    case .socks5, .socks5h:
+                        try await ProxyHandshake.socks5(setup, proxy: proxy, host: address, port: key.port)
+                    }
                 }
             }
             var http2 = false
             if key.secure {
-                http2 = try await originTLS(setup, host: key.host, settings: settings) == "h2"
+                http2 = try await expiry.waitingForPeer { try await originTLS(setup, host: key.host, settings: settings) } == "h2"
             }
             let established = try await configure(channel, http2: http2, settings: settings)
             try await setup.finish()
-            deadline.cancel()
+            expiry.cancel()
             return established
         } catch {
-            deadline.cancel()
+            expiry.cancel()
             channel.close(promise: nil)
-            if expired.fired.load(ordering: .relaxed) { throw ChannelError.connectTimeout(settings.connectTimeout) }
+            if expiry.fired.load(ordering: .relaxed) { throw ChannelError.connectTimeout(settings.connectTimeout) }
             throw error
         }
     }
 
-    /// Set when the connect timeout closed the connection.
+    /// The connect timeout after the TCP connection: it closes the connection only while the
+    /// setup waits for the peer (a handshake with the proxy or the origin). Time this process
+    /// spends on its own steps, or starved of CPU on a loaded machine, is not the peer's: when
+    /// the timeout finds no such wait, it checks again a timeout later.
     private final class Expiry: Sendable {
+        /// Set when the timeout closed the connection.
         let fired = Atomic<Bool>(false)
+        private let peerWaits = Atomic<Int>(0)
+        private let armed = Mutex<(ended: Bool, task: Scheduled<Void>?)>((false, nil))
+
+        func arm(_ channel: any Channel, after timeout: TimeAmount) {
+            let task = channel.eventLoop.scheduleTask(in: timeout) { [self] in
+                guard peerWaits.load(ordering: .acquiring) > 0 else { return arm(channel, after: timeout) }
+                fired.store(true, ordering: .relaxed)
+                channel.close(promise: nil)
+            }
+            let ended = armed.withLock { armed in
+                if !armed.ended { armed.task = task }
+                return armed.ended
+            }
+            if ended { task.cancel() }
+        }
+
+        /// Runs `step`, a wait for the peer, which the timeout may end.
+        func waitingForPeer<T>(_ step: () async throws -> T) async throws -> T {
+            peerWaits.add(1, ordering: .releasing)
+            defer { peerWaits.subtract(1, ordering: .releasing) }
+            return try await step()
+        }
+
+        func cancel() {
+            let task = armed.withLock { armed in
+                armed.ended = true
+                defer { armed.task = nil }
+                return armed.task
+            }
+            task?.cancel()
+        }
     }
 
     /// The TCP connection, retried until the connect timeout when the settings say so.

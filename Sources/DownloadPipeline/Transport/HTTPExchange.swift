@@ -135,8 +135,9 @@ final class HTTPExchange: Sendable {
             let response: HTTPResponseHead
             do {
                 response = try await Self.responseHead(&inbound)
-            } catch {
-                throw writeFailure ?? error
+            } catch is ClosedEarly {
+                // Nothing came back: the write's failure, if any, says what happened.
+                throw writeFailure ?? ClosedEarly()
             }
             headDelivered = true
             deliver(.success(response))
