@@ -38,24 +38,24 @@ struct IntegrationFailureTests {
         }
     }
 
-    @Test("a server that answers 413 and closes before the request body is sent: the 413 is read, as curl reads it")
-    func answerBeforeBody() async throws {
+    /// A POST to a server that answers 413 and closes as soon as it has the request's head, while
+    /// the request's one body chunk comes only `bodyAfter` later: the 413 must be read.
+    static func expectEarly413(bodyAfter delay: Duration, idleRead: Duration = .seconds(5)) async throws {
         let server = try TestServerRawSocket { _, _ in
             [.send(TestServerRawSocket.head(status: "413 Payload Too Large", length: 0)), .close]
         }
         defer { server.stop() }
-        // The body's one chunk comes only after the answer and the close: its write fails.
-        let slow = AsyncStream<[UInt8]> { continuation in
+        let late = AsyncStream<[UInt8]> { continuation in
             Task {
-                try? await Task.sleep(for: .milliseconds(300))
+                try? await Task.sleep(for: delay)
                 continuation.yield([UInt8](repeating: 1, count: 1000))
                 continuation.finish()
             }
         }
         var request = DownloadRequest(url: server.url("/upload"))
         request.method = "POST"
-        request.body = .stream(length: nil, TransportBody(slow))
-        try await Self.withDownloader { downloader in
+        request.body = .stream(length: nil, TransportBody(late))
+        try await withDownloader(idleRead: idleRead) { downloader in
             do {
                 _ = try await downloader.result(for: request)
                 Issue.record("the 413 was taken for a success")
@@ -65,35 +65,19 @@ struct IntegrationFailureTests {
         }
     }
 
+    @Test("a server that answers 413 and closes before the request body is sent: the 413 is read, as curl reads it")
+    func answerBeforeBody() async throws {
+        // The body's chunk comes after the answer and the close: its write fails.
+        try await Self.expectEarly413(bodyAfter: .milliseconds(300))
+    }
+
     /// What a loaded machine does to a client (CI, where every test stalled for minutes): the task
     /// that sends the request and then asks for the answer is held up longer than the idle-read
     /// timeout, while the answer already waits in the socket. The timeout is the peer's silence,
     /// not the client's: the answer is read.
     @Test("an answer that waited while the client was held up past the idle-read timeout is read, not a timeout")
     func answerWaitingPastIdleTimeout() async throws {
-        let server = try TestServerRawSocket { _, _ in
-            [.send(TestServerRawSocket.head(status: "413 Payload Too Large", length: 0)), .close]
-        }
-        defer { server.stop() }
-        // The request's body comes 1.5 s after its head, past the 1 s idle-read timeout.
-        let late = AsyncStream<[UInt8]> { continuation in
-            Task {
-                try? await Task.sleep(for: .milliseconds(1_500))
-                continuation.yield([UInt8](repeating: 1, count: 1000))
-                continuation.finish()
-            }
-        }
-        var request = DownloadRequest(url: server.url("/upload"))
-        request.method = "POST"
-        request.body = .stream(length: nil, TransportBody(late))
-        try await Self.withDownloader(idleRead: .seconds(1)) { downloader in
-            do {
-                _ = try await downloader.result(for: request)
-                Issue.record("the 413 was taken for a success")
-            } catch let error as DownloadError {
-                #expect(error.code == .badStatus && error.status == 413, "\(error); cause: \(error.cause.map { String(describing: $0) } ?? "none")")
-            }
-        }
+        try await Self.expectEarly413(bodyAfter: .milliseconds(1_500), idleRead: .seconds(1))
     }
 
     @Test("a connection reset mid-body is a transport error that says how far it got")
