@@ -10,8 +10,9 @@ import Synchronization
 /// handshakes, TLS with the origin (the chain verified by BoringSSL, the host name by
 /// ``ServerIdentity``, the pins by ``PinnedHandshake``), then HTTP/1.1 or HTTP/2 as ALPN chose.
 ///
-/// Everything up to the first request shares the connect timeout. No byte of a request is sent
-/// on a connection whose server failed a check.
+/// Everything up to the first request shares the connect timeout, which counts the waits for
+/// the peer (the TCP connect, the handshakes), not this process's own steps. No byte of a request
+/// is sent on a connection whose server failed a check.
 enum ConnectionSetup {
     /// What every connection of a transport is made with.
     struct Settings: Sendable {

@@ -25,7 +25,9 @@ import NIOSSL
 public final class NetworkTransport: HTTPTransport {
     /// The client's settings.
     public struct Configuration: Sendable {
-        /// Time allowed to establish a connection.
+        /// Time allowed to establish a connection: the TCP connect, then each wait for the peer
+        /// during the proxy's and the TLS handshakes (time this process spends on its own steps
+        /// does not count).
         public var connectTimeout: Duration
         /// Time allowed without any byte arriving (head or body).
         public var idleReadTimeout: Duration
