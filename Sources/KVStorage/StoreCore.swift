@@ -55,6 +55,8 @@ final class StoreCore {
     /// The last (re)load failed part-way (the files were damaged or cut short under the store):
     /// the mappings and the index may disagree, so the next operation loads again.
     @exclusivity(unchecked) var loadFailed = false
+    /// The file of the last mapping the fault guard answered a fault in (set only then).
+    private var lastCutFile: String?
     /// Whether the meta struct's bytes hold data (not a hole) and may be read through the mapping.
     @exclusivity(unchecked) var metaReadable = false
 
@@ -181,8 +183,7 @@ final class StoreCore {
         let current = try data.currentFileSize()
         guard current < data.size else { return }
         loadFailed = true
-        let damage = KVStoreDamage.truncatedDataFile(fileSize: current)
-        throw KVStoreError(.damaged, "the data file was cut short by another program while in use: \(damage)", path: dataPath).withDamage(damage)
+        throw cutShortError(dataPath, "\(current) bytes are left of the \(data.size) mapped", dataFileSize: current)
     }
 
     // MARK: Meta access
@@ -373,10 +374,8 @@ final class StoreCore {
     func guardingFaults<R>(retry: Bool, _ operation: () throws(KVStoreError) -> R) throws(KVStoreError) -> R {
         if let value = try attemptWatchingFaults(operation) { return value }
         if retry, let value = try attemptWatchingFaults(operation) { return value }
-        let fileSize = (try? data.currentFileSize()) ?? 0
-        let damage = KVStoreDamage.truncatedDataFile(fileSize: fileSize)
-        let what = retry ? "the read touched bytes past a file's end twice" : "the write touched bytes past a file's end and was not stored"
-        throw KVStoreError(.damaged, "a file of the store was cut short by another program while in use: \(what)", path: dataPath).withDamage(damage)
+        let what = retry ? "the read touched bytes past its end twice" : "the write touched bytes past its end and was not stored"
+        throw cutShortError(lastCutFile ?? dataPath, what)
     }
 
     /// One attempt of ``guardingFaults(retry:_:)``: the operation's value or error, or `nil` after a
@@ -396,11 +395,22 @@ final class StoreCore {
         return nil
     }
 
-    /// Whether the guard answered a fault in either mapping (clearing the marks).
+    /// Whether the guard answered a fault in either mapping (clearing the marks); the file is
+    /// noted in ``lastCutFile`` (the data file when both), for the error that may follow.
     private func takeFaults() -> Bool {
         let inData = data.takeFault()
         let inMeta = meta.takeFault()
-        return inData || inMeta
+        guard inData || inMeta else { return false }
+        lastCutFile = inData ? dataPath : metaPath
+        return true
+    }
+
+    /// `damaged`, naming `path`, a file cut short under the store (with the data file's size when
+    /// it is the data file: `dataFileSize`, or read now).
+    private func cutShortError(_ path: String, _ what: String, dataFileSize: Int? = nil) -> KVStoreError {
+        let size = path == dataPath ? dataFileSize ?? (try? data.currentFileSize()) ?? 0 : nil
+        let damage = size.map { KVStoreDamage.truncatedDataFile(fileSize: $0) }
+        return KVStoreError(.damaged, "the file was cut short by another program while in use: \(what)", path: path).withDamage(damage)
     }
 
     /// After a fault: a page of a mapping reads as zeros, so both are replaced and the store
@@ -410,8 +420,7 @@ final class StoreCore {
         try reloadWithNewMappings()
         if coffer_mapping_guard_faults() != faultsBefore, takeFaults() {
             try reloadWithNewMappings()
-            let damage = KVStoreDamage.truncatedDataFile(fileSize: (try? data.currentFileSize()) ?? 0)
-            throw KVStoreError(.damaged, "a file of the store was cut short by another program while it was being reloaded", path: dataPath).withDamage(damage)
+            throw cutShortError(lastCutFile ?? dataPath, "it was cut again while the store reloaded")
         }
     }
 
