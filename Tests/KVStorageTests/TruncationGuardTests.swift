@@ -27,6 +27,17 @@ struct TruncationGuardTests {
         return configuration
     }
 
+    /// Runs `body` on a filled shared store (``filledStore(_:)``) opened again, in a scratch
+    /// directory removed afterwards.
+    static func withOpenFilledStore(_ body: (KVStoreConfiguration, KVStore) throws -> Void) throws {
+        let directory = try TestScratch.directory("guard").path
+        defer { TestSupport.removeDirectory(directory) }
+        let configuration = try filledStore(directory)
+        let store = try KVStore(configuration)
+        defer { store.close() }
+        try body(configuration, store)
+    }
+
     static func value(_ number: Int) -> String { String(repeating: "v", count: 100) + "\(number)" }
 
     /// Cuts `path` to `size` bytes in place, as a program that goes around the store would.
@@ -43,50 +54,40 @@ struct TruncationGuardTests {
 
     @Test("a get after the data file is cut to 40 bytes fails with damaged, naming the file")
     func getAfterDataCut() throws {
-        let directory = try TestScratch.directory("guard").path
-        defer { TestSupport.removeDirectory(directory) }
-        let configuration = try Self.filledStore(directory)
-        let store = try KVStore(configuration)
-        defer { store.close() }
-        #expect(try store.string(forKey: "k1999") == Self.value(1999))
-        let faultsBefore = coffer_mapping_guard_faults()
-        try Self.cut(configuration.dataPath, to: 40)
-        #expect { try store.string(forKey: "k1999") } throws: { Self.isDamage($0, naming: configuration.dataPath) }
-        // The value's page lies past the new end: the guard answered the read's fault.
-        #expect(coffer_mapping_guard_faults() > faultsBefore)
-        // Still damaged on the next read, never an empty store.
-        #expect { try store.string(forKey: "k0") } throws: { Self.isDamage($0, naming: configuration.dataPath) }
+        try Self.withOpenFilledStore { configuration, store in
+            #expect(try store.string(forKey: "k1999") == Self.value(1999))
+            let faultsBefore = coffer_mapping_guard_faults()
+            try Self.cut(configuration.dataPath, to: 40)
+            #expect { try store.string(forKey: "k1999") } throws: { Self.isDamage($0, naming: configuration.dataPath) }
+            // The value's page lies past the new end: the guard answered the read's fault.
+            #expect(coffer_mapping_guard_faults() > faultsBefore)
+            // Still damaged on the next read, never an empty store.
+            #expect { try store.string(forKey: "k0") } throws: { Self.isDamage($0, naming: configuration.dataPath) }
+        }
     }
 
     @Test("a set after the data file is cut fails with damaged and is not acknowledged")
     func setAfterDataCut() throws {
-        let directory = try TestScratch.directory("guard").path
-        defer { TestSupport.removeDirectory(directory) }
-        let configuration = try Self.filledStore(directory)
-        let store = try KVStore(configuration)
-        defer { store.close() }
-        #expect(try store.count() == 2_000)
-        // Cut inside the last entries: the append lands past the new end.
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: configuration.dataPath)[.size] as? UInt64)
-        try Self.cut(configuration.dataPath, to: 4096)
-        #expect(size > 8192)
-        #expect { try store.set("new", forKey: "after the cut") } throws: { Self.isDamage($0, naming: configuration.dataPath) }
-        store.close()
-        // What the file holds now is judged on open, as damage.
-        #expect { try KVStore(configuration) } throws: { Self.isDamage($0, naming: configuration.dataPath) }
+        try Self.withOpenFilledStore { configuration, store in
+            #expect(try store.count() == 2_000)
+            // Cut inside the last entries: the append lands past the new end.
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: configuration.dataPath)[.size] as? UInt64)
+            try Self.cut(configuration.dataPath, to: 4096)
+            #expect(size > 8192)
+            #expect { try store.set("new", forKey: "after the cut") } throws: { Self.isDamage($0, naming: configuration.dataPath) }
+            store.close()
+            // What the file holds now is judged on open, as damage.
+            #expect { try KVStore(configuration) } throws: { Self.isDamage($0, naming: configuration.dataPath) }
+        }
     }
 
     @Test("a get after the meta file is cut to nothing fails with damaged; no SIGBUS")
     func getAfterMetaCut() throws {
-        let directory = try TestScratch.directory("guard").path
-        defer { TestSupport.removeDirectory(directory) }
-        let configuration = try Self.filledStore(directory)
-        let store = try KVStore(configuration)
-        defer { store.close() }
-        #expect(try store.string(forKey: "k5") == Self.value(5))
-        try Self.cut(configuration.metaPath, to: 0)
-        #expect { try store.string(forKey: "k5") } throws: { error in
-            (error as? KVStoreError)?.code == .damaged
+        try Self.withOpenFilledStore { configuration, store in
+            #expect(try store.string(forKey: "k5") == Self.value(5))
+            try Self.cut(configuration.metaPath, to: 0)
+            // The store reloads from a meta file that says nothing: the loader's damage, naming the store.
+            #expect { try store.string(forKey: "k5") } throws: { Self.isDamage($0, naming: configuration.dataPath) }
         }
     }
 
